@@ -1,0 +1,111 @@
+import helmet from '@fastify/helmet';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
+import { registerAuthentication } from './auth/authenticate.js';
+import { LastUsedTracker } from './auth/last-used.js';
+import { createRateLimiter } from './auth/rate-limit.js';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/database.js';
+import { registerErrorHandler } from './http/errors.js';
+import { loggerOptions, redactUrl, requestId } from './http/logging.js';
+import { API_VERSION, registerOpenApi } from './http/openapi.js';
+import { registerRouteFallbacks } from './http/routing.js';
+import { validatorCompiler } from './http/validation.js';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
+import { docsRoutes } from './modules/docs/docs.routes.js';
+import { employeesRoutes } from './modules/employees/employees.routes.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+
+export const API_PREFIX = '/api/api_gateway';
+const MAX_PARAM_LENGTH = 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    apiPrefix: string;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** An open, migrated database; the app closes it when it closes. */
+  database: Database;
+  /** Where log lines go (standard output when absent). */
+  logStream?: DestinationStream;
+}
+
+/** Builds the whole HTTP application; never listens. Tests, the CLI and the server share it. */
+export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, logStream),
+    genReqId: requestId,
+    disableRequestLogging: true,
+    bodyLimit: config.bodyLimit,
+    // A hop count is valid at run time (proxy-addr) though the typings omit it.
+    trustProxy: config.trustProxy as boolean | string,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', database.db);
+  app.decorate('apiPrefix', API_PREFIX);
+  app.setValidatorCompiler(validatorCompiler);
+  app.removeContentTypeParser('text/plain');
+  registerRouteFallbacks(app);
+  registerErrorHandler(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-API-Version', API_VERSION);
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request completed',
+    );
+  });
+  await app.register(helmet, { global: true });
+
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis unavailable'));
+  const limiter = createRateLimiter({ keyPrefix: config.rateLimit.keyPrefix, redis });
+  const lastUsed = new LastUsedTracker(database.db, config.lastUsedFlushMs, (err) =>
+    app.log.warn({ err }, 'could not record API key use'),
+  );
+
+  await registerOpenApi(app);
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      registerAuthentication(api, {
+        db: database.db,
+        limiter,
+        lastUsed,
+        failedAuthPerMinute: config.rateLimit.failedAuthPerMinute,
+      });
+      await api.register(employeesRoutes);
+      await api.register(groupsRoutes);
+      await api.register(campaignsRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(docsRoutes, { prefix: API_PREFIX });
+
+  app.addHook('onClose', async () => {
+    await lastUsed.close();
+    await database.close();
+    await redis?.quit().catch(() => redis.disconnect());
+  });
+  return app;
+}

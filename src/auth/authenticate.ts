@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { apiKeyRequired, forbidden, invalidApiKey, rateLimited } from '../errors.js';
+import { authenticateKey } from '../modules/keys/keys.service.js';
+import type { LastUsedTracker } from './last-used.js';
+import { isGranted, missingPermissionMessage, type Permission } from './permissions.js';
+import type { Budget, RateLimiter } from './rate-limit.js';
+
+export interface RequestAuth {
+  accountId: number;
+  keyId: number;
+  permissions: Permission[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: RequestAuth;
+  }
+  interface FastifyContextConfig {
+    /** What the route needs from the API key. Routes without it must say `public: true`. */
+    permission?: Permission;
+    public?: boolean;
+  }
+}
+
+export interface AuthOptions {
+  db: Db;
+  limiter: RateLimiter;
+  lastUsed: LastUsedTracker;
+  failedAuthPerMinute: number;
+}
+
+function setBudgetHeaders(reply: FastifyReply, budget: Budget): void {
+  reply.header('RateLimit-Limit', budget.limit);
+  reply.header('RateLimit-Remaining', budget.remaining);
+  reply.header('RateLimit-Reset', budget.resetSeconds);
+}
+
+/**
+ * Every route declares `config.permission` (or `config.public`). One hook checks, in the
+ * contract's order: authentication (401) → the key's budget (429) → permission (403). Routing
+ * (404/405) has already happened; body parsing and validation (400) come after.
+ */
+export function registerAuthentication(app: FastifyInstance, options: AuthOptions): void {
+  app.decorateRequest('auth', null as unknown as RequestAuth);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.permission && !route.config?.public) {
+      throw new Error(`route ${route.method} ${route.url} declares neither a permission nor public: true`);
+    }
+  });
+
+  async function rejectAuthentication(request: FastifyRequest, error: Error): Promise<never> {
+    const budget = await options.limiter.consume(`ip:${request.ip}`, options.failedAuthPerMinute);
+    if (!budget.allowed) throw rateLimited(budget.resetSeconds);
+    throw error;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const needed = request.routeOptions.config?.permission;
+    if (request.is404 || !needed) return;
+
+    const raw = request.headers.apikey;
+    const presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (!presented) return rejectAuthentication(request, apiKeyRequired());
+    const now = Date.now();
+    const key = await authenticateKey(options.db, presented, now);
+    if (!key) return rejectAuthentication(request, invalidApiKey());
+
+    options.lastUsed.touch(key.keyId, now);
+    const budget = await options.limiter.consume(key.budgetId, key.rateLimit);
+    setBudgetHeaders(reply, budget);
+    if (!budget.allowed) throw rateLimited(budget.resetSeconds);
+
+    if (!isGranted(key.permissions, needed)) throw forbidden(missingPermissionMessage(needed));
+    request.auth = { accountId: key.accountId, keyId: key.keyId, permissions: key.permissions };
+  });
+}

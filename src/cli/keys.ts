@@ -1,0 +1,131 @@
+import type { Command } from 'commander';
+import { GrantError, parseGrants } from '../auth/permissions.js';
+import { presentKey } from '../modules/keys/keys.presenter.js';
+import { createKey, keysOfAccount, revokeKey, setKeyRateLimit } from '../modules/keys/keys.service.js';
+import { type CliContext, collect, idOption, positiveInteger, print, UsageError } from './output.js';
+
+const DEFAULT_RATE_LIMIT = 600;
+
+function expiry(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const at = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(at)) {
+    throw new UsageError(`--expires-at must be an ISO 8601 date or time, got "${value}"`);
+  }
+  return at;
+}
+
+function describe(key: ReturnType<typeof presentKey>): string {
+  return [
+    `  prefix:      ${key.prefix}`,
+    `  permissions: ${key.permissions.join(', ')}`,
+    `  rate limit:  ${key.rate_limit}/min`,
+    `  status:      ${key.status}${key.expires_at ? ` (expires ${key.expires_at})` : ''}`,
+    `  last used:   ${key.last_used_at ?? 'never'}`,
+  ].join('\n');
+}
+
+export function keyCommands(program: Command, ctx: CliContext): void {
+  const key = program.command('key').description('API keys of customer accounts');
+
+  key
+    .command('create')
+    .description('create an API key; the key is printed once and never again')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'a name to recognise the key by')
+    .option(
+      '--grant <grant>',
+      'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups or campaigns (repeatable)',
+      collect,
+    )
+    .option('--rate-limit <n>', `requests per minute (default ${DEFAULT_RATE_LIMIT})`)
+    .option('--expires-at <time>', 'ISO 8601 date or time after which the key is invalid')
+    .option('--json', 'print JSON')
+    .action(
+      async (opts: {
+        account: string;
+        name: string;
+        grant?: string[];
+        rateLimit?: string;
+        expiresAt?: string;
+        json?: boolean;
+      }) => {
+        if (!opts.grant?.length) throw new UsageError('give at least one --grant, e.g. --grant employees:rw');
+        let permissions: ReturnType<typeof parseGrants>;
+        try {
+          permissions = parseGrants(opts.grant);
+        } catch (err) {
+          if (err instanceof GrantError) throw new UsageError(err.message);
+          throw err;
+        }
+        const created = await createKey(await ctx.db(), {
+          accountId: idOption('account', opts.account),
+          name: opts.name,
+          permissions,
+          rateLimit:
+            opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : positiveInteger('rate-limit', opts.rateLimit),
+          expiresAt: expiry(opts.expiresAt),
+        });
+        const shown = { ...presentKey(created), key: created.key };
+        print(
+          ctx.io,
+          opts.json,
+          shown,
+          () =>
+            `created API key ${shown.id} "${shown.name}" for account ${shown.account_id}\n` +
+            `  key:         ${shown.key}\n` +
+            `               (copy it now: it is shown only this once)\n${describe(shown)}`,
+        );
+      },
+    );
+
+  key
+    .command('list')
+    .description("list an account's keys (never their secrets)")
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const accountId = idOption('account', opts.account);
+      const keys = (await keysOfAccount(await ctx.db(), accountId)).map((k) => presentKey(k));
+      print(ctx.io, opts.json, { account_id: accountId, keys }, () =>
+        keys.length ? keys.map((k) => `${k.id} "${k.name}"\n${describe(k)}`).join('\n') : 'no keys',
+      );
+    });
+
+  key
+    .command('revoke')
+    .description('revoke a key: it stops working at once')
+    .requiredOption('--id <id>', 'key id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { id: string; json?: boolean }) => {
+      const revoked = presentKey(await revokeKey(await ctx.db(), idOption('id', opts.id)));
+      print(
+        ctx.io,
+        opts.json,
+        revoked,
+        () => `revoked API key ${revoked.id} "${revoked.name}"\n${describe(revoked)}`,
+      );
+    });
+
+  key
+    .command('set-rate-limit')
+    .description("change a key's per-minute budget")
+    .requiredOption('--id <id>', 'key id')
+    .requiredOption('--rate-limit <n>', 'requests per minute')
+    .option('--json', 'print JSON')
+    .action(async (opts: { id: string; rateLimit: string; json?: boolean }) => {
+      const updated = presentKey(
+        await setKeyRateLimit(
+          await ctx.db(),
+          idOption('id', opts.id),
+          positiveInteger('rate-limit', opts.rateLimit),
+        ),
+      );
+      print(
+        ctx.io,
+        opts.json,
+        updated,
+        () => `API key ${updated.id} "${updated.name}"\n${describe(updated)}`,
+      );
+    });
+}

@@ -1,0 +1,79 @@
+import validator from 'validator';
+import type { FieldErrorCollector } from './errors.js';
+
+/**
+ * Input rules for text fields, shared by the API, the web interface and the CLI. Strings are
+ * trimmed; lengths count Unicode characters (code points), not UTF-16 units.
+ */
+
+export const NAME_MAX = 150;
+export const DESCRIPTION_MAX = 2000;
+export const EMAIL_MAX = 254;
+
+// C0/C1 controls (NUL included: PostgreSQL cannot store it) and the line/paragraph separators.
+const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// Multi-line text may keep tabs and line breaks.
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+function length(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+function checkText(
+  errors: FieldErrorCollector,
+  field: string,
+  value: unknown,
+  opts: { min: number; max: number; control: RegExp },
+): string {
+  if (typeof value !== 'string') {
+    errors.add(field, value === undefined || value === null ? 'is required' : 'must be a string');
+    return '';
+  }
+  const text = value.trim();
+  if (!text.isWellFormed()) errors.add(field, 'must be valid Unicode text');
+  else if (opts.control.test(text)) errors.add(field, 'must not contain control characters');
+  const n = length(text);
+  if (n < opts.min) errors.add(field, 'must not be empty');
+  else if (n > opts.max) errors.add(field, `must be at most ${opts.max} characters`);
+  return text;
+}
+
+/** A one-line name: 1–150 characters after trimming. */
+export function checkName(errors: FieldErrorCollector, field: string, value: unknown): string {
+  return checkText(errors, field, value, { min: 1, max: NAME_MAX, control: CONTROL_IN_LINE });
+}
+
+/** Free text: 0–2,000 characters after trimming; line breaks allowed. */
+export function checkDescription(errors: FieldErrorCollector, field: string, value: unknown): string {
+  return checkText(errors, field, value, { min: 0, max: DESCRIPTION_MAX, control: CONTROL_IN_TEXT });
+}
+
+/** The form uniqueness and look-ups compare: case-insensitive. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A syntactically valid address of at most 254 characters whose domain has a dot. */
+export function checkEmail(errors: FieldErrorCollector, field: string, value: unknown): string {
+  if (typeof value !== 'string') {
+    errors.add(field, value === undefined || value === null ? 'is required' : 'must be a string');
+    return '';
+  }
+  const email = value.trim();
+  if (email === '') {
+    errors.add(field, 'must not be empty');
+  } else if (length(email) > EMAIL_MAX) {
+    errors.add(field, `must be at most ${EMAIL_MAX} characters`);
+  } else {
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const valid =
+      email.isWellFormed() &&
+      !CONTROL_IN_LINE.test(email) &&
+      domain.includes('.') &&
+      validator.isEmail(email, { require_tld: false, allow_ip_domain: false, allow_display_name: false });
+    if (!valid) errors.add(field, 'must be a valid email address');
+  }
+  return email;
+}

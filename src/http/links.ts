@@ -1,0 +1,17 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The absolute URL of this request with other query parameters replaced (scheme and host as the client used them). */
+export function absoluteUrl(
+  request: FastifyRequest,
+  path: string,
+  query: Record<string, string> = {},
+): string {
+  const url = new URL(path, `${request.protocol}://${request.host || 'localhost'}`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** The same request's URL pointing at another page, every other query parameter kept. */
+export function pageUrl(request: FastifyRequest, page: number): string {
+  return absoluteUrl(request, request.url, { page: String(page) });
+}

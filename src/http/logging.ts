@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
+
+// Query parameters whose values must never reach a log line, should a client put a secret there.
+const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|secret|password)=)[^&]*/gi;
+
+export function redactUrl(url: string | undefined): string | undefined {
+  return url?.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/** Accepts a sane client-supplied X-Request-Id, otherwise makes one. */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+}
+
+/** Structured JSON logs (pino): one line per request, with its id; no secrets, no bodies, no headers. */
+export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: ['req.headers.apikey', 'req.headers.authorization', 'req.headers.cookie', 'headers.apikey'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
+}

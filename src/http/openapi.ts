@@ -1,0 +1,49 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import { ACCESS_POINTS } from '../auth/permissions.js';
+
+export const API_VERSION = '2.2.0';
+
+const description = `Integrate your HR system or scripts with Vigil: create employees, find them by email,
+read groups and replace their membership, read training campaigns.
+
+**Authentication.** Send your key in the \`apiKey\` header. Keys are created by an administrator
+(Integration area → New API Key) and hold \`read\`/\`write\` per access point (${ACCESS_POINTS.join(', ')}).
+
+**Errors** always look like \`{"error": "...", "status": 400, "details": {...}}\`.
+
+**Pagination.** \`page\` (from 1) and \`page_size\` (default 100, at most 1000); \`next\` and
+\`previous\` are absolute URLs or null.
+
+**Rate limits.** Each key has a per-minute budget (600 by default); every authenticated response
+carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A 429 carries
+\`Retry-After\`: retry with exponential back-off.
+
+Paths work with or without the trailing slash. Every response carries \`X-API-Version: ${API_VERSION}\`.`;
+
+/** Collects the route schemas into an OpenAPI 3.1 document. Register before the routes. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Vigil Customer API', version: API_VERSION, description },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'apiKey',
+            description: 'Your API key, e.g. `vgl_…`.',
+          },
+        },
+      },
+      security: [{ apiKey: [] }],
+      tags: [
+        { name: 'Employees', description: 'Access point `employees`.' },
+        { name: 'Groups', description: 'Access point `groups`.' },
+        { name: 'Training campaigns', description: 'Access point `campaigns`.' },
+        { name: 'Operations', description: 'Health and readiness; no key needed.' },
+      ],
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { type TSchema, type TString, Type } from '@sinclair/typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../pagination.js';
+
+/** Shared schema primitives; every route's request and response schemas are built from these. */
+
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const Id = Type.Integer({ minimum: 1, description: 'Assigned by the service.', examples: [17] });
+
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601, UTC, millisecond precision.',
+  examples: ['2026-11-22T09:14:03.512Z'],
+});
+
+/** Path ids are taken as text: a non-numeric id is simply not found (404), not a 400. */
+export const IdParam = <K extends string>(name: K, description: string) =>
+  Type.Object({ [name]: Type.String({ description, examples: ['17'] }) } as Record<K, TString>);
+
+export const PageQuery = {
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, default: undefined, description: 'Page number, 1-based (default 1).' }),
+  ),
+  page_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: `Items per page (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`,
+    }),
+  ),
+};
+
+export const Paginated = <T extends TSchema>(item: T, name: string) =>
+  Type.Object(
+    {
+      count: Type.Integer({ minimum: 0, description: 'Total number of items across all pages.' }),
+      next: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+        description: 'Absolute URL of the next page, or null on the last page.',
+      }),
+      previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+        description: 'Absolute URL of the previous page, or null on the first page.',
+      }),
+      results: Type.Array(item),
+    },
+    { title: name },
+  );

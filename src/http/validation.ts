@@ -1,0 +1,65 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from '../errors.js';
+
+// Bodies are JSON: a number where a string belongs is an error, never coerced.
+// Query strings and path parameters are text: "2" is coerced to the integer 2.
+const options = { allErrors: true, strict: false, validateFormats: false, useDefaults: true } as const;
+const compilers = {
+  body: new Ajv({ ...options, coerceTypes: false, removeAdditional: false }),
+  other: new Ajv({ ...options, coerceTypes: true, removeAdditional: false }),
+};
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? compilers.body : compilers.other).compile(schema as object);
+
+const MAX_MESSAGES_PER_FIELD = 5;
+
+function describe(error: ErrorObject): string {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type':
+      return p.type === 'integer'
+        ? 'must be an integer'
+        : `must be ${/^[aeiou]/.test(String(p.type)) ? 'an' : 'a'} ${p.type}`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return p.limit === 1 ? 'must be a positive integer' : `must be at least ${p.limit}`;
+    case 'maximum':
+      return `must be at most ${p.limit}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters`;
+    case 'maxLength':
+      return `must be at most ${p.limit} characters`;
+    case 'maxItems':
+      return `must have at most ${p.limit} entries`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Turns Ajv errors into the contract's `details`: field → messages. */
+export function fieldErrorsFromAjv(errors: ErrorObject[], context: string | undefined): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let field: string;
+    let message = describe(error);
+    if (error.keyword === 'required')
+      field = String((error.params as { missingProperty: string }).missingProperty);
+    else if (segments.length === 0) field = context ?? 'body';
+    else field = segments[0] as string;
+    if (segments.length > 1) message = `each entry ${message}`;
+    const list = fields[field] ?? [];
+    fields[field] = list;
+    if (!list.includes(message) && list.length < MAX_MESSAGES_PER_FIELD) list.push(message);
+  }
+  return fields;
+}

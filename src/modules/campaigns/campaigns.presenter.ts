@@ -1,0 +1,13 @@
+import { iso } from '../../time.js';
+import type { Campaign } from './campaigns.service.js';
+
+export function presentCampaign(campaign: Campaign) {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    status: campaign.status,
+    group_ids: campaign.group_ids,
+    created_at: iso(campaign.created_at),
+    updated_at: iso(campaign.updated_at),
+  };
+}

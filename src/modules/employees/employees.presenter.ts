@@ -1,0 +1,13 @@
+import { iso } from '../../time.js';
+import type { Employee } from './employees.service.js';
+
+export function presentEmployee(employee: Employee) {
+  return {
+    id: employee.id,
+    first_name: employee.first_name,
+    last_name: employee.last_name,
+    email: employee.email,
+    created_at: iso(employee.created_at),
+    updated_at: iso(employee.updated_at),
+  };
+}

@@ -1,0 +1,15 @@
+import type { Group, GroupDetail } from './groups.service.js';
+
+export function presentGroup(group: Group) {
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    employee_count: group.employee_count,
+  };
+}
+
+export function presentGroupDetail(detail: GroupDetail) {
+  // Members are already in the summary shape; the response schema serializes exactly these fields.
+  return { ...presentGroup(detail.group), employees: detail.members };
+}

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { presentPage } from '../../http/page-envelope.js';
+import { pageRequest } from '../../pagination.js';
+import { presentGroup, presentGroupDetail } from './groups.presenter.js';
+import {
+  GroupParams,
+  getGroupResponses,
+  IfMatchHeaders,
+  ListGroupsQuery,
+  listGroupsResponses,
+  ReplaceMembershipBody,
+  replaceMembershipResponses,
+} from './groups.schemas.js';
+import { findGroups, getGroupDetail, replaceMembership } from './groups.service.js';
+
+export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/customer/groups/',
+    {
+      schema: {
+        summary: 'List groups',
+        description: 'Ordered by id.',
+        tags: ['Groups'],
+        querystring: ListGroupsQuery,
+        response: listGroupsResponses,
+      },
+      config: { permission: 'groups:read' },
+    },
+    async (request) =>
+      presentPage(
+        request,
+        await findGroups(app.db, request.auth.accountId, pageRequest(request.query)),
+        presentGroup,
+      ),
+  );
+
+  app.get(
+    '/customer/groups/:group_id/',
+    {
+      schema: {
+        summary: 'Get a group with its members',
+        tags: ['Groups'],
+        params: GroupParams,
+        response: getGroupResponses,
+      },
+      config: { permission: 'groups:read' },
+    },
+    async (request, reply) => {
+      const detail = await getGroupDetail(app.db, request.auth.accountId, request.params.group_id);
+      reply.header('ETag', detail.etag);
+      return presentGroupDetail(detail);
+    },
+  );
+
+  app.put(
+    '/customer/groups/:group_id/',
+    {
+      schema: {
+        summary: 'Replace a group’s membership',
+        description:
+          'The array REPLACES the whole membership (send all current ids plus a new one to add; all but one to remove). All or nothing. Optional `name` and `description` change the group in the same request. Send `If-Match` with the ETag of your read to be safe against concurrent changes.',
+        tags: ['Groups'],
+        params: GroupParams,
+        headers: IfMatchHeaders,
+        body: ReplaceMembershipBody,
+        response: replaceMembershipResponses,
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      const detail = await replaceMembership(app.db, {
+        accountId: request.auth.accountId,
+        groupId: request.params.group_id,
+        employeeIds: request.body.employee_ids,
+        name: request.body.name,
+        description: request.body.description,
+        ifMatch: request.headers['if-match'],
+      });
+      reply.header('ETag', detail.etag);
+      return presentGroupDetail(detail);
+    },
+  );
+};

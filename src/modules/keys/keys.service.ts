@@ -1,0 +1,116 @@
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../auth/api-key-secret.js';
+import { isPermission, normalizePermissions, type Permission } from '../../auth/permissions.js';
+import type { Db } from '../../db/database.js';
+import { FieldErrorCollector, notFound } from '../../errors.js';
+import { checkName } from '../../fields.js';
+import { getAccount } from '../accounts/accounts.service.js';
+import { type ApiKeyRow, findKey, findKeyByHash, insertKey, listKeys, updateKey } from './keys.repository.js';
+
+export const MAX_RATE_LIMIT = 1_000_000;
+
+export interface ApiKey extends Omit<ApiKeyRow, 'permissions' | 'secret_hash'> {
+  permissions: Permission[];
+}
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  const { secret_hash: _hidden, permissions, ...rest } = row;
+  const parsed = (JSON.parse(permissions) as string[]).filter(isPermission);
+  return { ...rest, permissions: parsed };
+}
+
+export interface CreateKeyProps {
+  accountId: number;
+  name: string;
+  permissions: Permission[];
+  rateLimit: number;
+  expiresAt?: number | null;
+}
+
+function checkRateLimit(errors: FieldErrorCollector, value: number): void {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT) {
+    errors.add('rate_limit', `must be an integer from 1 to ${MAX_RATE_LIMIT}`);
+  }
+}
+
+/** Creates an API key; the returned `key` is the only time the secret exists outside the client. */
+export async function createKey(db: Db, props: CreateKeyProps): Promise<ApiKey & { key: string }> {
+  const errors = new FieldErrorCollector();
+  const name = checkName(errors, 'name', props.name);
+  checkRateLimit(errors, props.rateLimit);
+  const now = Date.now();
+  if (props.expiresAt != null && (!Number.isFinite(props.expiresAt) || props.expiresAt <= now)) {
+    errors.add('expires_at', 'must be in the future');
+  }
+  if (props.permissions.length === 0) errors.add('permissions', 'must grant at least one permission');
+  errors.throwIfAny();
+  await getAccount(db, props.accountId);
+  const secret = generateApiKey();
+  const row = await insertKey(db, {
+    account_id: props.accountId,
+    name,
+    prefix: secret.prefix,
+    secret_hash: secret.hash,
+    permissions: JSON.stringify(normalizePermissions(props.permissions)),
+    rate_limit: props.rateLimit,
+    created_at: now,
+    expires_at: props.expiresAt ?? null,
+  });
+  return { ...toApiKey(row), key: secret.key };
+}
+
+export async function keysOfAccount(db: Db, accountId: number): Promise<ApiKey[]> {
+  await getAccount(db, accountId);
+  return (await listKeys(db, accountId)).map(toApiKey);
+}
+
+/** Operator access: a key by id, whatever its account. Pass accountId to confine it to one account. */
+async function getKey(db: Db, keyId: number, accountId?: number): Promise<ApiKeyRow> {
+  const row = await findKey(db, keyId);
+  if (!row || (accountId !== undefined && row.account_id !== accountId)) throw notFound('API key not found');
+  return row;
+}
+
+/** Revokes a key at once; revoking twice keeps the first time. */
+export async function revokeKey(db: Db, keyId: number, accountId?: number): Promise<ApiKey> {
+  const row = await getKey(db, keyId, accountId);
+  if (row.revoked_at !== null) return toApiKey(row);
+  return toApiKey((await updateKey(db, keyId, { revoked_at: Date.now() })) ?? row);
+}
+
+/** Changes a key's per-minute budget. */
+export async function setKeyRateLimit(
+  db: Db,
+  keyId: number,
+  rateLimit: number,
+  accountId?: number,
+): Promise<ApiKey> {
+  const errors = new FieldErrorCollector();
+  checkRateLimit(errors, rateLimit);
+  errors.throwIfAny();
+  const row = await getKey(db, keyId, accountId);
+  return toApiKey((await updateKey(db, keyId, { rate_limit: rateLimit })) ?? row);
+}
+
+export interface AuthenticatedKey {
+  keyId: number;
+  accountId: number;
+  /** Identifies the key's rate-limit budget: derived from the hash, never the secret. */
+  budgetId: string;
+  permissions: Permission[];
+  rateLimit: number;
+}
+
+/** The key a request presents, if it is well formed, known, not revoked and not expired. */
+export async function authenticateKey(db: Db, key: string, now: number): Promise<AuthenticatedKey | null> {
+  if (!isWellFormedApiKey(key)) return null;
+  const hash = hashApiKey(key);
+  const row = await findKeyByHash(db, hash);
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+  return {
+    keyId: row.id,
+    accountId: row.account_id,
+    budgetId: `key:${hash.slice(0, 32)}`,
+    permissions: toApiKey(row).permissions,
+    rateLimit: row.rate_limit,
+  };
+}
