@@ -11,9 +11,9 @@ export const DESCRIPTION_MAX = 2000;
 export const EMAIL_MAX = 254;
 
 // C0/C1 controls (NUL included: PostgreSQL cannot store it) and the line/paragraph separators.
-const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const CONTROL_IN_LINE = /[\p{Cc}\u2028\u2029]/u;
 // Multi-line text may keep tabs and line breaks.
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL_IN_TEXT = /[^\P{Cc}\t\n\r]/u;
 
 function length(value: string): number {
   let n = 0;
