@@ -96,39 +96,48 @@ export function listMemberSummaries(db: Db, groupId: number): Promise<MemberSumm
 }
 
 // The id lists can hold 100,000 entries: they travel as one parameter (a JSON text for
-// SQLite's json_each, an array for PostgreSQL's unnest), never as 100,000 placeholders.
+// SQLite's json_each, an array for PostgreSQL), never as 100,000 placeholders, and every
+// look-up goes through a primary-key index, so plans do not depend on table statistics.
 
-/** The ids of `ids` (sorted, unique) that are not employees of this account, in ascending order. */
-export async function findUnknownEmployeeIds(db: Db, accountId: number, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const query =
-    dialectOf(db) === 'postgres'
-      ? sql<{ id: number }>`select u.id from unnest(${ids}::bigint[]) as u(id)
-          where not exists (select 1 from employees e where e.id = u.id and e.account_id = ${accountId})
-          order by u.id`
-      : sql<{ id: number }>`select j.value as id from json_each(${JSON.stringify(ids)}) as j
-          where not exists (select 1 from employees e where e.id = j.value and e.account_id = ${accountId})
-          order by j.value`;
-  const { rows } = await query.execute(db);
-  return rows.map((r) => Number(r.id));
+function idList(db: Db, ids: number[]) {
+  return dialectOf(db) === 'postgres'
+    ? sql`(select unnest(${ids}::bigint[]))`
+    : sql`(select value from json_each(${JSON.stringify(ids)}))`;
 }
 
-/** Makes the group's members exactly `ids` (already validated); returns how many rows changed. */
-export async function replaceMembers(trx: Db, groupId: number, ids: number[]): Promise<number> {
-  const postgres = dialectOf(trx) === 'postgres';
-  const removed = postgres
-    ? sql`delete from group_members gm where gm.group_id = ${groupId}
-          and not exists (select 1 from unnest(${ids}::bigint[]) as u(id) where u.id = gm.employee_id)`
-    : sql`delete from group_members where group_id = ${groupId}
-          and employee_id not in (select value from json_each(${JSON.stringify(ids)}))`;
-  const added = postgres
-    ? sql`insert into group_members (group_id, employee_id)
-          select ${groupId}, u.id from unnest(${ids}::bigint[]) as u(id) on conflict do nothing`
-    : sql`insert or ignore into group_members (group_id, employee_id)
-          select ${groupId}, value from json_each(${JSON.stringify(ids)})`;
-  const a = await removed.execute(trx);
-  const b = ids.length > 0 ? await added.execute(trx) : { numAffectedRows: 0n };
-  return Number(a.numAffectedRows ?? 0n) + Number(b.numAffectedRows ?? 0n);
+/** Which of `ids` are employees of this account. */
+export async function employeeIdsOfAccount(db: Db, accountId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await sql<{ id: number }>`select id from employees
+      where id in ${idList(db, ids)} and account_id = ${accountId}`.execute(db);
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** The current member ids of a group, ascending. */
+export async function memberIds(db: Db, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('group_members')
+    .select('employee_id')
+    .where('group_id', '=', groupId)
+    .orderBy('employee_id')
+    .execute();
+  return rows.map((r) => r.employee_id);
+}
+
+export async function removeMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`delete from group_members where group_id = ${groupId} and employee_id in ${idList(trx, ids)}`.execute(
+    trx,
+  );
+}
+
+export async function addMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`insert into group_members (group_id, employee_id) select ${groupId}, id from ${
+    dialectOf(trx) === 'postgres'
+      ? sql`unnest(${ids}::bigint[]) as u(id)`
+      : sql`(select value as id from json_each(${JSON.stringify(ids)}))`
+  }`.execute(trx);
 }
 
 /** Saves a change to the group and moves its version (and so its ETag) on. */

@@ -5,17 +5,19 @@ import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
+  addMembers,
   countGroups,
+  employeeIdsOfAccount,
   findGroup,
-  findUnknownEmployeeIds,
   type GroupRow,
   insertGroup,
   listGroups,
   listMemberSummaries,
   lockGroup,
   type MemberSummary,
+  memberIds,
   recordGroupChange,
-  replaceMembers,
+  removeMembers,
 } from './groups.repository.js';
 
 export type Group = GroupRow;
@@ -97,14 +99,19 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
     if (!group) throw groupNotFound();
     if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
       throw preconditionFailed();
-    const unknown = await findUnknownEmployeeIds(trx, props.accountId, ids);
-    if (unknown.length > 0) throw invalidEmployeeIds(unknown);
+    const known = await employeeIdsOfAccount(trx, props.accountId, ids);
+    if (known.size < ids.length) throw invalidEmployeeIds(ids.filter((e) => !known.has(e)));
 
-    const changedRows = await replaceMembers(trx, id, ids);
+    const current = new Set(await memberIds(trx, id));
+    const wanted = new Set(ids);
+    const removed = [...current].filter((e) => !wanted.has(e));
+    const added = ids.filter((e) => !current.has(e));
+    await removeMembers(trx, id, removed);
+    await addMembers(trx, id, added);
     const renamed =
       (changes.name !== undefined && changes.name !== group.name) ||
       (changes.description !== undefined && changes.description !== group.description);
-    if (changedRows > 0 || renamed) {
+    if (removed.length > 0 || added.length > 0 || renamed) {
       group = await recordGroupChange(trx, id, { ...changes, employee_count: ids.length }, Date.now());
     }
     return { group, members: await listMemberSummaries(trx, id), etag: groupEtag(group) };
