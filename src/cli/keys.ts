@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { GrantError, parseGrants } from '../auth/permissions.js';
+import { loadConfig } from '../config.js';
 import { presentKey } from '../modules/keys/keys.presenter.js';
 import { createKey, keysOfAccount, revokeKey, setKeyRateLimit } from '../modules/keys/keys.service.js';
 import { type CliContext, collect, idOption, positiveInteger, print, UsageError } from './output.js';
-
-const DEFAULT_RATE_LIMIT = 600;
 
 function expiry(value: string | undefined): number | null {
   if (value === undefined) return null;
@@ -38,7 +37,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
       'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups or campaigns (repeatable)',
       collect,
     )
-    .option('--rate-limit <n>', `requests per minute (default ${DEFAULT_RATE_LIMIT})`)
+    .option('--rate-limit <n>', 'requests per minute (default RATE_LIMIT_DEFAULT, 600)')
     .option('--expires-at <time>', 'ISO 8601 date or time after which the key is invalid')
     .option('--json', 'print JSON')
     .action(
@@ -63,7 +62,9 @@ export function keyCommands(program: Command, ctx: CliContext): void {
           name: opts.name,
           permissions,
           rateLimit:
-            opts.rateLimit === undefined ? DEFAULT_RATE_LIMIT : positiveInteger('rate-limit', opts.rateLimit),
+            opts.rateLimit === undefined
+              ? loadConfig(ctx.io.env).rateLimit.defaultPerMinute
+              : positiveInteger('rate-limit', opts.rateLimit),
           expiresAt: expiry(opts.expiresAt),
         });
         const shown = { ...presentKey(created), key: created.key };
