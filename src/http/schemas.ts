@@ -29,6 +29,7 @@ export const PageQuery = {
   ),
 };
 
+/** A page of `item`s; documented with one page holding the item's own example. */
 export const Paginated = <T extends TSchema>(item: T, name: string) =>
   Type.Object(
     {
@@ -41,5 +42,16 @@ export const Paginated = <T extends TSchema>(item: T, name: string) =>
       }),
       results: Type.Array(item),
     },
-    { title: name },
+    {
+      title: name,
+      description: 'One page of results, ordered by id.',
+      examples: [
+        {
+          count: 1,
+          next: null,
+          previous: null,
+          results: (item.examples as unknown[] | undefined)?.slice(0, 1) ?? [],
+        },
+      ],
+    },
   );

@@ -9,6 +9,9 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    // The page without a trailing slash links its assets by absolute path, which must include
+    // the API prefix this plugin is registered under.
+    indexPrefix: app.prefix,
     staticCSP: true,
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
   });

@@ -75,7 +75,7 @@ export const listEmployeesResponses = {
 };
 
 export const getEmployeeResponses = {
-  200: Employee,
+  200: Type.Object(Employee.properties, { description: 'The employee.', examples: [ann] }),
   ...standardErrors('employees', 'read'),
   404: errorSchema('No employee with this id in this account.', [
     { error: 'Employee not found', status: 404 },

@@ -1,0 +1,412 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEnv } from '../../test/helpers/app.js';
+import { createTestDatabase, openMigrated, type TestDatabase } from '../../test/helpers/database.js';
+import { client } from '../../test/helpers/factories.js';
+import { runCli } from '../../test/helpers/server-process.js';
+import { buildApp } from '../app.js';
+import { hashApiKey } from '../auth/api-key-secret.js';
+import { loadConfig } from '../config.js';
+import { main } from './main.js';
+
+let database: TestDatabase;
+/** The real app on the database the commands work on: what the CLI makes must work over the API. */
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = loadConfig(testEnv(database.url));
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  app = await buildApp({ config, database: await openMigrated(database.url), logStream: silent });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+/** Runs `vigil …` in-process on `url` (the file's database unless told), capturing its output. */
+async function vigil(args: string[], url = database.url) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: { DATABASE_URL: url },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs a command with --json that must succeed, and returns the one JSON object it printed. */
+async function vigilJson(args: string[], url?: string) {
+  const res = await vigil([...args, '--json'], url);
+  expect(res.stderr, args.join(' ')).toBe('');
+  expect(res.code).toBe(0);
+  expect(res.stdout.endsWith('\n')).toBe(true);
+  expect(res.stdout.trim().split('\n')).toHaveLength(1);
+  const printed = JSON.parse(res.stdout);
+  expect(typeof printed === 'object' && printed !== null && !Array.isArray(printed)).toBe(true);
+  return printed;
+}
+
+/** A command that must fail: a message on stderr, nothing on stdout, a non-zero exit code. */
+async function expectFailure(args: string[], message: RegExp) {
+  const res = await vigil(args);
+  expect(res.code, args.join(' ')).not.toBe(0);
+  expect(res.stdout, args.join(' ')).toBe('');
+  expect(res.stderr, args.join(' ')).toMatch(message);
+  return res;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+async function newAccount(name = 'Acme') {
+  return (await vigilJson(['account', 'create', '--name', name])) as { id: number; name: string };
+}
+
+async function newKey(accountId: number, ...extra: string[]) {
+  return vigilJson(['key', 'create', '--account', String(accountId), '--name', 'HR sync', ...extra]);
+}
+
+describe('vigil migrate', () => {
+  it('applies pending migrations once, then reports the database up to date', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const first = await vigilJson(['migrate'], fresh.url);
+      expect(first.applied.length).toBeGreaterThan(0);
+      expect(first.applied.every((name: unknown) => typeof name === 'string')).toBe(true);
+      expect(await vigilJson(['migrate'], fresh.url)).toEqual({ applied: [] });
+      const human = await vigil(['migrate'], fresh.url);
+      expect(human).toEqual({ code: 0, stdout: 'database is up to date\n', stderr: '' });
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe('vigil account', () => {
+  it('creates an account and prints it as one JSON object', async () => {
+    const account = await vigilJson(['account', 'create', '--name', '  Acme Corp ']);
+    expect(account).toMatchObject({ name: 'Acme Corp' });
+    expect(Number.isInteger(account.id) && account.id > 0).toBe(true);
+    expect(account.created_at).toMatch(ISO);
+  });
+
+  it('prints a human line without --json', async () => {
+    const res = await vigil(['account', 'create', '--name', 'Globex']);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    expect(res.stdout).toMatch(/^created account \d+ "Globex"\n$/);
+  });
+
+  it('lists accounts', async () => {
+    const a = await newAccount('Initech');
+    const b = await newAccount('Umbrella');
+    const listed = await vigilJson(['account', 'list']);
+    expect(listed.accounts).toEqual(
+      expect.arrayContaining([expect.objectContaining(a), expect.objectContaining(b)]),
+    );
+    const human = await vigil(['account', 'list']);
+    expect(human.stdout).toContain(`${a.id}\tInitech\n`);
+    expect(human.stdout).toContain(`${b.id}\tUmbrella`);
+  });
+
+  it('refuses a missing or empty name', async () => {
+    await expectFailure(['account', 'create'], /--name/);
+    await expectFailure(['account', 'create', '--json'], /--name/);
+    await expectFailure(['account', 'create', '--name', '  '], /Validation failed/);
+  });
+});
+
+describe('vigil key create', () => {
+  it('prints the key once with its prefix and permissions', async () => {
+    const account = await newAccount();
+    const created = await newKey(account.id, '--grant', 'employees:rw', '--grant', 'groups:r');
+    expect(created).toMatchObject({
+      name: 'HR sync',
+      account_id: account.id,
+      permissions: ['employees:read', 'employees:write', 'groups:read'],
+      rate_limit: 600,
+      status: 'active',
+    });
+    expect(created.key).toMatch(/^vgl_[0-9A-Za-z]{32,}$/);
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+    expect(created.prefix.length).toBeLessThan(created.key.length);
+  });
+
+  it('makes a key that works against the API, with the permissions and budget it was given', async () => {
+    const account = await newAccount();
+    const created = await newKey(account.id, '--grant', 'campaigns:r', '--rate-limit', '7');
+    expect(created.rate_limit).toBe(7);
+    const api = client(app, created.key);
+    const ok = await api.get('/customer/campaigns/training/');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.headers['ratelimit-limit']).toBe('7');
+    const forbidden = await api.get('/customer/groups/');
+    expect(forbidden.statusCode).toBe(403);
+  });
+
+  it('shows the key in human output with a warning that it is shown once', async () => {
+    const account = await newAccount();
+    const res = await vigil([
+      'key',
+      'create',
+      '--account',
+      String(account.id),
+      '--name',
+      'Script',
+      '--grant',
+      'groups:rw',
+    ]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe('');
+    const key = res.stdout.match(/vgl_[0-9A-Za-z]{32,}/)?.[0];
+    expect(key).toBeDefined();
+    expect(res.stdout).toMatch(/shown only this once/);
+    expect((await client(app, key!).get('/customer/groups/')).statusCode).toBe(200);
+  });
+
+  it('refuses bad input with a message on stderr and creates nothing', async () => {
+    const account = await newAccount();
+    const id = String(account.id);
+    const base = ['key', 'create', '--account', id, '--name', 'k'];
+    await expectFailure(['key', 'create', '--account', id, '--grant', 'groups:r'], /--name/);
+    await expectFailure(['key', 'create', '--name', 'k', '--grant', 'groups:r'], /--account/);
+    await expectFailure(base, /--grant/);
+    await expectFailure([...base, '--grant', 'foo:rw'], /invalid grant "foo:rw"/);
+    await expectFailure([...base, '--grant', 'groups:x'], /invalid grant "groups:x"/);
+    await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', '0'], /--rate-limit/);
+    await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', 'many'], /--rate-limit/);
+    await expectFailure([...base, '--grant', 'groups:r', '--expires-at', 'soon'], /--expires-at/);
+    await expectFailure(
+      ['key', 'create', '--account', 'abc', '--name', 'k', '--grant', 'groups:r'],
+      /--account must be a positive integer/,
+    );
+    await expectFailure(
+      ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r'],
+      /Account not found/,
+    );
+    expect((await vigilJson(['key', 'list', '--account', id])).keys).toEqual([]);
+  });
+
+  it('reports errors as JSON on stderr with --json', async () => {
+    const res = await expectFailure(
+      ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r', '--json'],
+      /Account not found/,
+    );
+    expect(JSON.parse(res.stderr)).toEqual({ error: 'Account not found', status: 404 });
+  });
+});
+
+describe('vigil key list, revoke and set-rate-limit', () => {
+  it('lists the keys of an account without secrets or hashes', async () => {
+    const account = await newAccount();
+    const other = await newAccount();
+    const first = await newKey(account.id, '--grant', 'employees:r');
+    const second = await newKey(account.id, '--grant', 'groups:rw');
+    await newKey(other.id, '--grant', 'groups:rw');
+
+    const res = await vigil(['key', 'list', '--account', String(account.id), '--json']);
+    const listed = JSON.parse(res.stdout);
+    expect(listed.keys.map((k: { id: number }) => k.id)).toEqual([first.id, second.id]);
+    expect(listed.keys[0]).toMatchObject({
+      name: 'HR sync',
+      prefix: first.prefix,
+      permissions: ['employees:read'],
+      status: 'active',
+    });
+    for (const printed of [
+      res.stdout,
+      (await vigil(['key', 'list', '--account', String(account.id)])).stdout,
+    ]) {
+      for (const secret of [first.key, second.key, hashApiKey(first.key), hashApiKey(second.key)]) {
+        expect(printed).not.toContain(secret);
+      }
+      expect(printed).toContain(first.prefix);
+    }
+    for (const key of listed.keys) {
+      expect(Object.keys(key)).not.toContain('key');
+      expect(Object.keys(key)).not.toContain('secret_hash');
+    }
+  });
+
+  it('refuses an unknown or malformed account', async () => {
+    await expectFailure(['key', 'list', '--account', '999999'], /Account not found/);
+    await expectFailure(['key', 'list', '--account', 'abc'], /--account/);
+  });
+
+  it('revokes a key, which then stops working', async () => {
+    const account = await newAccount();
+    const created = await newKey(account.id, '--grant', 'campaigns:r');
+    expect((await client(app, created.key).get('/customer/campaigns/training/')).statusCode).toBe(200);
+
+    const revoked = await vigilJson(['key', 'revoke', '--id', String(created.id)]);
+    expect(revoked).toMatchObject({ id: created.id, status: 'revoked' });
+    expect(revoked.revoked_at).toMatch(ISO);
+    expect(revoked).not.toHaveProperty('key');
+    const res = await client(app, created.key).get('/customer/campaigns/training/');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'Invalid API key', status: 401 });
+
+    const human = await vigil(['key', 'revoke', '--id', String(created.id)]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`^revoked API key ${created.id} "HR sync"`));
+  });
+
+  it('refuses to revoke an unknown key', async () => {
+    await expectFailure(['key', 'revoke', '--id', '999999'], /API key not found/);
+    await expectFailure(['key', 'revoke'], /--id/);
+  });
+
+  it("changes a key's budget, which the API applies", async () => {
+    const account = await newAccount();
+    const created = await newKey(account.id, '--grant', 'campaigns:r', '--rate-limit', '5');
+    const updated = await vigilJson([
+      'key',
+      'set-rate-limit',
+      '--id',
+      String(created.id),
+      '--rate-limit',
+      '1200',
+    ]);
+    expect(updated).toMatchObject({ id: created.id, rate_limit: 1200 });
+    expect(updated).not.toHaveProperty('key');
+    const res = await client(app, created.key).get('/customer/campaigns/training/');
+    expect(res.headers['ratelimit-limit']).toBe('1200');
+
+    const human = await vigil(['key', 'set-rate-limit', '--id', String(created.id), '--rate-limit', '900']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/900\/min/);
+    await expectFailure(
+      ['key', 'set-rate-limit', '--id', String(created.id), '--rate-limit', '0'],
+      /--rate-limit/,
+    );
+    await expectFailure(
+      ['key', 'set-rate-limit', '--id', '999999', '--rate-limit', '10'],
+      /API key not found/,
+    );
+  });
+});
+
+describe('vigil group create', () => {
+  it('creates an empty group that the account sees over the API', async () => {
+    const account = await newAccount();
+    const group = await vigilJson([
+      'group',
+      'create',
+      '--account',
+      String(account.id),
+      '--name',
+      'Sales',
+      '--description',
+      'Everyone in sales',
+    ]);
+    expect(group).toMatchObject({
+      account_id: account.id,
+      name: 'Sales',
+      description: 'Everyone in sales',
+      employee_count: 0,
+    });
+    const { key } = await newKey(account.id, '--grant', 'groups:r');
+    const res = await client(app, key).get(`/customer/groups/${group.id}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      id: group.id,
+      name: 'Sales',
+      description: 'Everyone in sales',
+      employee_count: 0,
+      employees: [],
+    });
+  });
+
+  it('prints a human line without --json', async () => {
+    const account = await newAccount();
+    const res = await vigil(['group', 'create', '--account', String(account.id), '--name', 'Ops']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^created group \\d+ "Ops" in account ${account.id}\\n$`));
+  });
+
+  it('refuses bad input', async () => {
+    await expectFailure(['group', 'create', '--account', '1'], /--name/);
+    await expectFailure(['group', 'create', '--account', '999999', '--name', 'G'], /Account not found/);
+    await expectFailure(['group', 'create', '--account', 'abc', '--name', 'G'], /--account/);
+  });
+});
+
+describe('vigil campaign create', () => {
+  it('creates a draft campaign targeting groups, visible over the API', async () => {
+    const account = await newAccount();
+    const id = String(account.id);
+    const group = await vigilJson(['group', 'create', '--account', id, '--name', 'Sales']);
+    const campaign = await vigilJson([
+      'campaign',
+      'create',
+      '--account',
+      id,
+      '--name',
+      'Phishing basics',
+      '--group',
+      String(group.id),
+    ]);
+    expect(campaign).toMatchObject({ name: 'Phishing basics', status: 'draft', group_ids: [group.id] });
+    expect(Number.isInteger(campaign.id)).toBe(true);
+
+    const { key } = await newKey(account.id, '--grant', 'campaigns:r');
+    const res = await client(app, key).get('/customer/campaigns/training/');
+    expect(res.json()).toMatchObject({
+      count: 1,
+      results: [{ id: campaign.id, name: 'Phishing basics', status: 'draft', group_ids: [group.id] }],
+    });
+  });
+
+  it('prints a human line without --json', async () => {
+    const account = await newAccount();
+    const res = await vigil(['campaign', 'create', '--account', String(account.id), '--name', 'Basics']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^created training campaign \d+ "Basics" \(draft\)\n$/);
+  });
+
+  it("refuses another account's group and creates nothing", async () => {
+    const account = await newAccount();
+    const other = await newAccount();
+    const theirs = await vigilJson(['group', 'create', '--account', String(other.id), '--name', 'Theirs']);
+    await expectFailure(
+      ['campaign', 'create', '--account', String(account.id), '--name', 'C', '--group', String(theirs.id)],
+      new RegExp(`Validation failed[\\s\\S]*${theirs.id}`),
+    );
+    await expectFailure(
+      ['campaign', 'create', '--account', String(account.id), '--name', 'C', '--group', 'abc'],
+      /--group/,
+    );
+    await expectFailure(['campaign', 'create', '--account', '999999', '--name', 'C'], /Account not found/);
+    await expectFailure(['campaign', 'create', '--account', String(account.id)], /--name/);
+    const { key } = await newKey(account.id, '--grant', 'campaigns:r');
+    expect((await client(app, key).get('/customer/campaigns/training/')).json().count).toBe(0);
+  });
+});
+
+describe('the vigil command', () => {
+  it('refuses an unknown command', async () => {
+    await expectFailure(['frobnicate'], /unknown command/);
+  });
+
+  it('runs as a process: prints JSON and exits 0, or exits non-zero with a message on stderr', async () => {
+    const ok = await runCli(['account', 'create', '--name', 'Spawned', '--json'], {
+      DATABASE_URL: database.url,
+    });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ name: 'Spawned' });
+
+    const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: database.url });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/Account not found/);
+  });
+});

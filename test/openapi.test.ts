@@ -1,0 +1,220 @@
+import { Ajv } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+// biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON, inspected field by field
+let doc: any;
+beforeAll(async () => {
+  t = await buildTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api/api_gateway/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  doc = res.json();
+});
+
+const PREFIX = '/api/api_gateway';
+/** Errors every authenticated route can give. */
+const ALWAYS = [401, 403, 405, 429, 500, 503];
+
+interface DocumentedRoute {
+  method: 'get' | 'post' | 'put';
+  path: string;
+  success: number;
+  accessPoint: string;
+  right: 'read' | 'write';
+  /** Route-specific errors, each with the messages its examples must show. */
+  errors: Record<number, string[]>;
+}
+
+const listErrors = { 400: ['Validation failed'], 404: ['Invalid page'] };
+const bodyErrors = {
+  400: ['Malformed JSON body', 'Validation failed'],
+  413: ['Payload too large'],
+  415: ['Unsupported media type'],
+};
+
+const ROUTES: DocumentedRoute[] = [
+  {
+    method: 'post',
+    path: '/customer/employees/',
+    success: 201,
+    accessPoint: 'employees',
+    right: 'write',
+    errors: { ...bodyErrors, 409: ['Email already exists'] },
+  },
+  {
+    method: 'get',
+    path: '/customer/employees/',
+    success: 200,
+    accessPoint: 'employees',
+    right: 'read',
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/customer/employees/{employee_id}/',
+    success: 200,
+    accessPoint: 'employees',
+    right: 'read',
+    errors: { 404: ['Employee not found'] },
+  },
+  {
+    method: 'get',
+    path: '/customer/groups/',
+    success: 200,
+    accessPoint: 'groups',
+    right: 'read',
+    errors: listErrors,
+  },
+  {
+    method: 'get',
+    path: '/customer/groups/{group_id}/',
+    success: 200,
+    accessPoint: 'groups',
+    right: 'read',
+    errors: { 404: ['Group not found'] },
+  },
+  {
+    method: 'put',
+    path: '/customer/groups/{group_id}/',
+    success: 200,
+    accessPoint: 'groups',
+    right: 'write',
+    errors: {
+      ...bodyErrors,
+      400: [...bodyErrors[400], 'Invalid employee_ids'],
+      404: ['Group not found'],
+      412: ['Precondition failed'],
+    },
+  },
+  {
+    method: 'get',
+    path: '/customer/campaigns/training/',
+    success: 200,
+    accessPoint: 'campaigns',
+    right: 'read',
+    errors: listErrors,
+  },
+];
+
+/** Messages every route must document for the errors all routes share. */
+function commonErrors(route: DocumentedRoute): Record<number, string[]> {
+  return {
+    401: ['API key required', 'Invalid API key'],
+    403: [`API key lacks ${route.right} permission on ${route.accessPoint}`],
+    405: ['Method not allowed'],
+    429: ['Rate limit exceeded'],
+    500: ['Internal server error'],
+    503: ['Service unavailable'],
+  };
+}
+
+/** The examples of a response: OpenAPI 3.1 allows one `example` or named `examples`. */
+function examplesOf(media: { example?: unknown; examples?: Record<string, { value: unknown }> }) {
+  const named = Object.values(media.examples ?? {}).map((e) => e.value);
+  return media.example !== undefined ? [media.example, ...named] : named;
+}
+
+const name = (r: DocumentedRoute) => `${r.method.toUpperCase()} ${r.path}`;
+
+describe('GET /api/api_gateway/openapi.json', () => {
+  it('is an OpenAPI 3.1.0 document served without a key', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/api_gateway/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ version: '2.2.0' });
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'apiKey',
+    });
+  });
+
+  it.each(ROUTES.map((r) => [name(r), r] as const))('documents %s with the apiKey scheme', (_, route) => {
+    const operation = doc.paths[`${PREFIX}${route.path}`]?.[route.method];
+    expect(operation, 'operation present').toBeDefined();
+    const security = operation.security ?? doc.security;
+    expect(security).toContainEqual({ apiKey: [] });
+  });
+
+  it.each(ROUTES.map((r) => [name(r), r] as const))(
+    'documents the success and every error of %s, each described with examples',
+    (_, route) => {
+      const responses = doc.paths[`${PREFIX}${route.path}`][route.method].responses;
+      const expected = { ...commonErrors(route), ...route.errors };
+      expect(Object.keys(responses).sort()).toEqual([String(route.success), ...Object.keys(expected)].sort());
+      expect(ALWAYS.every((status) => status in expected)).toBe(true);
+
+      const success = responses[route.success];
+      expect(success.description).toMatch(/\w/);
+      expect(success.description, 'not the generator placeholder').not.toBe('Default Response');
+      expect(examplesOf(success.content['application/json']).length).toBeGreaterThan(0);
+
+      for (const [status, messages] of Object.entries(expected)) {
+        const response = responses[status];
+        expect(response.description, `${status} description`).toMatch(/\w/);
+        expect(response.description).not.toBe('Default Response');
+        const examples = examplesOf(response.content['application/json']);
+        expect(examples.length, `${status} examples`).toBeGreaterThan(0);
+        for (const example of examples) {
+          expect(example, `${status} example`).toMatchObject({
+            error: expect.any(String),
+            status: Number(status),
+          });
+        }
+        expect(examples.map((e) => (e as { error: string }).error)).toEqual(expect.arrayContaining(messages));
+      }
+    },
+  );
+
+  it('gives examples that match their own schemas', () => {
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    for (const route of ROUTES) {
+      const operation = doc.paths[`${PREFIX}${route.path}`][route.method];
+      for (const [status, response] of Object.entries<{
+        content: Record<string, { schema: object; example?: unknown }>;
+      }>(operation.responses)) {
+        const media = response.content['application/json']!;
+        const validate = ajv.compile(media.schema);
+        for (const example of examplesOf(media)) {
+          expect(validate(example), `${name(route)} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(
+            true,
+          );
+        }
+      }
+    }
+  });
+});
+
+describe('GET /api/api_gateway/docs', () => {
+  it.each(['/api/api_gateway/docs', '/api/api_gateway/docs/'])(
+    '%s serves a reference page whose scripts and styles are all served locally',
+    async (url) => {
+      const page = await t.app.inject({ method: 'GET', url });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+
+      const references = [
+        ...page.body.matchAll(/<script[^>]*\ssrc="([^"]+)"/g),
+        ...page.body.matchAll(/<link[^>]*\shref="([^"]+)"/g),
+      ].map((m) => m[1]!);
+      expect(references.some((r) => r.endsWith('.js'))).toBe(true);
+      expect(references.some((r) => r.endsWith('.css'))).toBe(true);
+      for (const reference of references) {
+        expect(reference, 'no other host').not.toMatch(/^([a-z]+:)?\/\//i);
+        const resolved = new URL(reference, `http://localhost${url}`);
+        expect(resolved.host).toBe('localhost');
+        const asset = await t.app.inject({ method: 'GET', url: resolved.pathname });
+        expect(asset.statusCode, `${reference} → ${resolved.pathname}`).toBe(200);
+        expect(asset.rawPayload.length).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it('feeds the page the same OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/api_gateway/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(doc);
+  });
+});
