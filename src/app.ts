@@ -1,6 +1,6 @@
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -8,7 +8,9 @@ import { LastUsedTracker } from './auth/last-used.js';
 import { createRateLimiter } from './auth/rate-limit.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
-import { registerErrorHandler } from './http/errors.js';
+import { badRequest } from './errors.js';
+import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
+import { isUsableHost } from './http/links.js';
 import { loggerOptions, redactUrl, requestId } from './http/logging.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import { registerRouteFallbacks } from './http/routing.js';
@@ -42,13 +44,24 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     genReqId: requestId,
-    disableRequestLogging: true,
+    // Our own onResponse hook logs one line per request (URL redacted).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     // A hop count is valid at run time (proxy-addr) though the typings omit it.
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    return503OnClosing: true,
+    // While draining, a request that reaches an open connection is still answered (with
+    // `Connection: close`), not refused with Fastify's own 503 body, which is not the contract's.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Undecodable URLs and over-long path parameters are refused by the router before any
+    // hook runs: answer them in the contract's shape, with the version header, all the same.
+    frameworkErrors: (err, request, reply) => {
+      reply.header('X-API-Version', API_VERSION);
+      reply.header('X-Request-Id', request.id);
+      reply.header('X-Content-Type-Options', 'nosniff');
+      sendError(reply, toAppError(err, request));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('db', database.db);
@@ -61,6 +74,11 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-API-Version', API_VERSION);
     reply.header('X-Request-Id', request.id);
+  });
+  // Links and `Location` are built from the Host the client sent: refuse one no URL can hold
+  // before anything is done (rather than failing with a 500 after a create).
+  app.addHook('preParsing', async (request) => {
+    if (!isUsableHost(request.host)) throw badRequest('Invalid Host header');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(

@@ -23,6 +23,7 @@ export type FieldErrors = Record<string, string[]>;
 export const apiKeyRequired = () => new AppError(401, 'API key required');
 export const invalidApiKey = () => new AppError(401, 'Invalid API key');
 export const forbidden = (message: string) => new AppError(403, message);
+export const badRequest = (message = 'Bad request') => new AppError(400, message);
 export const malformedJson = () => new AppError(400, 'Malformed JSON body');
 export const validationFailed = (fields: FieldErrors) => new AppError(400, 'Validation failed', fields);
 export const invalidEmployeeIds = (invalidIds: number[]) =>

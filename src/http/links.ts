@@ -1,5 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 
+/** A Host header (or forwarded host) a URL can hold; an absent one falls back to localhost. */
+export function isUsableHost(host: string | undefined): boolean {
+  return !host || URL.canParse(`http://${host}/`);
+}
+
 /** The absolute URL of this request with other query parameters replaced (scheme and host as the client used them). */
 export function absoluteUrl(
   request: FastifyRequest,

@@ -1,6 +1,6 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { methodNotAllowed, notFound } from '../errors.js';
+import { type AppError, methodNotAllowed, notFound } from '../errors.js';
 
 const METHODS: HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 
@@ -19,10 +19,17 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
       shadow.on(method as never, route.url, noop);
     }
   });
-  app.setNotFoundHandler(async (request) => {
+  const routingError = (request: FastifyRequest): AppError => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((method) => shadow.find(method as never, path) !== null);
-    if (allowed.length > 0) throw methodNotAllowed(allowed);
-    throw notFound();
+    return allowed.length > 0 ? methodNotAllowed(allowed) : notFound();
+  };
+  // Routing comes before everything the request carries: answer before its body is parsed
+  // (Fastify would otherwise parse it for the not-found handler and answer 400/413 first).
+  app.addHook('preParsing', async (request) => {
+    if (request.is404) throw routingError(request);
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw routingError(request);
   });
 }

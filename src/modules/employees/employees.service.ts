@@ -60,9 +60,11 @@ export function findEmployees(
 ): Promise<Page<Employee>> {
   const filter: EmployeeFilter = {};
   if (query.email !== undefined) filter.emailNormalized = normalizeEmail(query.email);
+  // No stored address holds a NUL, and PostgreSQL cannot even compare text that does.
+  const matchesNothing = filter.emailNormalized?.includes('\u0000') === true;
   return fetchPage(
     page,
-    () => countEmployees(db, accountId, filter),
+    async () => (matchesNothing ? 0 : countEmployees(db, accountId, filter)),
     (limit, offset) => listEmployees(db, accountId, filter, limit, offset),
   );
 }
