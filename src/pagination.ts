@@ -14,10 +14,13 @@ export interface Page<T> extends PageRequest {
 }
 
 /** Page 1 by default; page sizes above the maximum are clamped to it. */
-export function pageRequest(query: { page?: number; page_size?: number }): PageRequest {
+export function pageRequest(query: { page?: number | string; page_size?: number | string }): PageRequest {
   return {
-    page: query.page ?? 1,
-    pageSize: Math.min(query.page_size ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    page: query.page === undefined ? 1 : Number(query.page),
+    pageSize: Math.min(
+      query.page_size === undefined ? DEFAULT_PAGE_SIZE : Number(query.page_size),
+      MAX_PAGE_SIZE,
+    ),
   };
 }
 

@@ -86,10 +86,17 @@ describe('invalid page and page_size', () => {
     const cases: Array<[string, string]> = [
       ['0', 'must be a positive integer'],
       ['-1', 'must be a positive integer'],
-      ['abc', 'must be an integer'],
-      ['1.5', 'must be an integer'],
-      ['', 'must be an integer'],
-      ['true', 'must be an integer'],
+      ['abc', 'must be a positive integer'],
+      ['1.5', 'must be a positive integer'],
+      ['', 'must be a positive integer'],
+      ['true', 'must be a positive integer'],
+      // Not plain decimal integers, though JavaScript would read them as 1.
+      ['%2B1', 'must be a positive integer'],
+      ['0x1', 'must be a positive integer'],
+      ['1e0', 'must be a positive integer'],
+      ['%201', 'must be a positive integer'],
+      ['1.0', 'must be a positive integer'],
+      ['01', 'must be a positive integer'],
     ];
     for (const list of LISTS) {
       for (const param of ['page', 'page_size']) {
@@ -112,7 +119,7 @@ describe('invalid page and page_size', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
-      details: { page: ['must be a positive integer'], page_size: ['must be an integer'] },
+      details: { page: ['must be a positive integer'], page_size: ['must be a positive integer'] },
     });
   });
 

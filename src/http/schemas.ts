@@ -17,14 +17,23 @@ export const Timestamp = Type.String({
 export const IdParam = <K extends string>(name: K, description: string) =>
   Type.Object({ [name]: Type.String({ description, examples: ['17'] }) } as Record<K, TString>);
 
+/** Decimal digits only: `+1`, `0x1`, `1e0`, ` 1` or `1.0` are not page numbers. */
+export const POSITIVE_INTEGER_PATTERN = '^[1-9][0-9]*$';
+
+// Query values stay text so that only plain decimal positive integers pass; the route turns them into numbers.
 export const PageQuery = {
   page: Type.Optional(
-    Type.Integer({ minimum: 1, default: undefined, description: 'Page number, 1-based (default 1).' }),
+    Type.String({
+      pattern: POSITIVE_INTEGER_PATTERN,
+      description: 'Page number, a positive integer, 1-based (default 1).',
+      examples: ['2'],
+    }),
   ),
   page_size: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      description: `Items per page (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`,
+    Type.String({
+      pattern: POSITIVE_INTEGER_PATTERN,
+      description: `Items per page, a positive integer (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`,
+      examples: ['100'],
     }),
   ),
 };

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../errors.js';
+import { POSITIVE_INTEGER_PATTERN } from './schemas.js';
 
 // Bodies are JSON: a number where a string belongs is an error, never coerced.
 // Query strings and path parameters are text: "2" is coerced to the integer 2.
@@ -35,6 +36,8 @@ function describe(error: ErrorObject): string {
       return `must be at most ${p.limit} characters`;
     case 'maxItems':
       return `must have at most ${p.limit} entries`;
+    case 'pattern':
+      return p.pattern === POSITIVE_INTEGER_PATTERN ? 'must be a positive integer' : 'has an invalid format';
     case 'enum':
       return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
     default:
