@@ -39,6 +39,17 @@ export interface AppOptions {
   logStream?: DestinationStream;
 }
 
+function readyWithin(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
 /** Builds the whole HTTP application; never listens. Tests, the CLI and the server share it. */
 export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -97,6 +108,11 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
   redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis unavailable'));
+  // Budgets are global only once Redis answers: wait for it (briefly) before serving, so the
+  // first requests are not counted per instance by the in-memory fallback.
+  if (redis && !(await readyWithin(redis, 5000))) {
+    app.log.warn('redis not ready after 5 s; rate limits are per instance until it is');
+  }
   const limiter = createRateLimiter({ keyPrefix: config.rateLimit.keyPrefix, redis });
   const lastUsed = new LastUsedTracker(database.db, config.lastUsedFlushMs, (err) =>
     app.log.warn({ err }, 'could not record API key use'),
