@@ -1,8 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 
+// An RFC 3986 host (registered name, IPv4 or IP literal) and port, as a URL writes them. WHATWG
+// URL parsing accepts hosts such as `"` or `{` (or `%22`) that no URI may hold, and links must be URIs.
+const URI_HOST = /^(?:\[[0-9a-f:.]+\]|[\w.~!$&'()*+,;=-]+)(?::\d+)?$/i;
+
 /** A Host header (or forwarded host) a URL can hold; an absent one falls back to localhost. */
 export function isUsableHost(host: string | undefined): boolean {
-  return !host || URL.canParse(`http://${host}/`);
+  if (!host) return true;
+  const url = URL.parse(`http://${host}/`);
+  return url !== null && URI_HOST.test(url.host);
 }
 
 /** The absolute URL of this request with other query parameters replaced (scheme and host as the client used them). */
