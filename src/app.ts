@@ -22,7 +22,8 @@ import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 
 export const API_PREFIX = '/api/api_gateway';
-const MAX_PARAM_LENGTH = 1000;
+// Long enough that any over-long id reaches its route and is simply not found.
+const MAX_PARAM_LENGTH = 8192;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,6 +59,10 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     // Our own onResponse hook logs one line per request (URL redacted).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // Unknown fields are ignored (contract), `__proto__` and `constructor.prototype` included:
+    // they are dropped while parsing, so they can never reach an object's prototype.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     // A hop count is valid at run time (proxy-addr) though the typings omit it.
     trustProxy: config.trustProxy as boolean | string,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

@@ -289,3 +289,16 @@ describe('next and previous links behind a trusted proxy (TRUST_PROXY)', () => {
     expect(parts(res.json().previous)?.origin).toBe('https://api.vigil.example');
   });
 });
+
+describe('repeated query parameters', () => {
+  it('answers 400 saying the parameter must be given once', async () => {
+    const { key } = await makeKey(t.app);
+    const res = await client(t.app, key).get('/customer/employees/?page=1&page=2');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: { page: ['must be given once'] },
+    });
+  });
+});

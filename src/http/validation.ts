@@ -60,6 +60,8 @@ export function fieldErrorsFromAjv(errors: ErrorObject[], context: string | unde
     else if (segments.length === 0) field = context ?? 'body';
     else field = segments[0] as string;
     if (segments.length > 1) message = `each entry ${message}`;
+    // Every query parameter is text; an array means the parameter was repeated.
+    if (context === 'querystring' && error.keyword === 'type') message = 'must be given once';
     const list = fields[field] ?? [];
     fields[field] = list;
     if (!list.includes(message) && list.length < MAX_MESSAGES_PER_FIELD) list.push(message);

@@ -472,3 +472,20 @@ describe('GET /customer/employees/{id}/', () => {
     }
   });
 });
+
+describe('prototype keys in a body', () => {
+  it('ignores __proto__ and constructor like any unknown field', async () => {
+    const { key } = await makeKey(t.app);
+    const res = await client(t.app, key).post(
+      '/customer/employees/',
+      '{"first_name":"Proto","last_name":"Type","email":"proto.type@example.com","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
+    );
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      first_name: 'Proto',
+      last_name: 'Type',
+      email: 'proto.type@example.com',
+    });
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+});
