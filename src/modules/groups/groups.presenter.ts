@@ -1,6 +1,7 @@
-import type { Group, GroupDetail } from './groups.service.js';
+import type { GroupListRow } from './groups.repository.js';
+import type { GroupDetail } from './groups.service.js';
 
-export function presentGroup(group: Group) {
+export function presentGroup(group: GroupListRow) {
   return {
     id: group.id,
     name: group.name,

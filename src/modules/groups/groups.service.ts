@@ -7,8 +7,8 @@ import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addMembers,
   countGroups,
-  employeeIdsOfAccount,
   findGroup,
+  type GroupListRow,
   type GroupRow,
   insertGroup,
   listGroups,
@@ -18,6 +18,7 @@ import {
   memberIds,
   recordGroupChange,
   removeMembers,
+  unknownEmployeeIds,
 } from './groups.repository.js';
 
 export type Group = GroupRow;
@@ -44,7 +45,7 @@ export async function createGroup(
   return insertGroup(db, accountId, { name, description }, Date.now());
 }
 
-export function findGroups(db: Db, accountId: number, page: PageRequest): Promise<Page<Group>> {
+export function findGroups(db: Db, accountId: number, page: PageRequest): Promise<Page<GroupListRow>> {
   return fetchPage(
     page,
     () => countGroups(db, accountId),
@@ -99,8 +100,8 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
     if (!group) throw groupNotFound();
     if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
       throw preconditionFailed();
-    const known = await employeeIdsOfAccount(trx, props.accountId, ids);
-    if (known.size < ids.length) throw invalidEmployeeIds(ids.filter((e) => !known.has(e)));
+    const unknown = await unknownEmployeeIds(trx, props.accountId, ids);
+    if (unknown.length > 0) throw invalidEmployeeIds(unknown);
 
     const current = new Set(await memberIds(trx, id));
     const wanted = new Set(ids);

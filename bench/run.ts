@@ -1,0 +1,203 @@
+import { execSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Dialect } from '../src/db/database.js';
+import { type LoadOptions, type LoadResult, type LoadSpec, runLoad } from './load.js';
+import { type BenchServer, memoryOf, ROOT, startProcess, TMP } from './processes.js';
+import { type ReplaceResult, timeReplacements } from './replace.js';
+import { type Measured, renderSection, writeSection } from './report.js';
+import { API, baselineSpec, loadScenarios, SCENARIOS, type ScenarioId } from './scenarios.js';
+import { createBenchDatabase, DEFAULT_POSTGRES_URL, type Seeded, seed } from './seed.js';
+
+/**
+ * `npm run bench [-- --db sqlite|postgres|both] [--write]`: seeds a fresh database, starts the
+ * built server and a bare Fastify baseline as separate processes, loads each endpoint with
+ * autocannon and prints a Markdown table (written to bench/RESULTS.md with --write).
+ */
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    write: { type: 'boolean', default: process.env.BENCH_WRITE === '1' },
+    connections: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    'put-runs': { type: 'string', default: '5' },
+    'log-level': { type: 'string', default: 'info' },
+    'cpu-prof': { type: 'boolean', default: false },
+    employees: { type: 'string', default: '100000' },
+    groups: { type: 'string', default: '200' },
+    members: { type: 'string', default: '10000' },
+    /** Comma-separated subset of the scenarios (for profiling one endpoint); the baseline always runs. */
+    only: { type: 'string', default: SCENARIOS.join(',') },
+  },
+});
+
+const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
+const dbArg = args.db ?? (process.env.BENCH_DATABASE_URL ? 'postgres' : 'sqlite');
+const dialects: Dialect[] = dbArg === 'both' ? ['sqlite', 'postgres'] : [dbArg as Dialect];
+if (!dialects.every((d) => d === 'sqlite' || d === 'postgres')) {
+  throw new Error(`--db must be sqlite, postgres or both, got "${dbArg}"`);
+}
+const load: LoadOptions = {
+  connections: Number(args.connections),
+  duration: Number(args.duration),
+  warmup: Number(args.warmup),
+};
+const size = {
+  employees: Number(args.employees),
+  groups: Number(args.groups),
+  bigGroupMembers: Number(args.members),
+};
+const logLevel = args['log-level'] as string;
+const only = new Set(args.only?.split(',') as ScenarioId[]);
+
+/** Everything to undo if the run stops half-way (servers, the throwaway database). */
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanUp(): Promise<void> {
+  for (const undo of cleanups.splice(0).reverse()) await undo().catch((err) => console.error(err));
+}
+process.on('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+
+function say(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+/** One request per endpoint before loading it: a benchmark of wrong answers is worthless. */
+async function preflight(vigil: BenchServer, seeded: Seeded): Promise<void> {
+  const get = async (path: string, key: string) => {
+    const res = await fetch(`${vigil.baseUrl}${API}${path}`, { headers: { apikey: key } });
+    if (res.status !== 200) throw new Error(`preflight GET ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const groups = await get('/groups/', seeded.keys.groups);
+  if (groups.count !== seeded.groupCount) throw new Error(`preflight: ${groups.count} groups`);
+  const email = seeded.employeeEmails[seeded.employeeEmails.length - 1] as string;
+  const found = await get(`/employees/?email=${encodeURIComponent(email)}`, seeded.keys.email);
+  if (found.count !== 1) throw new Error(`preflight: email lookup found ${found.count}`);
+  const detail = await get(`/groups/${seeded.bigGroupId}/`, seeded.keys.detail);
+  if ((detail.employees as unknown[]).length !== seeded.bigGroupSize)
+    throw new Error('preflight: big group size');
+}
+
+function gitRevision(): string {
+  try {
+    const sha = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
+    const dirty = execSync('git status --porcelain -- src', { cwd: ROOT }).toString().trim() !== '';
+    return dirty ? `${sha} + uncommitted src changes` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function countErrorLines(logFile: string): number {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(50|60)/.test(line)).length;
+}
+
+async function benchDialect(dialect: Dialect): Promise<Measured> {
+  const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}`;
+  const loadAtStart = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+
+  const database = await createBenchDatabase(dialect, postgresUrl);
+  cleanups.push(() => database.drop());
+  say(`${label}: seeding ${size.employees} employees, ${size.groups} groups…`);
+  let t = performance.now();
+  const seeded = await seed(database.url, size);
+  say(`${label}: seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  // The latest run's logs, kept for a look (the server's can be tens of MiB at LOG_LEVEL=info).
+  const hello = await startProcess({
+    args: ['bench/hello-server.mjs'],
+    env: { NODE_ENV: 'production' },
+    readyPath: '/',
+    logFile: join(TMP, 'hello.log'),
+  });
+  cleanups.push(() => hello.stop());
+  const profDir = join(TMP, 'prof');
+  const vigil = await startProcess({
+    args: [...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), 'dist/server.js'],
+    env: { NODE_ENV: 'production', DATABASE_URL: database.url, LOG_LEVEL: logLevel },
+    readyPath: '/readyz',
+    logFile: join(TMP, `server-${dialect}.log`),
+  });
+  cleanups.push(() => vigil.stop());
+  const idleRss = memoryOf(vigil.pid).rss;
+  await preflight(vigil, seeded);
+
+  const results: LoadResult[] = [];
+  const measure = async (spec: Omit<LoadSpec, 'pid' | 'baseUrl'>, server: BenchServer) => {
+    say(`${label}: ${spec.label}…`);
+    const result = await runLoad({ ...spec, pid: server.pid, baseUrl: server.baseUrl }, load);
+    say(
+      `  ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+        `server CPU ${Math.round(result.cpuMsPerRequest * 1000)} µs/req, bad ${result.bad}`,
+    );
+    return result;
+  };
+
+  const baselines = [await measure(baselineSpec('first'), hello)];
+  const endpoints: Measured['endpoints'] = [];
+  for (const scenario of loadScenarios(seeded).filter((s) => only.has(s.id))) {
+    const result = await measure(scenario.spec, vigil);
+    results.push(result);
+    endpoints.push({ result, ...(scenario.target ? { target: scenario.target } : {}) });
+  }
+  baselines.push(await measure(baselineSpec('again at the end'), hello));
+
+  let replace: ReplaceResult | undefined;
+  if (only.has('put')) {
+    say(`${label}: PUT of ${seeded.employeeIds.length} ids, ${args['put-runs']} runs…`);
+    t = performance.now();
+    replace = await timeReplacements({
+      baseUrl: vigil.baseUrl,
+      pid: vigil.pid,
+      key: seeded.keys.replace,
+      groupId: seeded.replaceGroupId,
+      employeeIds: seeded.employeeIds,
+      runs: Number(args['put-runs']),
+    });
+    say(`  done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+
+  const hwm = memoryOf(vigil.pid).hwm;
+  await cleanUp();
+
+  return {
+    heading: `${label}${logLevel === 'info' ? '' : ` (LOG_LEVEL=${logLevel})`}`,
+    meta: [
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${gitRevision()}`,
+      `machine: ${machine}; load average at start ${loadAtStart}`,
+      `seed: ${size.employees.toLocaleString('en')} employees, ${size.groups} groups, one of ${seeded.bigGroupSize.toLocaleString('en')} members`,
+      `autocannon: ${load.connections} connections, ${load.warmup} s warm-up + ${load.duration} s per row; server \`dist/server.js\` with NODE_ENV=production, LOG_LEVEL=${logLevel}${logLevel === 'info' ? ' (one JSON line per request, to a file)' : ' (no line per request)'}`,
+      'ratio: req/s over the mean of the two baseline rows',
+    ],
+    baselines,
+    endpoints,
+    ...(replace ? { replace } : {}),
+    rss: { idle: idleRss, hwm },
+    serverErrors: countErrorLines(vigil.logFile),
+  };
+}
+
+mkdirSync(TMP, { recursive: true });
+try {
+  for (const dialect of dialects) {
+    const measured = await benchDialect(dialect);
+    const section = renderSection(measured);
+    console.log(`\n${section}\n`);
+    if (args.write) {
+      const key = `${dialect}${logLevel === 'info' ? '' : `-${logLevel}`}`;
+      writeSection(resolve(ROOT, 'bench/RESULTS.md'), key, section);
+      say(`wrote the ${key} section of bench/RESULTS.md`);
+    }
+  }
+} finally {
+  await cleanUp();
+}

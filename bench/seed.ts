@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { parseGrants } from '../src/auth/permissions.js';
+import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { createAccount } from '../src/modules/accounts/accounts.service.js';
+import { createGroup, replaceMembership } from '../src/modules/groups/groups.service.js';
+import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
+import { TMP } from './processes.js';
+
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface BenchDatabase {
+  dialect: Dialect;
+  /** DATABASE_URL of the fresh database. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database: a file under bench/.tmp, or a throwaway `vigil_bench_<random>` PostgreSQL database. */
+export async function createBenchDatabase(dialect: Dialect, postgresUrl: string): Promise<BenchDatabase> {
+  if (dialect === 'postgres') {
+    const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
+    await adminQuery(postgresUrl, `create database ${name}`);
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    return {
+      dialect,
+      url: url.toString(),
+      drop: () => adminQuery(postgresUrl, `drop database if exists ${name} with (force)`),
+    };
+  }
+  mkdirSync(TMP, { recursive: true });
+  const dir = mkdtempSync(join(TMP, 'sqlite-'));
+  return {
+    dialect,
+    url: `sqlite:${join(dir, 'vigil.db')}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export const SCENARIO_KEYS = ['groups', 'email', 'detail', 'create', 'replace'] as const;
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+
+export interface Seeded {
+  /** One API key per scenario (all grants, the largest budget), so no scenario eats another's budget. */
+  keys: Record<ScenarioKey, string>;
+  employeeIds: number[];
+  employeeEmails: string[];
+  groupCount: number;
+  /** The group of 10,000 members. */
+  bigGroupId: number;
+  bigGroupSize: number;
+  /** An empty group the 100,000-id PUT replaces. */
+  replaceGroupId: number;
+}
+
+export interface SeedSize {
+  employees: number;
+  groups: number;
+  bigGroupMembers: number;
+}
+
+const BATCH = 2000;
+
+async function insertEmployees(db: Db, accountId: number, count: number) {
+  const now = Date.now();
+  const ids: number[] = [];
+  const emails: string[] = [];
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += BATCH) {
+      const rows = [];
+      for (let i = start; i < Math.min(count, start + BATCH); i++) {
+        const email = `employee.${i}@bench.example.com`;
+        emails.push(email);
+        rows.push({
+          account_id: accountId,
+          first_name: `First${i}`,
+          last_name: `Last${i}`,
+          email,
+          email_normalized: email,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      const inserted = await trx.insertInto('employees').values(rows).returning('id').execute();
+      ids.push(...inserted.map((r) => Number(r.id)));
+    }
+  });
+  return { ids, emails };
+}
+
+/**
+ * Migrates and fills a fresh database: one account, its keys, employees by bulk insert,
+ * groups, one big group through the real membership service; then planner statistics, as
+ * autovacuum would gather soon after a real import.
+ */
+export async function seed(url: string, size: SeedSize): Promise<Seeded> {
+  const database = openDatabase(url);
+  try {
+    const db = database.db;
+    await migrateToLatest(db);
+    const account = await createAccount(db, { name: 'Bench account' });
+    const keys = {} as Record<ScenarioKey, string>;
+    for (const scenario of SCENARIO_KEYS) {
+      const created = await createKey(db, {
+        accountId: account.id,
+        name: `bench ${scenario}`,
+        permissions: parseGrants(['employees:rw', 'groups:rw', 'campaigns:rw']),
+        rateLimit: MAX_RATE_LIMIT,
+      });
+      keys[scenario] = created.key;
+    }
+    const { ids, emails } = await insertEmployees(db, account.id, size.employees);
+    const groupIds: number[] = [];
+    for (let i = 0; i < size.groups; i++) {
+      const group = await createGroup(db, account.id, {
+        name: `Group ${i + 1}`,
+        description: `Benchmark group number ${i + 1}`,
+      });
+      groupIds.push(group.id);
+    }
+    const [bigGroupId, replaceGroupId] = groupIds as [number, number];
+    // Members spread over the whole table (every n-th employee), not one contiguous block.
+    const stride = Math.max(1, Math.floor(ids.length / size.bigGroupMembers));
+    const members = ids.filter((_, i) => i % stride === 0).slice(0, size.bigGroupMembers);
+    await replaceMembership(db, { accountId: account.id, groupId: bigGroupId, employeeIds: members });
+    await sql`analyze`.execute(db);
+    return {
+      keys,
+      employeeIds: ids,
+      employeeEmails: emails,
+      groupCount: groupIds.length,
+      bigGroupId,
+      bigGroupSize: members.length,
+      replaceGroupId,
+    };
+  } finally {
+    await database.close();
+  }
+}
