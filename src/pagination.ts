@@ -25,17 +25,19 @@ export function pageRequest(query: { page?: number | string; page_size?: number 
 }
 
 /**
- * Counts, then reads one page. Page 1 of an empty collection is an empty page; any page
- * past the last is `Invalid page` (and the rows are never read).
+ * Reads one page, and counts only when the page cannot tell: a page with fewer rows than the
+ * page size is the last one, so the total is known (an email look-up is one query, not two).
+ * Page 1 of an empty collection is an empty page; any page past the last is `Invalid page`.
  */
 export async function fetchPage<T>(
   request: PageRequest,
   count: () => Promise<number>,
   rows: (limit: number, offset: number) => Promise<T[]>,
 ): Promise<Page<T>> {
-  const total = await count();
-  const lastPage = Math.max(1, Math.ceil(total / request.pageSize));
-  if (request.page > lastPage) throw invalidPage();
-  const items = total === 0 ? [] : await rows(request.pageSize, (request.page - 1) * request.pageSize);
+  const offset = (request.page - 1) * request.pageSize;
+  // Far past any real collection: no need to ask the database for an offset like 10^20.
+  const items = Number.isSafeInteger(offset) ? await rows(request.pageSize, offset) : [];
+  if (items.length === 0 && request.page > 1) throw invalidPage();
+  const total = items.length < request.pageSize ? offset + items.length : await count();
   return { ...request, count: total, items };
 }
