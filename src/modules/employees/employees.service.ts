@@ -65,6 +65,6 @@ export function findEmployees(
   return fetchPage(
     page,
     async () => (matchesNothing ? 0 : countEmployees(db, accountId, filter)),
-    (limit, offset) => listEmployees(db, accountId, filter, limit, offset),
+    async (limit, offset) => (matchesNothing ? [] : listEmployees(db, accountId, filter, limit, offset)),
   );
 }

@@ -10,7 +10,8 @@ export function presentGroup(group: GroupListRow) {
   };
 }
 
-export function presentGroupDetail(detail: GroupDetail) {
-  // Members are already in the summary shape; the response schema serializes exactly these fields.
-  return { ...presentGroup(detail.group), employees: detail.members };
+/** The detail as JSON text around the database's member list (sent as is, not re-serialized). */
+export function presentGroupDetail(detail: GroupDetail): string {
+  const group = JSON.stringify(presentGroup(detail.group));
+  return `${group.slice(0, -1)},"employees":${detail.membersJson}}`;
 }

@@ -93,6 +93,27 @@ export function listGroups(
     .execute();
 }
 
+/**
+ * The members' summaries, ordered by id, as a JSON array text made by the database: for a
+ * 10,000-member group, building 10,000 JS objects and serializing them again costs more than
+ * the query. The four fields are named here, exactly those of `EmployeeSummary`.
+ */
+export async function memberSummariesJson(db: Db, groupId: number): Promise<string> {
+  const { rows } = await (dialectOf(db) === 'postgres'
+    ? sql<{
+        json: string;
+      }>`select '[' || coalesce(string_agg(row_to_json(m)::text, ',' order by m.id), '') || ']' as json
+        from (select e.id, e.first_name, e.last_name, e.email from group_members gm
+          join employees e on e.id = gm.employee_id where gm.group_id = ${groupId}) m`
+    : sql<{
+        json: string;
+      }>`select coalesce(json_group_array(json_object('id', e.id, 'first_name', e.first_name,
+          'last_name', e.last_name, 'email', e.email) order by gm.employee_id), '[]') as json
+        from group_members gm join employees e on e.id = gm.employee_id where gm.group_id = ${groupId}`
+  ).execute(db);
+  return rows[0]?.json ?? '[]';
+}
+
 export function listMemberSummaries(db: Db, groupId: number): Promise<MemberSummary[]> {
   return db
     .selectFrom('group_members as gm')

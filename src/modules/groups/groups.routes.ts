@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendJsonText } from '../../http/json-text.js';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
 import { presentGroup, presentGroupDetail } from './groups.presenter.js';
@@ -47,8 +48,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const detail = await getGroupDetail(app.db, request.auth.accountId, request.params.group_id);
-      reply.header('ETag', detail.etag);
-      return presentGroupDetail(detail);
+      return sendJsonText(reply.header('ETag', detail.etag), presentGroupDetail(detail));
     },
   );
 
@@ -76,8 +76,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: request.body.description,
         ifMatch: request.headers['if-match'],
       });
-      reply.header('ETag', detail.etag);
-      return presentGroupDetail(detail);
+      return sendJsonText(reply.header('ETag', detail.etag), presentGroupDetail(detail));
     },
   );
 };

@@ -12,10 +12,9 @@ import {
   type GroupRow,
   insertGroup,
   listGroups,
-  listMemberSummaries,
   lockGroup,
-  type MemberSummary,
   memberIds,
+  memberSummariesJson,
   recordGroupChange,
   removeMembers,
   unknownEmployeeIds,
@@ -25,7 +24,8 @@ export type Group = GroupRow;
 
 export interface GroupDetail {
   group: Group;
-  members: MemberSummary[];
+  /** The members' summaries as a JSON array text. */
+  membersJson: string;
   etag: string;
 }
 
@@ -66,7 +66,7 @@ export async function getGroupDetail(
   return transaction.execute(async (trx) => {
     const group = await findGroup(trx, accountId, id);
     if (!group) throw groupNotFound();
-    return { group, members: await listMemberSummaries(trx, id), etag: groupEtag(group) };
+    return { group, membersJson: await memberSummariesJson(trx, id), etag: groupEtag(group) };
   });
 }
 
@@ -115,6 +115,6 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
     if (removed.length > 0 || added.length > 0 || renamed) {
       group = await recordGroupChange(trx, id, { ...changes, employee_count: ids.length }, Date.now());
     }
-    return { group, members: await listMemberSummaries(trx, id), etag: groupEtag(group) };
+    return { group, membersJson: await memberSummariesJson(trx, id), etag: groupEtag(group) };
   });
 }
