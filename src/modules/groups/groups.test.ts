@@ -104,6 +104,17 @@ describe('PUT /customer/groups/{id}/', () => {
     expect(read.json()).toEqual(body);
   });
 
+  it('lists members in ascending id order whatever order they were sent in', async () => {
+    const { accountId, api, group } = await accountWithGroup();
+    const ids = (await seedEmployees(t.app, accountId, 500)).sort((a, b) => a - b);
+    const shuffled = [...ids].reverse();
+    shuffled.splice(250, 0, ...shuffled.splice(0, 100));
+    const put = await api.put(`/customer/groups/${group.id}/`, { employee_ids: shuffled });
+    expect(put.json().employees.map((e: { id: number }) => e.id)).toEqual(ids);
+    const get = await api.get(`/customer/groups/${group.id}/`);
+    expect(get.json().employees.map((e: { id: number }) => e.id)).toEqual(ids);
+  });
+
   it('empties the group with []', async () => {
     const { api, group } = await accountWithGroup(2);
     const res = await api.put(`/customer/groups/${group.id}/`, { employee_ids: [] });
