@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { parseGrants } from '../src/auth/permissions.js';
 import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createAccount } from '../src/modules/accounts/accounts.service.js';
 import { createGroup, replaceMembership } from '../src/modules/groups/groups.service.js';
 import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
+import { createThrowawayDatabase } from '../test/helpers/database.js';
 import { TMP } from './processes.js';
 
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -20,36 +17,14 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh, empty database: a file under bench/.tmp, or a throwaway `vigil_bench_<random>` PostgreSQL database. */
+/** A fresh, empty database: a file under bench/.tmp, or a throwaway `vigil_bench_*` PostgreSQL database. */
 export async function createBenchDatabase(dialect: Dialect, postgresUrl: string): Promise<BenchDatabase> {
-  if (dialect === 'postgres') {
-    const name = `vigil_bench_${randomBytes(5).toString('hex')}`;
-    await adminQuery(postgresUrl, `create database ${name}`);
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    return {
-      dialect,
-      url: url.toString(),
-      drop: () => adminQuery(postgresUrl, `drop database if exists ${name} with (force)`),
-    };
-  }
-  mkdirSync(TMP, { recursive: true });
-  const dir = mkdtempSync(join(TMP, 'sqlite-'));
-  return {
-    dialect,
-    url: `sqlite:${join(dir, 'vigil.db')}`,
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const created = await createThrowawayDatabase({
+    postgresUrl: dialect === 'postgres' ? postgresUrl : undefined,
+    prefix: 'vigil_bench',
+    parentDir: TMP,
+  });
+  return { dialect, ...created };
 }
 
 export const SCENARIO_KEYS = ['groups', 'email', 'detail', 'create', 'replace'] as const;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -20,8 +20,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query(text);
@@ -30,23 +30,41 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-/** A new empty database of the dialect under test, never shared with another test file or run. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (TEST_POSTGRES_URL) {
-    const name = `vigil_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    await adminQuery(`create database ${name}`);
-    const url = new URL(TEST_POSTGRES_URL);
+/**
+ * A new empty database: on the PostgreSQL server of `postgresUrl` (a `PREFIX_<time>_<random>`
+ * database, dropped by `drop`), or without it a SQLite file in a new folder under `parentDir`.
+ */
+export async function createThrowawayDatabase(options: {
+  postgresUrl?: string;
+  prefix: string;
+  parentDir: string;
+}): Promise<TestDatabase> {
+  const { postgresUrl, prefix, parentDir } = options;
+  if (postgresUrl) {
+    const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+    await adminQuery(postgresUrl, `create database ${name}`);
+    const url = new URL(postgresUrl);
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
-      drop: () => adminQuery(`drop database if exists ${name} with (force)`),
+      drop: () => adminQuery(postgresUrl, `drop database if exists ${name} with (force)`),
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  mkdirSync(parentDir, { recursive: true });
+  const dir = mkdtempSync(join(parentDir, `${prefix}-`));
   return {
     url: `sqlite:${join(dir, 'vigil.db')}`,
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A new empty database of the dialect under test, never shared with another test file or run. */
+export function createTestDatabase(): Promise<TestDatabase> {
+  return createThrowawayDatabase({
+    postgresUrl: TEST_POSTGRES_URL,
+    prefix: 'vigil_test',
+    parentDir: tmpdir(),
+  });
 }
 
 /** Opens and migrates a database. */
