@@ -60,11 +60,17 @@ export function findEmployees(
 ): Promise<Page<Employee>> {
   const filter: EmployeeFilter = {};
   if (query.email !== undefined) filter.emailNormalized = normalizeEmail(query.email);
-  // No stored address holds a NUL, and PostgreSQL cannot even compare text that does.
-  const matchesNothing = filter.emailNormalized?.includes('\u0000') === true;
+  // No stored address holds a NUL (input refuses control characters) and PostgreSQL cannot even
+  // compare text that does: such a filter matches nothing, without asking the database.
+  if (filter.emailNormalized?.includes('\u0000'))
+    return fetchPage(
+      page,
+      async () => 0,
+      async () => [],
+    );
   return fetchPage(
     page,
-    async () => (matchesNothing ? 0 : countEmployees(db, accountId, filter)),
-    async (limit, offset) => (matchesNothing ? [] : listEmployees(db, accountId, filter, limit, offset)),
+    () => countEmployees(db, accountId, filter),
+    (limit, offset) => listEmployees(db, accountId, filter, limit, offset),
   );
 }

@@ -1,4 +1,5 @@
-import type { GroupListRow } from './groups.repository.js';
+import { iso } from '../../time.js';
+import type { GroupListRow, GroupRow } from './groups.repository.js';
 import type { GroupDetail } from './groups.service.js';
 
 export function presentGroup(group: GroupListRow) {
@@ -14,4 +15,14 @@ export function presentGroup(group: GroupListRow) {
 export function presentGroupDetail(detail: GroupDetail): string {
   const group = JSON.stringify(presentGroup(detail.group));
   return `${group.slice(0, -1)},"employees":${detail.membersJson}}`;
+}
+
+/** A group as operators and administrators see it (the CLI): with its account and times. */
+export function presentGroupRecord(group: GroupRow) {
+  return {
+    ...presentGroup(group),
+    account_id: group.account_id,
+    created_at: iso(group.created_at),
+    updated_at: iso(group.updated_at),
+  };
 }

@@ -3,6 +3,7 @@ import { FieldErrorCollector, invalidEmployeeIds, notFound, preconditionFailed }
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import { getAccount } from '../accounts/accounts.service.js';
 import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addMembers,
@@ -31,7 +32,7 @@ export interface GroupDetail {
 
 export const groupNotFound = () => notFound('Group not found');
 
-/** Creates an (empty) group; the API cannot, administrators and operators can. */
+/** Creates an (empty) group in an existing account; the API cannot, administrators and operators can. */
 export async function createGroup(
   db: Db,
   accountId: number,
@@ -42,6 +43,7 @@ export async function createGroup(
   const description =
     input.description === undefined ? '' : checkDescription(errors, 'description', input.description);
   errors.throwIfAny();
+  await getAccount(db, accountId);
   return insertGroup(db, accountId, { name, description }, Date.now());
 }
 

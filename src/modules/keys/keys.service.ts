@@ -12,10 +12,13 @@ export interface ApiKey extends Omit<ApiKeyRow, 'permissions' | 'secret_hash'> {
   permissions: Permission[];
 }
 
+function parsePermissions(stored: string): Permission[] {
+  return (JSON.parse(stored) as string[]).filter(isPermission);
+}
+
 function toApiKey(row: ApiKeyRow): ApiKey {
   const { secret_hash: _hidden, permissions, ...rest } = row;
-  const parsed = (JSON.parse(permissions) as string[]).filter(isPermission);
-  return { ...rest, permissions: parsed };
+  return { ...rest, permissions: parsePermissions(permissions) };
 }
 
 export interface CreateKeyProps {
@@ -110,7 +113,7 @@ export async function authenticateKey(db: Db, key: string, now: number): Promise
     keyId: row.id,
     accountId: row.account_id,
     budgetId: `key:${hash.slice(0, 32)}`,
-    permissions: toApiKey(row).permissions,
+    permissions: parsePermissions(row.permissions),
     rateLimit: row.rate_limit,
   };
 }
