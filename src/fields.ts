@@ -21,17 +21,21 @@ function length(value: string): number {
   return n;
 }
 
+/** The value trimmed, or null (with the error recorded) when it is missing or not a string. */
+function trimmedString(errors: FieldErrorCollector, field: string, value: unknown): string | null {
+  if (typeof value === 'string') return value.trim();
+  errors.add(field, value === undefined || value === null ? 'is required' : 'must be a string');
+  return null;
+}
+
 function checkText(
   errors: FieldErrorCollector,
   field: string,
   value: unknown,
   opts: { min: number; max: number; control: RegExp },
 ): string {
-  if (typeof value !== 'string') {
-    errors.add(field, value === undefined || value === null ? 'is required' : 'must be a string');
-    return '';
-  }
-  const text = value.trim();
+  const text = trimmedString(errors, field, value);
+  if (text === null) return '';
   if (!text.isWellFormed()) errors.add(field, 'must be valid Unicode text');
   else if (opts.control.test(text)) errors.add(field, 'must not contain control characters');
   const n = length(text);
@@ -57,11 +61,8 @@ export function normalizeEmail(email: string): string {
 
 /** A syntactically valid address of at most 254 characters whose domain has a dot. */
 export function checkEmail(errors: FieldErrorCollector, field: string, value: unknown): string {
-  if (typeof value !== 'string') {
-    errors.add(field, value === undefined || value === null ? 'is required' : 'must be a string');
-    return '';
-  }
-  const email = value.trim();
+  const email = trimmedString(errors, field, value);
+  if (email === null) return '';
   if (email === '') {
     errors.add(field, 'must not be empty');
   } else if (length(email) > EMAIL_MAX) {
