@@ -567,7 +567,14 @@ describe('random input at every route', () => {
           }
         },
       ),
-      run(RUNS.reads),
+      {
+        ...run(RUNS.reads),
+        // Reached first, whatever the time limit leaves of the random runs on a loaded machine.
+        examples: [
+          ['employees', String(own.employeeIds[0]), '/', '', {}],
+          ['groups', String(other.groupIds[0]), '/', '', {}],
+        ],
+      },
     );
     expect(statusesOf('item')).toEqual(expect.arrayContaining([200, 404]));
   });
