@@ -74,6 +74,59 @@ export interface CampaignGroupsTable {
   group_id: number;
 }
 
+export interface AppSecretsTable {
+  /** What the secret is for, e.g. "cookie". */
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+export type AdminRole = 'operator' | 'account_admin';
+
+export interface AdminUsersTable {
+  id: Generated<number>;
+  email: string;
+  /** Lower-cased; unique across the service (one person, one sign-in). */
+  email_normalized: string;
+  name: Generated<string>;
+  /** scrypt, in the self-describing form of `auth/password.ts`. */
+  password_hash: string;
+  role: AdminRole;
+  /** The account of an account administrator; null for operators. */
+  account_id: number | null;
+  created_at: number;
+  updated_at: number;
+  last_sign_in_at: number | null;
+}
+
+export interface AdminSessionsTable {
+  /** SHA-256 of the session token in the cookie; the token itself is never stored. */
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  /** Written at most once a minute, for the idle timeout. */
+  last_seen_at: number;
+  /** Absolute end of the session. */
+  expires_at: number;
+}
+
+export type InvitationKind = 'setup' | 'invite';
+
+export interface AdminInvitationsTable {
+  id: Generated<number>;
+  /** SHA-256 of the token in the link. */
+  token_hash: string;
+  /** `setup` makes the first operator; `invite` an account administrator of `account_id`. */
+  kind: InvitationKind;
+  email: string | null;
+  account_id: number | null;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -82,4 +135,8 @@ export interface DB {
   group_members: GroupMembersTable;
   training_campaigns: TrainingCampaignsTable;
   campaign_groups: CampaignGroupsTable;
+  app_secrets: AppSecretsTable;
+  admin_users: AdminUsersTable;
+  admin_sessions: AdminSessionsTable;
+  admin_invitations: AdminInvitationsTable;
 }

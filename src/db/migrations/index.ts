@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.js';
+import * as m0002 from './0002_admin.js';
 
 /** Every migration, in order. Names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_admin': m0002,
 };
