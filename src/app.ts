@@ -3,9 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
+import { adminPlugin } from './admin/plugin.js';
 import { registerAuthentication } from './auth/authenticate.js';
 import { LastUsedTracker } from './auth/last-used.js';
 import { createRateLimiter } from './auth/rate-limit.js';
+import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { badRequest } from './errors.js';
@@ -107,7 +109,11 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
       'request completed',
     );
   });
-  await app.register(helmet, { global: true });
+  await app.register(helmet, {
+    global: true,
+    // TLS is a proxy's job: a server reached over plain HTTP on a LAN must still load its own assets.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
 
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
@@ -140,6 +146,18 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     { prefix: API_PREFIX },
   );
   await app.register(docsRoutes, { prefix: API_PREFIX });
+  await app.register(adminPlugin, {
+    prefix: '/admin',
+    lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },
+    cookieSecret: config.admin.cookieSecret,
+    defaultRateLimit: config.rateLimit.defaultPerMinute,
+    throttle: createSignInThrottle({
+      keyPrefix: config.rateLimit.keyPrefix,
+      redis,
+      perAddress: config.admin.signInPerAddress,
+      perEmail: config.admin.signInPerEmail,
+    }),
+  });
 
   app.addHook('onClose', async () => {
     await lastUsed.close();

@@ -19,6 +19,17 @@ export interface Config {
   };
   /** How often the remembered "last used" times of API keys are written to the database. */
   lastUsedFlushMs: number;
+  admin: {
+    /** A web-interface session ends after this long without a request… */
+    sessionIdleMs: number;
+    /** …and this long after sign-in at most. */
+    sessionMaxMs: number;
+    /** Signs cookies; generated on first start and kept in the database when unset. */
+    cookieSecret: string | undefined;
+    /** Sign-in attempts per client address, and per address and email, per 15 minutes. */
+    signInPerAddress: number;
+    signInPerEmail: number;
+  };
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/vigil.db';
@@ -41,6 +52,12 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   return raw;
 }
 
+function cookieSecret(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
@@ -60,5 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keyPrefix: env.RATE_LIMIT_PREFIX || 'vigil:rl',
     },
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 100, 3_600_000),
+    admin: {
+      sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 12 * 60, 1, 525_600) * 60_000,
+      sessionMaxMs: integer(env, 'SESSION_MAX_DAYS', 7, 1, 365) * 86_400_000,
+      cookieSecret: cookieSecret(env.SESSION_SECRET),
+      signInPerAddress: integer(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 1_000_000),
+      signInPerEmail: integer(env, 'SIGN_IN_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
+    },
   };
 }

@@ -49,6 +49,12 @@ export function checkName(errors: FieldErrorCollector, field: string, value: unk
   return checkText(errors, field, value, { min: 1, max: NAME_MAX, control: CONTROL_IN_LINE });
 }
 
+/** A one-line name that may be left out or empty (0–150 characters after trimming). */
+export function checkOptionalName(errors: FieldErrorCollector, field: string, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return checkText(errors, field, value, { min: 0, max: NAME_MAX, control: CONTROL_IN_LINE });
+}
+
 /** Free text: 0–2,000 characters after trimming; line breaks allowed. */
 export function checkDescription(errors: FieldErrorCollector, field: string, value: unknown): string {
   return checkText(errors, field, value, { min: 0, max: DESCRIPTION_MAX, control: CONTROL_IN_TEXT });

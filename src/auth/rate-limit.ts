@@ -7,7 +7,7 @@ import {
 } from 'rate-limiter-flexible';
 
 /**
- * Fixed one-minute windows counted by rate-limiter-flexible, in memory or in Redis (global
+ * Fixed windows (one minute unless told otherwise) counted by rate-limiter-flexible, in memory or in Redis (global
  * across instances). Budgets differ per key, so the counter itself never refuses: it counts,
  * and the caller's budget decides.
  */
@@ -26,17 +26,23 @@ export interface RateLimiter {
 
 const WINDOW_SECONDS = 60;
 
-export function createRateLimiter(options: { keyPrefix: string; redis?: Redis }): RateLimiter {
+export function createRateLimiter(options: {
+  keyPrefix: string;
+  redis?: Redis | undefined;
+  /** Length of a window (default one minute). */
+  windowSeconds?: number;
+}): RateLimiter {
+  const windowSeconds = options.windowSeconds ?? WINDOW_SECONDS;
   const memory = new RateLimiterMemory({
     points: Number.MAX_SAFE_INTEGER,
-    duration: WINDOW_SECONDS,
+    duration: windowSeconds,
     keyPrefix: options.keyPrefix,
   });
   const counter: RateLimiterAbstract = options.redis
     ? new RateLimiterRedis({
         storeClient: options.redis,
         points: Number.MAX_SAFE_INTEGER,
-        duration: WINDOW_SECONDS,
+        duration: windowSeconds,
         keyPrefix: options.keyPrefix,
         // Redis down: keep limiting per instance rather than failing requests.
         insuranceLimiter: memory,

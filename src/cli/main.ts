@@ -4,6 +4,7 @@ import { type Database, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 import { accountCommands } from './accounts.js';
+import { adminCommands } from './admins.js';
 import { campaignCommands } from './campaigns.js';
 import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
@@ -31,7 +32,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   };
 
   const program = new Command('vigil')
-    .description('Vigil operator command: accounts, API keys, groups, campaigns, migrations.')
+    .description('Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run with --help for usage)');
@@ -48,6 +49,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       else io.stdout(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
     });
   accountCommands(program, context);
+  adminCommands(program, context);
   keyCommands(program, context);
   groupCommands(program, context);
   campaignCommands(program, context);

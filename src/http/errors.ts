@@ -3,6 +3,7 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   AppError,
   internalError,
+  invalidCsrfToken,
   malformedJson,
   payloadTooLarge,
   serviceUnavailable,
@@ -36,6 +37,9 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
       return unsupportedMediaType();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge();
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return invalidCsrfToken();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return malformedJson();

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AccountsTable } from '../../db/schema.js';
 
@@ -18,4 +18,73 @@ export function findAccount(db: Db, accountId: number): Promise<AccountRow | und
 
 export function listAccounts(db: Db): Promise<AccountRow[]> {
   return db.selectFrom('accounts').selectAll().orderBy('id').execute();
+}
+
+/** Accounts whose name contains `pattern` (a LIKE pattern with `\` escapes), by name. */
+function matching(db: Db, pattern: string | undefined) {
+  let query = db.selectFrom('accounts');
+  if (pattern !== undefined) query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  return query;
+}
+
+export function searchAccounts(
+  db: Db,
+  pattern: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<AccountRow[]> {
+  return matching(db, pattern)
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countAccounts(db: Db, pattern: string | undefined): Promise<number> {
+  const row = await matching(db, pattern)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function updateAccountName(
+  db: Db,
+  accountId: number,
+  name: string,
+  now: number,
+): Promise<AccountRow | undefined> {
+  return db
+    .updateTable('accounts')
+    .set({ name, updated_at: now })
+    .where('id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** How much an account holds, for its overview page. */
+export async function accountCounts(db: Db, accountId: number, now: number) {
+  const count = (table: 'employees' | 'groups' | 'training_campaigns') =>
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  const activeKeys = db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
+  const [employees, groups, campaigns, active_keys] = await Promise.all([
+    count('employees'),
+    count('groups'),
+    count('training_campaigns'),
+    activeKeys,
+  ]);
+  return { employees, groups, campaigns, active_keys };
 }

@@ -3,6 +3,7 @@ import { isPermission, normalizePermissions, type Permission } from '../../auth/
 import type { Db } from '../../db/database.js';
 import { FieldErrorCollector, notFound } from '../../errors.js';
 import { checkName } from '../../fields.js';
+import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import { type ApiKeyRow, findKey, findKeyByHash, insertKey, listKeys, updateKey } from './keys.repository.js';
 
@@ -23,10 +24,20 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 
 export interface CreateKeyProps {
   accountId: number;
-  name: string;
-  permissions: Permission[];
+  name: unknown;
+  /** Permission strings such as "groups:write"; anything else is a validation error. */
+  permissions: readonly unknown[];
   rateLimit: number;
-  expiresAt?: number | null;
+  /** Epoch ms, or an ISO 8601 date-time as the web interface sends it. */
+  expiresAt?: number | string | null;
+}
+
+function checkExpiry(errors: FieldErrorCollector, value: number | string | null | undefined, now: number) {
+  if (value === undefined || value === null || value === '') return null;
+  const at = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(at)) errors.add('expires_at', 'must be a date and time (ISO 8601)');
+  else if (at <= now) errors.add('expires_at', 'must be in the future');
+  return at;
 }
 
 function checkRateLimit(errors: FieldErrorCollector, value: number): void {
@@ -41,8 +52,11 @@ export async function createKey(db: Db, props: CreateKeyProps): Promise<ApiKey &
   const name = checkName(errors, 'name', props.name);
   checkRateLimit(errors, props.rateLimit);
   const now = Date.now();
-  if (props.expiresAt != null && (!Number.isFinite(props.expiresAt) || props.expiresAt <= now)) {
-    errors.add('expires_at', 'must be in the future');
+  const expiresAt = checkExpiry(errors, props.expiresAt, now);
+  const permissions: Permission[] = [];
+  for (const p of props.permissions) {
+    if (typeof p === 'string' && isPermission(p)) permissions.push(p);
+    else errors.add('permissions', `unknown permission ${JSON.stringify(p)}`);
   }
   if (props.permissions.length === 0) errors.add('permissions', 'must grant at least one permission');
   errors.throwIfAny();
@@ -53,10 +67,10 @@ export async function createKey(db: Db, props: CreateKeyProps): Promise<ApiKey &
     name,
     prefix: secret.prefix,
     secret_hash: secret.hash,
-    permissions: JSON.stringify(normalizePermissions(props.permissions)),
+    permissions: JSON.stringify(normalizePermissions(permissions)),
     rate_limit: props.rateLimit,
     created_at: now,
-    expires_at: props.expiresAt ?? null,
+    expires_at: expiresAt,
   });
   return { ...toApiKey(row), key: secret.key };
 }
@@ -67,23 +81,24 @@ export async function keysOfAccount(db: Db, accountId: number): Promise<ApiKey[]
 }
 
 /** Operator access: a key by id, whatever its account. Pass accountId to confine it to one account. */
-async function getKey(db: Db, keyId: number, accountId?: number): Promise<ApiKeyRow> {
-  const row = await findKey(db, keyId);
+async function getKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKeyRow> {
+  const id = parseId(keyId);
+  const row = id === null ? undefined : await findKey(db, id);
   if (!row || (accountId !== undefined && row.account_id !== accountId)) throw notFound('API key not found');
   return row;
 }
 
 /** Revokes a key at once; revoking twice keeps the first time. */
-export async function revokeKey(db: Db, keyId: number, accountId?: number): Promise<ApiKey> {
+export async function revokeKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKey> {
   const row = await getKey(db, keyId, accountId);
   if (row.revoked_at !== null) return toApiKey(row);
-  return toApiKey((await updateKey(db, keyId, { revoked_at: Date.now() })) ?? row);
+  return toApiKey((await updateKey(db, row.id, { revoked_at: Date.now() })) ?? row);
 }
 
 /** Changes a key's per-minute budget. */
 export async function setKeyRateLimit(
   db: Db,
-  keyId: number,
+  keyId: number | string,
   rateLimit: number,
   accountId?: number,
 ): Promise<ApiKey> {
@@ -91,7 +106,7 @@ export async function setKeyRateLimit(
   checkRateLimit(errors, rateLimit);
   errors.throwIfAny();
   const row = await getKey(db, keyId, accountId);
-  return toApiKey((await updateKey(db, keyId, { rate_limit: rateLimit })) ?? row);
+  return toApiKey((await updateKey(db, row.id, { rate_limit: rateLimit })) ?? row);
 }
 
 export interface AuthenticatedKey {

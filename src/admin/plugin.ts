@@ -1,0 +1,100 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getOrCreateSecret } from '../auth/secrets.js';
+import type { SignInThrottle } from '../auth/sign-in-throttle.js';
+import { notFound, operatorRequired, signInRequired } from '../errors.js';
+import { parseId } from '../ids.js';
+import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/accounts.admin-routes.js';
+import { getAccount } from '../modules/accounts/accounts.service.js';
+import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
+import { canActInAccount } from '../modules/admins/admins.service.js';
+import {
+  invitationLinkRoutes,
+  invitationsAdminRoutes,
+} from '../modules/invitations/invitations.admin-routes.js';
+import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
+import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
+import { resumeSession, type SessionLifetime } from '../modules/sessions/sessions.service.js';
+import type { AdminContext } from './request.js';
+import { ADMIN_PATH, CSRF_COOKIE, NO_SESSION, SESSION_COOKIE } from './session-cookie.js';
+import { spaRoutes } from './spa.js';
+
+export interface AdminOptions {
+  lifetime: SessionLifetime;
+  throttle: SignInThrottle;
+  /** Signs cookies and keys CSRF tokens; from SESSION_SECRET, else generated and kept in the database. */
+  cookieSecret: string | undefined;
+  /** Per-minute budget of a new API key. */
+  defaultRateLimit: number;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The administrator web interface: the single-page app at /admin/ and its JSON API at
+ * /admin/api/. The API accepts only a session cookie (never `apiKey`); every state-changing
+ * request must carry the session's CSRF token; account routes check the account is the user's.
+ */
+export async function adminPlugin(app: FastifyInstance, registered: AdminOptions): Promise<void> {
+  // Handed on to route files: without Fastify's own `prefix`, which would apply to them again.
+  const { lifetime, throttle, cookieSecret, defaultRateLimit } = registered;
+  const options: AdminOptions = { lifetime, throttle, cookieSecret, defaultRateLimit };
+  const secret = options.cookieSecret ?? (await getOrCreateSecret(app.db, 'cookie'));
+  await app.register(fastifyCookie, { secret, hook: 'onRequest' });
+  await app.register(fastifyCsrf, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { path: ADMIN_PATH, httpOnly: true, sameSite: 'strict', secure: 'auto', signed: true },
+    getToken: (request: FastifyRequest) => request.headers['x-csrf-token'] as string | undefined,
+    // Tokens are bound to the session: a token from before sign-in is useless after it.
+    getUserInfo: (request: FastifyRequest) => request.adminSession?.idHash ?? NO_SESSION,
+    csrfOpts: { hmacKey: secret },
+  });
+
+  await app.register(
+    async (api) => {
+      api.decorateRequest('adminSession', null);
+      api.decorateRequest('admin', null as unknown as AdminContext);
+      api.addHook('onRequest', async (request) => {
+        if (request.is404) return;
+        request.adminSession = await resumeSession(app.db, request.cookies[SESSION_COOKIE], options.lifetime);
+        if (!request.adminSession && !request.routeOptions.config?.adminPublic) throw signInRequired();
+        if (request.adminSession) request.admin = { user: request.adminSession.admin, accountId: 0 };
+      });
+      // The plugin answers a missing or wrong token itself (403, rendered by the error handler).
+      api.addHook('onRequest', (request, reply, done) => {
+        if (request.is404 || SAFE_METHODS.has(request.method)) return done();
+        api.csrfProtection(request, reply, done);
+      });
+      api.addHook('onRequest', async (request) => {
+        if (request.routeOptions.config?.operatorOnly && request.admin?.user.role !== 'operator') {
+          throw operatorRequired();
+        }
+      });
+
+      await api.register(sessionsAdminRoutes, options);
+      await api.register(invitationLinkRoutes, options);
+      await api.register(accountsAdminRoutes);
+      await api.register(
+        async (account) => {
+          // Another account's path looks exactly like a nonexistent account.
+          account.addHook('onRequest', async (request) => {
+            if (request.is404) return;
+            const { accountId } = request.params as { accountId: string };
+            const id = parseId(accountId);
+            if (id === null || !canActInAccount(request.admin.user, id)) throw notFound('Account not found');
+            await getAccount(app.db, id);
+            request.admin.accountId = id;
+          });
+          await account.register(accountAdminRoutes);
+          await account.register(adminsAdminRoutes);
+          await account.register(invitationsAdminRoutes);
+          await account.register(keysAdminRoutes, options);
+        },
+        { prefix: '/accounts/:accountId' },
+      );
+    },
+    { prefix: '/api' },
+  );
+  await app.register(spaRoutes);
+}

@@ -1,0 +1,37 @@
+import type { Redis } from 'ioredis';
+import { AppError } from '../errors.js';
+import { createRateLimiter } from './rate-limit.js';
+
+const WINDOW_SECONDS = 15 * 60;
+
+export const tooManySignIns = (retryAfterSeconds: number) =>
+  new AppError(429, 'Too many sign-in attempts', undefined, { 'Retry-After': String(retryAfterSeconds) });
+
+/**
+ * Limits password guessing: attempts per client address, and per address and account email,
+ * in 15-minute windows (global across instances with Redis). Counting per address and email
+ * (not per email alone) keeps an attacker from locking a real administrator out.
+ */
+export function createSignInThrottle(options: {
+  keyPrefix: string;
+  redis?: Redis | undefined;
+  perAddress: number;
+  perEmail: number;
+}) {
+  const limiter = createRateLimiter({
+    keyPrefix: `${options.keyPrefix}:sign-in`,
+    redis: options.redis,
+    windowSeconds: WINDOW_SECONDS,
+  });
+  return {
+    /** Counts one attempt; throws 429 when either budget is spent. */
+    async attempt(ip: string, email: string): Promise<void> {
+      const byAddress = await limiter.consume(`ip:${ip}`, options.perAddress);
+      if (!byAddress.allowed) throw tooManySignIns(byAddress.resetSeconds);
+      const byEmail = await limiter.consume(`email:${ip}:${email.trim().toLowerCase()}`, options.perEmail);
+      if (!byEmail.allowed) throw tooManySignIns(byEmail.resetSeconds);
+    },
+  };
+}
+
+export type SignInThrottle = ReturnType<typeof createSignInThrottle>;

@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { presentAdmin } from '../modules/admins/admins.presenter.js';
+import { createAdmin } from '../modules/admins/admins.service.js';
+import { createSetupLink } from '../modules/invitations/invitations.service.js';
+import { type CliContext, idOption, print, UsageError } from './output.js';
+
+export function adminCommands(program: Command, ctx: CliContext): void {
+  const admin = program.command('admin').description('administrators of the web interface');
+
+  admin
+    .command('create')
+    .description('create an operator (--operator) or an account administrator (--account ID)')
+    .requiredOption('--email <email>', 'sign-in address')
+    .requiredOption('--password <password>', 'at least 12 characters')
+    .option('--name <name>', 'display name')
+    .option('--account <id>', 'the account this administrator runs')
+    .option('--operator', 'an operator of the whole service')
+    .option('--json', 'print JSON')
+    .action(
+      async (opts: {
+        email: string;
+        password: string;
+        name?: string;
+        account?: string;
+        operator?: boolean;
+        json?: boolean;
+      }) => {
+        if (opts.operator === (opts.account !== undefined)) {
+          throw new UsageError('give exactly one of --operator or --account ID');
+        }
+        const created = presentAdmin(
+          await createAdmin(await ctx.db(), {
+            email: opts.email,
+            password: opts.password,
+            name: opts.name,
+            role: opts.operator ? 'operator' : 'account_admin',
+            accountId: opts.operator ? null : idOption('account', opts.account),
+          }),
+        );
+        const what =
+          created.role === 'operator' ? 'operator' : `administrator of account ${created.account_id}`;
+        print(ctx.io, opts.json, created, () => `created ${what} ${created.id} <${created.email}>`);
+      },
+    );
+
+  admin
+    .command('setup-link')
+    .description('print a new one-time link that creates an operator (earlier setup links stop working)')
+    .option('--base-url <url>', 'where the server is reached', 'http://127.0.0.1:8080')
+    .option('--json', 'print JSON')
+    .action(async (opts: { baseUrl: string; json?: boolean }) => {
+      const { token, invitation } = await createSetupLink(await ctx.db());
+      const url = new URL(`/admin/setup/${token}`, opts.baseUrl).toString();
+      const shown = { url, expires_at: new Date(invitation.expires_at).toISOString() };
+      print(ctx.io, opts.json, shown, () => `${url}\n  (valid once, until ${shown.expires_at})`);
+    });
+}

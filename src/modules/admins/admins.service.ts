@@ -1,0 +1,122 @@
+import {
+  decoyHash,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../../auth/password.js';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { AdminRole } from '../../db/schema.js';
+import {
+  AppError,
+  FieldErrorCollector as Collector,
+  conflict,
+  type FieldErrorCollector,
+} from '../../errors.js';
+import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
+import { getAccount } from '../accounts/accounts.service.js';
+import {
+  type AdminRow,
+  findAdminByEmail,
+  insertAdmin,
+  listAccountAdmins,
+  operatorExists,
+  recordSignIn,
+} from './admins.repository.js';
+
+/** An administrator of the web interface, without the password hash. */
+export type Admin = Omit<AdminRow, 'password_hash'>;
+
+export const invalidCredentials = () => new AppError(401, 'Invalid email or password');
+
+function toAdmin(row: AdminRow): Admin {
+  const { password_hash: _hidden, ...admin } = row;
+  return admin;
+}
+
+/** Records what is wrong with a password (length in code points, as every text field). */
+export function checkPassword(errors: FieldErrorCollector, field: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    errors.add(
+      field,
+      value === undefined || value === null || value === '' ? 'is required' : 'must be a string',
+    );
+    return '';
+  }
+  const length = [...value].length;
+  if (length < PASSWORD_MIN_LENGTH) errors.add(field, `must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  else if (length > PASSWORD_MAX_LENGTH)
+    errors.add(field, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  else if (!value.isWellFormed()) errors.add(field, 'must be valid Unicode text');
+  return value;
+}
+
+export interface CreateAdminProps {
+  email: unknown;
+  password: unknown;
+  name?: unknown;
+  role: AdminRole;
+  /** The account of an account administrator; absent for an operator. */
+  accountId?: number | null;
+}
+
+/** Creates an administrator; one address signs in to one administrator across the service. */
+export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admin> {
+  const errors = new Collector();
+  const email = checkEmail(errors, 'email', props.email);
+  const password = checkPassword(errors, 'password', props.password);
+  const name = checkOptionalName(errors, 'name', props.name);
+  errors.throwIfAny();
+  const accountId = props.role === 'operator' ? null : (props.accountId ?? null);
+  if (props.role === 'account_admin') {
+    if (accountId === null) throw new AppError(400, 'An account administrator needs an account');
+    await getAccount(db, accountId);
+  }
+  const now = Date.now();
+  try {
+    const row = await insertAdmin(db, {
+      email,
+      email_normalized: normalizeEmail(email),
+      name,
+      password_hash: await hashPassword(password),
+      role: props.role,
+      account_id: accountId,
+      created_at: now,
+      updated_at: now,
+    });
+    return toAdmin(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('An administrator with this email already exists');
+    throw err;
+  }
+}
+
+/** The administrator these credentials belong to; an unknown address costs as long as a wrong password. */
+export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<Admin> {
+  if (
+    typeof email !== 'string' ||
+    typeof password !== 'string' ||
+    password.length > 4 * PASSWORD_MAX_LENGTH
+  ) {
+    throw invalidCredentials();
+  }
+  const row = await findAdminByEmail(db, normalizeEmail(email));
+  const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+  if (!row || !ok) throw invalidCredentials();
+  const now = Date.now();
+  await recordSignIn(db, row.id, now);
+  return toAdmin({ ...row, last_sign_in_at: now });
+}
+
+export const hasOperator = operatorExists;
+
+export async function adminsOfAccount(db: Db, accountId: number): Promise<Admin[]> {
+  await getAccount(db, accountId);
+  return (await listAccountAdmins(db, accountId)).map(toAdmin);
+}
+
+/** True when this administrator may work inside this account. */
+export function canActInAccount(admin: Pick<Admin, 'role' | 'account_id'>, accountId: number): boolean {
+  return admin.role === 'operator' || admin.account_id === accountId;
+}

@@ -1,0 +1,120 @@
+import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
+import type { Db } from '../../db/database.js';
+import { AppError, conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { checkEmail, normalizeEmail } from '../../fields.js';
+import { parseId } from '../../ids.js';
+import { type Account, getAccount } from '../accounts/accounts.service.js';
+import { findAdminByEmail } from '../admins/admins.repository.js';
+import { type Admin, createAdmin } from '../admins/admins.service.js';
+import {
+  claimInvitation,
+  findInvitationByHash,
+  type InvitationRow,
+  insertInvitation,
+  listPendingInvitations,
+  revokeInvitations,
+} from './invitations.repository.js';
+
+export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type Invitation = InvitationRow;
+export const invalidLink = () => new AppError(404, 'This link is not valid or has expired');
+
+/**
+ * A fresh one-time link that makes the first operator; earlier unused setup links stop
+ * working. Returns the token, which exists only in the link.
+ */
+export async function createSetupLink(db: Db): Promise<{ token: string; invitation: Invitation }> {
+  const now = Date.now();
+  await revokeInvitations(db, { kind: 'setup' }, now);
+  const { token, hash } = newToken();
+  const invitation = await insertInvitation(db, {
+    token_hash: hash,
+    kind: 'setup',
+    email: null,
+    account_id: null,
+    created_by: null,
+    created_at: now,
+    expires_at: now + SETUP_LINK_TTL_MS,
+  });
+  return { token, invitation };
+}
+
+/** Invites an account administrator by email; the token is returned once, for the link. */
+export async function inviteAdmin(
+  db: Db,
+  props: { accountId: number; email: unknown; invitedBy: number },
+): Promise<{ token: string; invitation: Invitation }> {
+  const errors = new FieldErrorCollector();
+  const email = checkEmail(errors, 'email', props.email);
+  errors.throwIfAny();
+  await getAccount(db, props.accountId);
+  if (await findAdminByEmail(db, normalizeEmail(email))) {
+    throw conflict('An administrator with this email already exists');
+  }
+  const now = Date.now();
+  const { token, hash } = newToken();
+  const invitation = await insertInvitation(db, {
+    token_hash: hash,
+    kind: 'invite',
+    email,
+    account_id: props.accountId,
+    created_by: props.invitedBy,
+    created_at: now,
+    expires_at: now + INVITATION_TTL_MS,
+  });
+  return { token, invitation };
+}
+
+/** The usable invitation behind a link, with its account; 404 for any other token. */
+export async function openInvitation(
+  db: Db,
+  token: string,
+): Promise<{ invitation: Invitation; account: Account | null }> {
+  const row = isWellFormedToken(token) ? await findInvitationByHash(db, hashToken(token)) : undefined;
+  if (!row || row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= Date.now()) {
+    throw invalidLink();
+  }
+  return { invitation: row, account: row.account_id === null ? null : await getAccount(db, row.account_id) };
+}
+
+/**
+ * Turns a link into an administrator: a setup link into an operator with the address given,
+ * an invitation into an administrator of its account with the invited address. One use only,
+ * even when two people submit the same link at once.
+ */
+export async function acceptInvitation(
+  db: Db,
+  token: string,
+  input: { email?: unknown; password: unknown; name?: unknown },
+): Promise<Admin> {
+  const { invitation } = await openInvitation(db, token);
+  const setup = invitation.kind === 'setup';
+  return db.transaction().execute(async (trx) => {
+    const admin = await createAdmin(trx, {
+      email: setup ? input.email : invitation.email,
+      password: input.password,
+      name: input.name,
+      role: setup ? 'operator' : 'account_admin',
+      accountId: invitation.account_id,
+    });
+    if (!(await claimInvitation(trx, invitation.id, Date.now()))) throw invalidLink();
+    return admin;
+  });
+}
+
+export async function pendingInvitations(db: Db, accountId: number): Promise<Invitation[]> {
+  await getAccount(db, accountId);
+  return listPendingInvitations(db, accountId, Date.now());
+}
+
+export async function revokeInvitation(
+  db: Db,
+  accountId: number,
+  invitationId: string | number,
+): Promise<void> {
+  const id = parseId(invitationId);
+  const revoked = id === null ? 0 : await revokeInvitations(db, { id, accountId }, Date.now());
+  if (revoked === 0) throw notFound('Invitation not found');
+}

@@ -1,0 +1,48 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { AdminSessionsTable } from '../../db/schema.js';
+import type { AdminRow } from '../admins/admins.repository.js';
+
+export async function insertSession(db: Db, values: Insertable<AdminSessionsTable>): Promise<void> {
+  await db.insertInto('admin_sessions').values(values).execute();
+}
+
+/** The session with this hash and its administrator, if both exist. */
+export function findSessionWithAdmin(db: Db, idHash: string) {
+  return db
+    .selectFrom('admin_sessions as s')
+    .innerJoin('admin_users as u', 'u.id', 's.user_id')
+    .select(['s.last_seen_at', 's.expires_at'])
+    .select([
+      'u.id',
+      'u.email',
+      'u.email_normalized',
+      'u.name',
+      'u.role',
+      'u.account_id',
+      'u.created_at',
+      'u.updated_at',
+      'u.last_sign_in_at',
+    ])
+    .where('s.id_hash', '=', idHash)
+    .executeTakeFirst() as Promise<
+    (Omit<AdminRow, 'password_hash'> & { last_seen_at: number; expires_at: number }) | undefined
+  >;
+}
+
+export async function touchSession(db: Db, idHash: string, at: number): Promise<void> {
+  await db.updateTable('admin_sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.deleteFrom('admin_sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Removes sessions past their end or idle too long; returns how many. */
+export async function deleteStaleSessions(db: Db, now: number, idleMs: number): Promise<number> {
+  const result = await db
+    .deleteFrom('admin_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - idleMs)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createAdmin } from '../../src/modules/admins/admins.service.js';
+
+/** Signs in to the web interface's API the way a browser does: cookies plus the CSRF header. */
+
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export type AdminRole = { role: 'operator' } | { role: 'account_admin'; accountId: number };
+
+export interface AdminClient {
+  /** Send these with `app.inject`: the session and CSRF cookies and the `x-csrf-token` header. */
+  headers: Record<string, string>;
+  user: { id: number; email: string; role: string; account_id: number | null };
+  email: string;
+}
+
+/** `name=value; …` for a Cookie header, from a response's Set-Cookie (later ones win). */
+export function cookieHeader(previous: string, res: LightMyRequestResponse): string {
+  const jar = new Map(
+    previous
+      .split('; ')
+      .filter(Boolean)
+      .map(
+        (pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string],
+      ),
+  );
+  for (const cookie of res.cookies as { name: string; value: string }[]) {
+    if (cookie.value === '') jar.delete(cookie.name);
+    else jar.set(cookie.name, cookie.value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** GET /admin/api/session: the CSRF cookie and token a browser starts with. */
+export async function anonymousClient(app: FastifyInstance): Promise<{ headers: Record<string, string> }> {
+  const res = await app.inject({ method: 'GET', url: '/admin/api/session' });
+  return { headers: { cookie: cookieHeader('', res), 'x-csrf-token': res.json().csrf_token } };
+}
+
+/** Signs in with email and password; the returned headers carry the new session. */
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password = ADMIN_PASSWORD,
+): Promise<AdminClient> {
+  const start = await anonymousClient(app);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/admin/api/session',
+    headers: start.headers,
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  return {
+    headers: { cookie: cookieHeader(start.headers.cookie ?? '', res), 'x-csrf-token': body.csrf_token },
+    user: body.user,
+    email,
+  };
+}
+
+/** A new administrator with this role, signed in. */
+export async function signInAs(app: FastifyInstance, as: AdminRole): Promise<AdminClient> {
+  const email = `admin-${randomBytes(5).toString('hex')}@example.com`;
+  await createAdmin(app.db, {
+    email,
+    password: ADMIN_PASSWORD,
+    role: as.role,
+    accountId: as.role === 'account_admin' ? as.accountId : null,
+  });
+  return signIn(app, email);
+}
