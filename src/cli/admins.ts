@@ -25,7 +25,7 @@ export function adminCommands(program: Command, ctx: CliContext): void {
         operator?: boolean;
         json?: boolean;
       }) => {
-        if (opts.operator === (opts.account !== undefined)) {
+        if (Boolean(opts.operator) === (opts.account !== undefined)) {
           throw new UsageError('give exactly one of --operator or --account ID');
         }
         const created = presentAdmin(

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, signIn } from '../../test/helpers/admin.js';
 import { testEnv } from '../../test/helpers/app.js';
 import { createTestDatabase, openMigrated, type TestDatabase } from '../../test/helpers/database.js';
 import { client } from '../../test/helpers/factories.js';
@@ -388,6 +389,74 @@ describe('vigil campaign create', () => {
     await expectFailure(['campaign', 'create', '--account', String(account.id)], /--name/);
     const { key } = await newKey(account.id, '--grant', 'campaigns:r');
     expect((await client(app, key).get('/customer/campaigns/training/')).json().count).toBe(0);
+  });
+});
+
+describe('vigil admin', () => {
+  it('creates an operator and an account administrator who can then sign in to the web interface', async () => {
+    const account = await newAccount('Umbrella');
+    const operator = await vigilJson([
+      'admin',
+      'create',
+      '--email',
+      'root@example.com',
+      '--password',
+      ADMIN_PASSWORD,
+      '--operator',
+    ]);
+    expect(operator).toMatchObject({ email: 'root@example.com', role: 'operator', account_id: null });
+    expect(JSON.stringify(operator)).not.toContain(ADMIN_PASSWORD);
+    const admin = await vigilJson([
+      'admin',
+      'create',
+      '--email',
+      'alice@umbrella.example',
+      '--password',
+      ADMIN_PASSWORD,
+      '--account',
+      String(account.id),
+    ]);
+    expect(admin).toMatchObject({
+      role: 'account_admin',
+      account_id: account.id,
+      created_at: expect.stringMatching(ISO),
+    });
+    const signedIn = await signIn(app, 'alice@umbrella.example');
+    const res = await app.inject({ method: 'GET', url: '/admin/api/accounts', headers: signedIn.headers });
+    expect(res.json()).toMatchObject({ count: 1, results: [{ id: account.id, name: 'Umbrella' }] });
+  });
+
+  it('refuses a short password, a taken address, an unknown account, and both or neither role flag', async () => {
+    const account = await newAccount();
+    const base = ['admin', 'create', '--email', `x${Date.now()}@example.com`];
+    await expectFailure([...base, '--password', 'short', '--operator'], /at least 12 characters/);
+    await expectFailure([...base, '--password', ADMIN_PASSWORD, '--account', '999999'], /Account not found/);
+    await expectFailure([...base, '--password', ADMIN_PASSWORD], /exactly one of --operator or --account/);
+    await expectFailure(
+      [...base, '--password', ADMIN_PASSWORD, '--operator', '--account', String(account.id)],
+      /exactly one of --operator or --account/,
+    );
+    await vigilJson([
+      'admin',
+      'create',
+      '--email',
+      'dup@example.com',
+      '--password',
+      ADMIN_PASSWORD,
+      '--operator',
+    ]);
+    await expectFailure(
+      ['admin', 'create', '--email', 'DUP@example.com', '--password', ADMIN_PASSWORD, '--operator'],
+      /already exists/,
+    );
+  });
+
+  it('prints a fresh one-time setup link', async () => {
+    const printed = await vigilJson(['admin', 'setup-link', '--base-url', 'https://vigil.example.com']);
+    expect(printed.url).toMatch(/^https:\/\/vigil\.example\.com\/admin\/setup\/[\w-]{43}$/);
+    const token = printed.url.split('/').pop();
+    const res = await app.inject({ method: 'GET', url: `/admin/api/invitations/${token}` });
+    expect(res.json()).toMatchObject({ kind: 'setup', role: 'operator' });
   });
 });
 

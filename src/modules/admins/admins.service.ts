@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import {
   decoyHash,
   hashPassword,
@@ -7,7 +8,7 @@ import {
 } from '../../auth/password.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { AdminRole } from '../../db/schema.js';
+import type { AdminRole, AdminUsersTable } from '../../db/schema.js';
 import {
   AppError,
   FieldErrorCollector as Collector,
@@ -61,8 +62,11 @@ export interface CreateAdminProps {
   accountId?: number | null;
 }
 
-/** Creates an administrator; one address signs in to one administrator across the service. */
-export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admin> {
+/** An administrator's validated fields, password already hashed: ready to insert. */
+export type PreparedAdmin = Omit<Insertable<AdminUsersTable>, 'created_at' | 'updated_at'>;
+
+/** Checks the fields and hashes the password (slow by design: do it outside transactions). */
+export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<PreparedAdmin> {
   const errors = new Collector();
   const email = checkEmail(errors, 'email', props.email);
   const password = checkPassword(errors, 'password', props.password);
@@ -73,23 +77,30 @@ export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admi
     if (accountId === null) throw new AppError(400, 'An account administrator needs an account');
     await getAccount(db, accountId);
   }
+  return {
+    email,
+    email_normalized: normalizeEmail(email),
+    name,
+    password_hash: await hashPassword(password),
+    role: props.role,
+    account_id: accountId,
+  };
+}
+
+/** Stores a prepared administrator; the unique index decides a taken address (409). */
+export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Promise<Admin> {
   const now = Date.now();
   try {
-    const row = await insertAdmin(db, {
-      email,
-      email_normalized: normalizeEmail(email),
-      name,
-      password_hash: await hashPassword(password),
-      role: props.role,
-      account_id: accountId,
-      created_at: now,
-      updated_at: now,
-    });
-    return toAdmin(row);
+    return toAdmin(await insertAdmin(db, { ...prepared, created_at: now, updated_at: now }));
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('An administrator with this email already exists');
     throw err;
   }
+}
+
+/** Creates an administrator; one address signs in to one administrator across the service. */
+export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admin> {
+  return insertPreparedAdmin(db, await prepareAdmin(db, props));
 }
 
 /** The administrator these credentials belong to; an unknown address costs as long as a wrong password. */

@@ -5,7 +5,7 @@ import { checkEmail, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { type Account, getAccount } from '../accounts/accounts.service.js';
 import { findAdminByEmail } from '../admins/admins.repository.js';
-import { type Admin, createAdmin } from '../admins/admins.service.js';
+import { type Admin, insertPreparedAdmin, prepareAdmin } from '../admins/admins.service.js';
 import {
   claimInvitation,
   findInvitationByHash,
@@ -91,16 +91,17 @@ export async function acceptInvitation(
 ): Promise<Admin> {
   const { invitation } = await openInvitation(db, token);
   const setup = invitation.kind === 'setup';
+  const prepared = await prepareAdmin(db, {
+    email: setup ? input.email : invitation.email,
+    password: input.password,
+    name: input.name,
+    role: setup ? 'operator' : 'account_admin',
+    accountId: invitation.account_id,
+  });
+  // Claim first: a second acceptance waits for the first and then finds the link used.
   return db.transaction().execute(async (trx) => {
-    const admin = await createAdmin(trx, {
-      email: setup ? input.email : invitation.email,
-      password: input.password,
-      name: input.name,
-      role: setup ? 'operator' : 'account_admin',
-      accountId: invitation.account_id,
-    });
     if (!(await claimInvitation(trx, invitation.id, Date.now()))) throw invalidLink();
-    return admin;
+    return insertPreparedAdmin(trx, prepared);
   });
 }
 

@@ -1,0 +1,193 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  anonymousClient,
+  cookieHeader,
+  signIn,
+  signInAs,
+} from '../../../test/helpers/admin.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { makeAccount } from '../../../test/helpers/factories.js';
+import { createSetupLink } from './invitations.service.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+async function accept(token: string, payload: Record<string, unknown>) {
+  const start = await anonymousClient(t.app);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/admin/api/invitations/${token}/accept`,
+    headers: start.headers,
+    payload,
+  });
+  return { res, cookie: cookieHeader(start.headers.cookie ?? '', res) };
+}
+
+describe('first-run setup link', () => {
+  it('makes the first operator, signs them in, and works only once', async () => {
+    const before = await t.app.inject({ method: 'GET', url: '/admin/api/session' });
+    expect(before.json().setup_required).toBe(true);
+    const { token } = await createSetupLink(t.app.db);
+
+    const link = await t.app.inject({ method: 'GET', url: `/admin/api/invitations/${token}` });
+    expect(link.json()).toMatchObject({ kind: 'setup', email: null, role: 'operator', account: null });
+
+    const weak = await accept(token, { email: 'ops@example.com', password: 'short' });
+    expect(weak.res.statusCode).toBe(400);
+    expect(weak.res.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: { password: ['must be at least 12 characters'] },
+    });
+
+    const done = await accept(token, { email: 'Ops@Example.com', password: ADMIN_PASSWORD, name: 'Olga' });
+    expect(done.res.statusCode).toBe(200);
+    expect(done.res.json().user).toMatchObject({ email: 'Ops@Example.com', role: 'operator', name: 'Olga' });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/admin/api/session',
+      headers: { cookie: done.cookie },
+    });
+    expect(session.json()).toMatchObject({ user: { role: 'operator' }, setup_required: false });
+
+    const again = await accept(token, { email: 'second@example.com', password: ADMIN_PASSWORD });
+    expect(again.res.statusCode).toBe(404);
+    expect(again.res.json()).toEqual({ error: 'This link is not valid or has expired', status: 404 });
+    expect((await signIn(t.app, 'ops@example.com')).user.role).toBe('operator');
+  });
+
+  it('stops an older setup link from working when a new one is made', async () => {
+    const older = await createSetupLink(t.app.db);
+    await createSetupLink(t.app.db);
+    const res = await t.app.inject({ method: 'GET', url: `/admin/api/invitations/${older.token}` });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('answers a malformed or unknown token with the same 404', async () => {
+    for (const token of ['x', 'A'.repeat(43), '%00', '..%2F..%2Fetc']) {
+      const res = await t.app.inject({ method: 'GET', url: `/admin/api/invitations/${token}` });
+      expect(res.statusCode, token).toBe(404);
+    }
+  });
+});
+
+describe('invitations of account administrators', () => {
+  it('lets an operator invite by email; the link (shown once) makes an administrator of that account only', async () => {
+    const account = await makeAccount(t.app, 'Initech');
+    const other = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const base = `/admin/api/accounts/${account.id}`;
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+      payload: { email: 'peter@initech.example' },
+    });
+    expect(invited.statusCode).toBe(201);
+    const { url, id } = invited.json();
+    expect(url).toMatch(/^http:\/\/localhost(:\d+)?\/admin\/invite\/[\w-]{43}$/);
+    const token = url.split('/').pop();
+
+    const pending = await t.app.inject({
+      method: 'GET',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+    });
+    expect(pending.json()).toMatchObject({ count: 1, results: [{ id, email: 'peter@initech.example' }] });
+    expect(pending.body).not.toContain(token);
+
+    const link = await t.app.inject({ method: 'GET', url: `/admin/api/invitations/${token}` });
+    expect(link.json()).toMatchObject({
+      kind: 'invite',
+      email: 'peter@initech.example',
+      role: 'account_admin',
+      account: { id: account.id, name: 'Initech' },
+    });
+    // The invited address is the invitation's: a different one in the body is ignored.
+    const done = await accept(token, { email: 'mallory@evil.example', password: ADMIN_PASSWORD });
+    expect(done.res.json().user).toMatchObject({
+      email: 'peter@initech.example',
+      role: 'account_admin',
+      account_id: account.id,
+    });
+    const mine = await t.app.inject({ method: 'GET', url: base, headers: { cookie: done.cookie } });
+    expect(mine.statusCode).toBe(200);
+    const notMine = await t.app.inject({
+      method: 'GET',
+      url: `/admin/api/accounts/${other.id}`,
+      headers: { cookie: done.cookie },
+    });
+    expect(notMine.statusCode).toBe(404);
+
+    const admins = await t.app.inject({ method: 'GET', url: `${base}/admins`, headers: operator.headers });
+    expect(admins.json()).toMatchObject({ count: 1, results: [{ email: 'peter@initech.example' }] });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+    });
+    expect(after.json().count).toBe(0);
+  });
+
+  it('refuses to invite an address that already signs in, and revokes a pending invitation', async () => {
+    const account = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const base = `/admin/api/accounts/${account.id}`;
+    const taken = await t.app.inject({
+      method: 'POST',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+      payload: { email: operator.email },
+    });
+    expect(taken.statusCode).toBe(409);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+      payload: { email: 'not-an-address' },
+    });
+    expect(bad.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: { email: ['must be a valid email address'] },
+    });
+
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `${base}/invitations`,
+      headers: operator.headers,
+      payload: { email: 'temp@example.com' },
+    });
+    const token = invited.json().url.split('/').pop();
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `${base}/invitations/${invited.json().id}`,
+      headers: operator.headers,
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect((await accept(token, { password: ADMIN_PASSWORD })).res.statusCode).toBe(404);
+    const twice = await t.app.inject({
+      method: 'DELETE',
+      url: `${base}/invitations/${invited.json().id}`,
+      headers: operator.headers,
+    });
+    expect(twice.json()).toEqual({ error: 'Invitation not found', status: 404 });
+  });
+
+  it('lets one of two simultaneous acceptances of a link win', async () => {
+    const account = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/accounts/${account.id}/invitations`,
+      headers: operator.headers,
+      payload: { email: 'race@example.com' },
+    });
+    const token = invited.json().url.split('/').pop();
+    const results = await Promise.all([1, 2, 3].map(() => accept(token, { password: ADMIN_PASSWORD })));
+    expect(results.map((r) => r.res.statusCode).sort()).toEqual([200, 404, 404].sort());
+  });
+});
