@@ -5,7 +5,7 @@ import { SignedIn, User } from '../../admin/schemas.js';
 import { clearSessionCookie, csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { checkCredentials, hasOperator } from '../admins/admins.service.js';
-import { endSession, startSession } from './sessions.service.js';
+import { endSession, pruneSessions, startSession } from './sessions.service.js';
 
 /** Sign-in, the current session (and its CSRF token), sign-out. */
 export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
@@ -50,6 +50,8 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       // A new session id at every sign-in; whatever session the browser had ends.
       if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
       const session = await startSession(app.db, admin.id, options.lifetime);
+      // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
+      await pruneSessions(app.db, options.lifetime);
       setSessionCookie(reply, session.token, options.lifetime.maxMs);
       return { user: presentUser(admin), csrf_token: csrfTokenFor(reply, session.idHash) };
     },
