@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The browser suite has its own command (`npm run test:browser`, vitest.browser.config.ts).
+    exclude: ['test/browser/**', 'node_modules/**'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,

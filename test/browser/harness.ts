@@ -1,0 +1,117 @@
+import { mkdirSync } from 'node:fs';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, onTestFailed } from 'vitest';
+import { testEnv } from '../helpers/app.js';
+import { createTestDatabase } from '../helpers/database.js';
+import { runCli, type ServerProcess, startServer } from '../helpers/server-process.js';
+
+/**
+ * Browser tests: the built server (`dist/server.js`) as a real process on a throwaway
+ * database, driven by Debian's Chromium through playwright-core. Never downloads a browser.
+ */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Where failed tests leave their screenshots (ignored by git). */
+export const FAILURES = 'test/browser/.failures';
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Vigil {
+  server: ServerProcess;
+  baseUrl: string;
+  /** The environment the server runs with: pass it to `vigil(…)`. */
+  env: NodeJS.ProcessEnv;
+  /** The one-time link the server printed at its first start. */
+  setupUrl: string;
+  browser: Browser;
+  /** A new browser profile (cookies of its own). */
+  newPage(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }>;
+  /** Runs `vigil … --json` on the server's database and returns the object it printed. */
+  vigil(...args: string[]): Promise<Record<string, unknown>>;
+}
+
+/** Starts a server and a browser for one test file; both stop after the file. */
+export async function startVigil(extraEnv: NodeJS.ProcessEnv = {}): Promise<Vigil> {
+  const database = await createTestDatabase();
+  const env = testEnv(database.url, extraEnv);
+  const server = await startServer(env);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  afterAll(async () => {
+    await browser.close();
+    await server.stop();
+    await database.drop();
+  });
+  const setupUrl = await waitForSetupUrl(server);
+  return {
+    server,
+    baseUrl: server.baseUrl,
+    env,
+    setupUrl,
+    browser,
+    async newPage(viewport = DESKTOP) {
+      const context = await browser.newContext({ viewport, baseURL: server.baseUrl });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      // A failed test leaves a picture of what the browser showed.
+      onTestFailed(async ({ task }) => {
+        mkdirSync(FAILURES, { recursive: true });
+        const name = task.name.replace(/[^\w]+/g, '-').slice(0, 80);
+        await page.screenshot({ path: `${FAILURES}/${name}.png`, fullPage: true }).catch(() => {});
+      });
+      return { context, page };
+    },
+    async vigil(...args: string[]) {
+      const res = await runCli([...args, '--json'], env);
+      if (res.code !== 0) throw new Error(`vigil ${args.join(' ')} failed: ${res.stderr}`);
+      return JSON.parse(res.stdout);
+    },
+  };
+}
+
+async function waitForSetupUrl(server: ServerProcess): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    for (const line of server.output().split('\n')) {
+      if (line.includes('"setup_url"')) return JSON.parse(line).setup_url;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the server printed no setup link:\n${server.output()}`);
+}
+
+/** Creates an administrator with the CLI and signs them in through the sign-in page. */
+export async function signedInPage(
+  vigil: Vigil,
+  as: { operator: true } | { accountId: number },
+  viewport = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; email: string }> {
+  const email = `admin-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const password = 'a long browser password';
+  await vigil.vigil(
+    'admin',
+    'create',
+    '--email',
+    email,
+    '--password',
+    password,
+    ...('operator' in as ? ['--operator'] : ['--account', String(as.accountId)]),
+  );
+  const { context, page } = await vigil.newPage(viewport);
+  await page.goto('/admin/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
+  return { context, page, email };
+}
