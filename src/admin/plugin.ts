@@ -9,6 +9,9 @@ import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/acc
 import { getAccount } from '../modules/accounts/accounts.service.js';
 import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/admins/admins.service.js';
+import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
+import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
+import { groupsAdminRoutes } from '../modules/groups/groups.admin-routes.js';
 import {
   invitationLinkRoutes,
   invitationsAdminRoutes,
@@ -90,6 +93,9 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
           await account.register(adminsAdminRoutes);
           await account.register(invitationsAdminRoutes);
           await account.register(keysAdminRoutes, options);
+          await account.register(employeesAdminRoutes);
+          await account.register(groupsAdminRoutes);
+          await account.register(campaignsAdminRoutes);
         },
         { prefix: '/accounts/:accountId' },
       );

@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInPage, startVigil, type Vigil } from './harness.js';
+
+let vigil: Vigil;
+beforeAll(async () => {
+  vigil = await startVigil();
+});
+
+const customerGet = (key: string, path: string) =>
+  fetch(`${vigil.baseUrl}/api/api_gateway/customer/${path}`, { headers: { apiKey: key } });
+
+describe('the Integration area', () => {
+  it('creates a key that is shown once, works against the Customer API, and stops working when revoked', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Acme');
+    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+
+    await page.getByRole('button', { name: 'Integration' }).click();
+    await page.getByRole('heading', { name: 'Integration' }).waitFor();
+    await page.getByText('No API keys yet').waitFor();
+
+    await page.getByRole('button', { name: 'New API Key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    await dialog.getByLabel('Name').fill('HR sync');
+    await dialog.getByRole('button', { name: 'Generate Key' }).click();
+    await dialog.getByText('Choose at least one permission').waitFor();
+    await dialog.getByLabel('groups read').check({ force: true });
+    await dialog.getByLabel('employees read').check({ force: true });
+    await dialog.getByRole('button', { name: 'Generate Key' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'Your new API key' });
+    await shown.getByText('It cannot be shown again').waitFor();
+    const key = await shown.getByLabel('API key').inputValue();
+    expect(key).toMatch(/^vgl_[0-9A-Za-z]{40}$/);
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await shown.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    // The list shows the key by name and prefix, never the secret.
+    const table = page.getByRole('table', { name: 'API keys' });
+    await table.getByText('HR sync').waitFor();
+    await table.getByText(key.slice(0, 12)).waitFor();
+    expect(await page.content()).not.toContain(key);
+
+    expect((await customerGet(key, 'groups/')).status).toBe(200);
+    expect((await customerGet(key, 'campaigns/training/')).status).toBe(403);
+
+    await table.getByRole('button', { name: 'Revoke' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke API key?' });
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await table.getByText('Revoked').waitFor();
+    const refused = await customerGet(key, 'groups/');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'Invalid API key', status: 401 });
+    await context.close();
+  });
+
+  it("lets an operator raise a key's rate budget; an account administrator has no such control", async () => {
+    const account = (await vigil.vigil('account', 'create', '--name', 'Budget Co')).id as number;
+    const created = await vigil.vigil(
+      'key',
+      'create',
+      '--account',
+      String(account),
+      '--name',
+      'Nightly',
+      '--grant',
+      'groups:r',
+    );
+    const admin = await signedInPage(vigil, { accountId: account });
+    await admin.page.goto(`/admin/a/${account}/integration`);
+    await admin.page.getByRole('table', { name: 'API keys' }).getByText('Nightly').waitFor();
+    expect(await admin.page.getByRole('button', { name: 'Change rate budget of Nightly' }).count()).toBe(0);
+    await admin.context.close();
+
+    const operator = await signedInPage(vigil, { operator: true });
+    await operator.page.goto(`/admin/a/${account}/integration`);
+    await operator.page.getByRole('button', { name: 'Change rate budget of Nightly' }).click();
+    const dialog = operator.page.getByRole('dialog', { name: 'Change rate budget' });
+    await dialog.getByLabel('Requests per minute').fill('5000');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await operator.page.getByRole('table', { name: 'API keys' }).getByText('5,000').waitFor();
+    const res = await customerGet(created.key as string, 'groups/');
+    expect(res.headers.get('ratelimit-limit')).toBe('5000');
+    await operator.context.close();
+  });
+});
