@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signedInPage, startVigil, type Vigil } from './harness.js';
+import { type Json, signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe('groups', () => {
         headers: { apiKey: key, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { etag: res.headers.get('etag'), body: await res.json() };
+      return { etag: res.headers.get('etag'), body: (await res.json()) as Json };
     };
     const people = [
       ['Ann', 'Lee'],

@@ -25,6 +25,10 @@ const FLAGS = [
 /** Where failed tests leave their screenshots (ignored by git). */
 export const FAILURES = 'test/browser/.failures';
 
+/** A JSON body as a test reads it (shapes are asserted with expect). */
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON whose shape the assertions check
+export type Json = any;
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { signedInPage, startVigil, type Vigil } from './harness.js';
+import { type Json, signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ async function customerApi(accountId: number) {
       headers: { apiKey: created.key as string, 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return { status: res.status, etag: res.headers.get('etag'), body: await res.json() };
+    return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Json };
   };
 }
 
@@ -153,7 +153,7 @@ describe('employees', () => {
       await page.goto(path);
       await page.getByText(payload).filter({ visible: true }).first().waitFor();
     }
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await context.close();
   });

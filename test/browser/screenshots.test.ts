@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
 
 /**
- * Opens every main page of the web interface with realistic data, fails on any script error,
- * and takes a screenshot of each. `npm run screenshots` (SCREENSHOTS=1) writes them to
+ * Opens every main page of the web interface with realistic data, fails on any script error
+ * or serious accessibility violation (axe-core, WCAG 2 A/AA), and takes a screenshot of each. `npm run screenshots` (SCREENSHOTS=1) writes them to
  * docs/screenshots/ for the README; otherwise they go to an ignored folder.
  */
 const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
@@ -54,7 +56,7 @@ beforeAll(async () => {
       method,
       headers: { apiKey: key, 'content-type': 'application/json' },
       body: JSON.stringify(body),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ id: number }>);
   const ids: number[] = [];
   for (let i = 0; i < 120; i++) {
     const first = FIRST[i % FIRST.length] as string;
@@ -113,10 +115,24 @@ beforeAll(async () => {
   ).id as number;
 });
 
-describe('every main page renders without script errors', () => {
+/** Serious and critical WCAG 2 A/AA violations axe-core finds on the page, as readable lines. */
+async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+}
+
+describe('every main page renders without script errors or serious accessibility problems', () => {
   it('as an operator, on a laptop screen and on a phone', async () => {
     const operator = await signedInPage(vigil, { operator: true });
     const errors: string[] = [];
+    const problems: string[] = [];
     operator.page.on('pageerror', (err) => errors.push(err.message));
     operator.page.on('console', (msg) => {
       if (msg.type() === 'error') errors.push(msg.text());
@@ -139,12 +155,14 @@ describe('every main page renders without script errors', () => {
       await operator.page.getByRole('heading', { name: heading }).first().waitFor();
       await operator.page.waitForLoadState('networkidle');
       await operator.page.screenshot({ path: `${OUT}/${name}.png` });
+      problems.push(...(await accessibilityProblems(operator.page, name)));
     }
     await operator.page.goto(`${a}/integration`);
     await operator.page.getByRole('button', { name: 'New API Key' }).click();
     await operator.page.getByRole('dialog').getByLabel('Name').fill('Payroll export');
     await operator.page.getByRole('dialog').getByLabel('employees read').check({ force: true });
     await operator.page.screenshot({ path: `${OUT}/integration-new-key.png` });
+    problems.push(...(await accessibilityProblems(operator.page, 'integration-new-key')));
     await operator.context.close();
 
     const phone = await signedInPage(vigil, { accountId }, PHONE);
@@ -157,6 +175,7 @@ describe('every main page renders without script errors', () => {
       await phone.page.getByRole('heading', { name: heading }).first().waitFor();
       await phone.page.waitForLoadState('networkidle');
       await phone.page.screenshot({ path: `${OUT}/${name}.png` });
+      problems.push(...(await accessibilityProblems(phone.page, name)));
     }
     await phone.context.close();
 
@@ -164,7 +183,9 @@ describe('every main page renders without script errors', () => {
     await signIn.page.goto('/admin/sign-in');
     await signIn.page.getByRole('button', { name: 'Sign in' }).waitFor();
     await signIn.page.screenshot({ path: `${OUT}/sign-in.png` });
+    problems.push(...(await accessibilityProblems(signIn.page, 'sign-in')));
     await signIn.context.close();
     expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });
