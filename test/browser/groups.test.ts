@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Json, signedInPage, startVigil, type Vigil } from './harness.js';
+import { customerApi, signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
@@ -9,35 +9,14 @@ beforeAll(async () => {
 describe('groups', () => {
   it("changes a group's members in the page; the Customer API shows the change at once", async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Groups Ltd')).id as number;
-    const key = (
-      await vigil.vigil(
-        'key',
-        'create',
-        '--account',
-        String(accountId),
-        '--name',
-        'sync',
-        '--grant',
-        'employees:rw',
-        '--grant',
-        'groups:r',
-      )
-    ).key as string;
-    const call = async (path: string, body?: unknown) => {
-      const res = await fetch(`${vigil.baseUrl}/api/api_gateway/customer/${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: { apiKey: key, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { etag: res.headers.get('etag'), body: (await res.json()) as Json };
-    };
+    const api = await customerApi(vigil, accountId, ['employees:rw', 'groups:r']);
     const people = [
       ['Ann', 'Lee'],
       ['Bo', 'Chen'],
       ['Cy', 'Diaz'],
     ];
     for (const [first, last] of people) {
-      await call('employees/', {
+      await api.post('employees/', {
         first_name: first,
         last_name: last,
         email: `${first?.toLowerCase()}@groups.example`,
@@ -57,7 +36,7 @@ describe('groups', () => {
     await page.getByRole('heading', { name: 'Finance' }).waitFor();
     const groupId = Number(page.url().split('/').pop());
     expect(groupId).toBeGreaterThan(0);
-    let seen = await call(`groups/${groupId}/`);
+    let seen = await api.get(`groups/${groupId}/`);
     expect(seen.body).toMatchObject({ name: 'Finance', employee_count: 0 });
     const emptyTag = seen.etag;
 
@@ -70,7 +49,7 @@ describe('groups', () => {
     const members = page.getByRole('table', { name: 'Members' });
     await members.getByText('cy@groups.example').waitFor();
 
-    seen = await call(`groups/${groupId}/`);
+    seen = await api.get(`groups/${groupId}/`);
     expect(seen.body.employee_count).toBe(2);
     expect(seen.body.employees.map((e: { email: string }) => e.email).sort()).toEqual([
       'ann@groups.example',
@@ -85,7 +64,7 @@ describe('groups', () => {
       .getByRole('button', { name: 'Remove' })
       .click();
     await members.getByText('ann@groups.example').waitFor({ state: 'detached' });
-    seen = await call(`groups/${groupId}/`);
+    seen = await api.get(`groups/${groupId}/`);
     expect(seen.body.employees.map((e: { email: string }) => e.email)).toEqual(['cy@groups.example']);
 
     // Bulk add from a CSV of addresses: one new member, one already there, one unknown.
@@ -99,7 +78,7 @@ describe('groups', () => {
     await bulk.getByRole('button', { name: /^Add/ }).last().click();
     await bulk.getByRole('status').waitFor();
     await bulk.getByText('nobody@groups.example').waitFor();
-    seen = await call(`groups/${groupId}/`);
+    seen = await api.get(`groups/${groupId}/`);
     expect(seen.body.employee_count).toBe(2);
     await context.close();
   });

@@ -119,3 +119,43 @@ export async function signedInPage(
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
   return { context, page, email };
 }
+
+export interface CustomerApi {
+  key: string;
+  get(path: string): Promise<{ status: number; etag: string | null; body: Json }>;
+  post(path: string, body: unknown): Promise<{ status: number; etag: string | null; body: Json }>;
+  put(path: string, body: unknown): Promise<{ status: number; etag: string | null; body: Json }>;
+}
+
+/** What an integration sees: a key of its own for the account, calling the Customer API. */
+export async function customerApi(
+  vigil: Vigil,
+  accountId: number,
+  grants = ['employees:rw', 'groups:rw', 'campaigns:r'],
+  name = 'integration',
+): Promise<CustomerApi> {
+  const created = await vigil.vigil(
+    'key',
+    'create',
+    '--account',
+    String(accountId),
+    '--name',
+    name,
+    ...grants.flatMap((grant) => ['--grant', grant]),
+  );
+  const key = created.key as string;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${vigil.baseUrl}/api/api_gateway/customer/${path}`, {
+      method,
+      headers: { apiKey: key, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Json };
+  };
+  return {
+    key,
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body),
+    put: (path, body) => call('PUT', path, body),
+  };
+}

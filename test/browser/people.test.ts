@@ -1,41 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Json, signedInPage, startVigil, type Vigil } from './harness.js';
+import { customerApi, signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
   vigil = await startVigil();
 });
 
-/** What an integration sees: the Customer API with a key of its own. */
-async function customerApi(accountId: number) {
-  const created = await vigil.vigil(
-    'key',
-    'create',
-    '--account',
-    String(accountId),
-    '--name',
-    'check',
-    '--grant',
-    'employees:rw',
-    '--grant',
-    'groups:rw',
-  );
-  /** GET `path`, or PUT `body` to it. */
-  return async (path: string, body?: unknown) => {
-    const res = await fetch(`${vigil.baseUrl}/api/api_gateway/customer/${path}`, {
-      method: body === undefined ? 'GET' : 'PUT',
-      headers: { apiKey: created.key as string, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, etag: res.headers.get('etag'), body: (await res.json()) as Json };
-  };
-}
-
 describe('employees', () => {
   it('creates, edits and deletes an employee; a deleted employee leaves their groups', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'People Inc')).id as number;
     const group = await vigil.vigil('group', 'create', '--account', String(accountId), '--name', 'Sales');
-    const api = await customerApi(accountId);
+    const api = await customerApi(vigil, accountId);
     const { page, context } = await signedInPage(vigil, { accountId });
     await page.getByRole('link', { name: 'Employees' }).first().click();
     await page.getByText('No employees yet').waitFor();
@@ -53,7 +28,7 @@ describe('employees', () => {
     const table = page.getByRole('table', { name: 'Employees' });
     await table.getByText('ann.lee@example.com').waitFor();
 
-    const created = await api('employees/?email=ann.lee@example.com');
+    const created = await api.get('employees/?email=ann.lee@example.com');
     expect(created.body.results).toMatchObject([{ first_name: 'Ann', last_name: 'Lee' }]);
     const id = created.body.results[0].id;
     await fetch(`${vigil.baseUrl}/api/api_gateway/customer/groups/${group.id}/`, { method: 'GET' });
@@ -84,16 +59,16 @@ describe('employees', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await table.getByText('Lee-Smith').waitFor();
-    expect((await api(`employees/${id}/`)).body.last_name).toBe('Lee-Smith');
+    expect((await api.get(`employees/${id}/`)).body.last_name).toBe('Lee-Smith');
 
-    const before = await api(`groups/${group.id}/`);
+    const before = await api.get(`groups/${group.id}/`);
     expect(before.body.employee_count).toBe(1);
     await table.getByRole('button', { name: 'Delete Ann Lee-Smith' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete employee?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No employees yet').waitFor();
-    expect((await api(`employees/${id}/`)).status).toBe(404);
-    const after = await api(`groups/${group.id}/`);
+    expect((await api.get(`employees/${id}/`)).status).toBe(404);
+    const after = await api.get(`groups/${group.id}/`);
     expect(after.body).toMatchObject({ employee_count: 0, employees: [] });
     expect(after.etag).not.toBe(before.etag);
     await context.close();
@@ -101,7 +76,7 @@ describe('employees', () => {
 
   it('imports a 1,000-row CSV: preview, per-row errors, progress, and the rows arrive', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Import Co')).id as number;
-    const api = await customerApi(accountId);
+    const api = await customerApi(vigil, accountId);
     const lines = ['First name,Last name,E-mail'];
     for (let i = 1; i <= 1000; i++) lines.push(`Person,Number ${i},person${i}@import.example`);
     lines.push('Broken,Row,not-an-address');
@@ -123,13 +98,13 @@ describe('employees', () => {
     await problems.getByText('must be a valid email address').waitFor();
     await problems.getByText(/earlier in the file|duplicate/i).waitFor();
     await page.getByText('1,000 new employees will be created.').waitFor();
-    expect((await api('employees/')).body.count).toBe(0);
+    expect((await api.get('employees/')).body.count).toBe(0);
 
     await page.getByRole('button', { name: 'Import employees' }).click();
     await page.getByRole('status').getByText('Import finished').waitFor({ timeout: 60_000 });
-    const list = await api('employees/?page_size=1000');
+    const list = await api.get('employees/?page_size=1000');
     expect(list.body.count).toBe(1000);
-    expect((await api('employees/?email=person1000@import.example')).body.results).toMatchObject([
+    expect((await api.get('employees/?email=person1000@import.example')).body.results).toMatchObject([
       { first_name: 'Person', last_name: 'Number 1000' },
     ]);
     await context.close();

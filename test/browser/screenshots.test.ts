@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import { customerApi, DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
 
 /**
  * Opens every main page of the web interface with realistic data, fails on any script error
@@ -25,20 +25,7 @@ beforeAll(async () => {
   accountId = (await vigil.vigil('account', 'create', '--name', 'Acme Corporation')).id as number;
   await vigil.vigil('account', 'create', '--name', 'Globex');
   await vigil.vigil('account', 'create', '--name', 'Initech');
-  const key = (
-    await vigil.vigil(
-      'key',
-      'create',
-      '--account',
-      String(accountId),
-      '--name',
-      'Workday sync',
-      '--grant',
-      'employees:rw',
-      '--grant',
-      'groups:rw',
-    )
-  ).key as string;
+  const api = await customerApi(vigil, accountId, ['employees:rw', 'groups:rw'], 'Workday sync');
   await vigil.vigil(
     'key',
     'create',
@@ -48,25 +35,17 @@ beforeAll(async () => {
     'Okta provisioning',
     '--grant',
     'groups:r',
-    '--grant',
-    'campaigns:r',
   );
-  const api = (path: string, method: string, body: unknown) =>
-    fetch(`${vigil.baseUrl}/api/api_gateway/customer/${path}`, {
-      method,
-      headers: { apiKey: key, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<{ id: number }>);
   const ids: number[] = [];
   for (let i = 0; i < 120; i++) {
     const first = FIRST[i % FIRST.length] as string;
     const last = LAST[(i * 7) % LAST.length] as string;
-    const created = await api('employees/', 'POST', {
+    const created = await api.post('employees/', {
       first_name: first,
       last_name: last,
       email: `${first}.${last}${i}@acme.example`.toLowerCase(),
     });
-    ids.push(created.id);
+    ids.push(created.body.id);
   }
   const groups: [string, string, number[]][] = [
     ['Finance', 'Approves payments and invoices', ids.slice(0, 14)],
@@ -85,7 +64,7 @@ beforeAll(async () => {
       name,
       ...(description ? ['--description', description] : []),
     );
-    await api(`groups/${group.id}/`, 'PUT', { employee_ids: members });
+    await api.put(`groups/${group.id}/`, { employee_ids: members });
     groupIds.push(group.id as number);
   }
   groupId = groupIds[0] as number;
