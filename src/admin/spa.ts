@@ -36,8 +36,9 @@ export async function spaRoutes(app: FastifyInstance): Promise<void> {
     }
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   };
-  app.get('/', page);
-  app.get('/*', async (request, reply) => {
+  // The app's pages are not part of the Customer API document.
+  app.get('/', { schema: { hide: true } }, page);
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     // An unknown admin API path is a JSON 404, not the app's page.
     if (request.url.startsWith('/admin/api/') || request.url === '/admin/api') throw notFound();
     return page(request, reply);

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { TrainingCampaignsTable } from '../../db/schema.js';
 
@@ -80,4 +80,55 @@ export async function existingGroupIds(db: Db, accountId: number, groupIds: numb
     .where('id', 'in', groupIds)
     .execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** Newest first (the highest id is the latest created). */
+export function listCampaignsNewestFirst(
+  db: Db,
+  accountId: number,
+  limit: number,
+  offset: number,
+): Promise<CampaignRow[]> {
+  return db
+    .selectFrom('training_campaigns')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export function findCampaign(
+  db: Db,
+  accountId: number,
+  campaignId: number,
+): Promise<CampaignRow | undefined> {
+  return db
+    .selectFrom('training_campaigns')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', campaignId)
+    .executeTakeFirst();
+}
+
+export interface GroupRef {
+  id: number;
+  name: string;
+}
+
+/** Target groups of each campaign, by name. */
+export async function groupsOfCampaigns(db: Db, campaignIds: number[]): Promise<Map<number, GroupRef[]>> {
+  const byCampaign = new Map<number, GroupRef[]>(campaignIds.map((id) => [id, []]));
+  if (campaignIds.length === 0) return byCampaign;
+  const rows = await db
+    .selectFrom('campaign_groups as cg')
+    .innerJoin('groups as g', 'g.id', 'cg.group_id')
+    .select(['cg.campaign_id', 'g.id', 'g.name'])
+    .where('cg.campaign_id', 'in', campaignIds)
+    .orderBy(sql`lower(g.name)`)
+    .orderBy('g.id')
+    .execute();
+  for (const row of rows) byCampaign.get(row.campaign_id)?.push({ id: row.id, name: row.name });
+  return byCampaign;
 }

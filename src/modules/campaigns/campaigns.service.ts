@@ -1,5 +1,6 @@
+import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
-import { FieldErrorCollector, validationFailed } from '../../errors.js';
+import { FieldErrorCollector, notFound, validationFailed } from '../../errors.js';
 import { checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
@@ -8,14 +9,25 @@ import {
   type CampaignRow,
   countCampaigns,
   existingGroupIds,
+  findCampaign,
+  type GroupRef,
   groupIdsOfCampaigns,
+  groupsOfCampaigns,
   insertCampaign,
   listCampaigns,
+  listCampaignsNewestFirst,
 } from './campaigns.repository.js';
 
 export interface Campaign extends CampaignRow {
   group_ids: number[];
 }
+
+/** A campaign as the web interface shows it: with its target groups' names. */
+export interface CampaignWithGroups extends CampaignRow {
+  groups: GroupRef[];
+}
+
+export const campaignNotFound = () => notFound('Campaign not found');
 
 /** Creates a training campaign in `draft`, targeting groups of the same account. */
 export async function createCampaign(
@@ -50,4 +62,34 @@ export async function findCampaigns(db: Db, accountId: number, page: PageRequest
     result.items.map((c) => c.id),
   );
   return { ...result, items: result.items.map((c) => ({ ...c, group_ids: groups.get(c.id) ?? [] })) };
+}
+
+/** A page of an account's training campaigns, newest first, with their target groups. */
+export async function listCampaignsPage(
+  db: Db,
+  accountId: number,
+  window: ListWindow,
+): Promise<ListPage<CampaignWithGroups>> {
+  const page = await readList(
+    window,
+    () => countCampaigns(db, accountId),
+    (limit, offset) => listCampaignsNewestFirst(db, accountId, limit, offset),
+  );
+  const groups = await groupsOfCampaigns(
+    db,
+    page.items.map((c) => c.id),
+  );
+  return { ...page, items: page.items.map((c) => ({ ...c, groups: groups.get(c.id) ?? [] })) };
+}
+
+export async function getCampaign(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+): Promise<CampaignWithGroups> {
+  const id = parseId(campaignId);
+  const campaign = id === null ? undefined : await findCampaign(db, accountId, id);
+  if (!campaign) throw campaignNotFound();
+  const groups = await groupsOfCampaigns(db, [campaign.id]);
+  return { ...campaign, groups: groups.get(campaign.id) ?? [] };
 }

@@ -11,3 +11,10 @@ export function presentEmployee(employee: Employee) {
     updated_at: iso(employee.updated_at),
   };
 }
+
+/** An employee with the groups it belongs to (the web interface's employee page). */
+export function presentEmployeeWithGroups(
+  employee: Employee & { groups: Array<{ id: number; name: string }> },
+) {
+  return { ...presentEmployee(employee), groups: employee.groups.map((g) => ({ id: g.id, name: g.name })) };
+}

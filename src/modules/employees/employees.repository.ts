@@ -1,5 +1,5 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { type Insertable, type Selectable, sql } from 'kysely';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { EmployeesTable } from '../../db/schema.js';
 
 export type EmployeeRow = Selectable<EmployeesTable>;
@@ -48,4 +48,131 @@ export function listEmployees(
   offset: number,
 ): Promise<EmployeeRow[]> {
   return filtered(db, accountId, filter).selectAll().orderBy('id').limit(limit).offset(offset).execute();
+}
+
+/** Changes some fields of an employee of this account; undefined when there is none. */
+export function updateEmployeeRow(
+  db: Db,
+  accountId: number,
+  employeeId: number,
+  changes: Partial<Pick<EmployeeRow, 'first_name' | 'last_name' | 'email' | 'email_normalized'>>,
+  now: number,
+): Promise<EmployeeRow | undefined> {
+  return db
+    .updateTable('employees')
+    .set({ ...changes, updated_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', employeeId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Holds an employee until commit, so no membership of it can be added meanwhile (adding one
+ * checks the foreign key, which waits for this lock). On SQLite a no-op update takes the
+ * database's write lock at once, as `lockGroup` does.
+ */
+export async function lockEmployee(trx: Db, accountId: number, employeeId: number): Promise<boolean> {
+  const query =
+    dialectOf(trx) === 'postgres'
+      ? trx
+          .selectFrom('employees')
+          .select('id')
+          .where('account_id', '=', accountId)
+          .where('id', '=', employeeId)
+          .forUpdate()
+      : trx
+          .updateTable('employees')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('account_id', '=', accountId)
+          .where('id', '=', employeeId)
+          .returning('id');
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function deleteEmployeeRow(trx: Db, accountId: number, employeeId: number): Promise<void> {
+  await trx
+    .deleteFrom('employees')
+    .where('account_id', '=', accountId)
+    .where('id', '=', employeeId)
+    .execute();
+}
+
+/** The groups an employee belongs to, ascending by id. */
+export async function memberGroupIds(db: Db, employeeId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('group_members')
+    .select('group_id')
+    .where('employee_id', '=', employeeId)
+    .orderBy('group_id')
+    .execute();
+  return rows.map((r) => r.group_id);
+}
+
+/** The groups an employee belongs to, by name. */
+export function groupsOfEmployee(db: Db, accountId: number, employeeId: number) {
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId),
+    )
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
+}
+
+/** The addresses as a table `u(email)`, one parameter whatever their number (see groups.repository). */
+function emailRows(db: Db, emails: string[]) {
+  return dialectOf(db) === 'postgres'
+    ? sql`unnest(${emails}::text[]) as u(email)`
+    : sql`(select value as email from json_each(${JSON.stringify(emails)})) as u`;
+}
+
+/** This account's employees with one of these normalized addresses. */
+export async function employeesByEmail(
+  db: Db,
+  accountId: number,
+  emailsNormalized: string[],
+): Promise<Array<{ id: number; email_normalized: string }>> {
+  if (emailsNormalized.length === 0) return [];
+  const { rows } = await sql<{ id: number; email_normalized: string }>`select e.id, e.email_normalized
+      from ${emailRows(db, emailsNormalized)}
+      join employees e on e.account_id = ${accountId} and e.email_normalized = u.email`.execute(db);
+  return rows.map((r) => ({ id: Number(r.id), email_normalized: r.email_normalized }));
+}
+
+/**
+ * Inserts employees, skipping any whose address the account already has (a concurrent create
+ * included): the rows returned are those inserted.
+ */
+export function insertEmployeesIfNew(
+  trx: Db,
+  rows: Insertable<EmployeesTable>[],
+): Promise<Array<{ id: number; email_normalized: string }>> {
+  if (rows.length === 0) return Promise.resolve([]);
+  return trx
+    .insertInto('employees')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['account_id', 'email_normalized']).doNothing())
+    .returning(['id', 'email_normalized'])
+    .execute();
+}
+
+/** One batch of an account's employees after `afterId`, in id order (keyset paging, for exports). */
+export function employeesAfter(
+  db: Db,
+  accountId: number,
+  afterId: number,
+  limit: number,
+): Promise<EmployeeRow[]> {
+  return db
+    .selectFrom('employees')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }

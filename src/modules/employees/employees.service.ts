@@ -1,17 +1,26 @@
-import type { Db } from '../../db/database.js';
+import type { ListPage, ListWindow } from '../../admin/list.js';
+import { type Db, dialectOf } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { containsPattern } from '../../db/like.js';
 import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import {
   countEmployees,
+  deleteEmployeeRow,
   type EmployeeFilter,
   type EmployeeRow,
   findEmployee,
+  groupsOfEmployee,
   insertEmployee,
   listEmployees,
+  lockEmployee,
+  memberGroupIds,
+  updateEmployeeRow,
 } from './employees.repository.js';
+import { type EmployeeSort, readEmployeePage, type SortOrder } from './employees.search.repository.js';
 
 export type Employee = EmployeeRow;
 
@@ -48,7 +57,7 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
 export async function getEmployee(db: Db, accountId: number, employeeId: string | number): Promise<Employee> {
   const id = parseId(employeeId);
   const employee = id === null ? undefined : await findEmployee(db, accountId, id);
-  if (!employee) throw notFound('Employee not found');
+  if (!employee) throw employeeNotFound();
   return employee;
 }
 
@@ -73,4 +82,97 @@ export function findEmployees(
     () => countEmployees(db, accountId, filter),
     (limit, offset) => listEmployees(db, accountId, filter, limit, offset),
   );
+}
+
+export const employeeNotFound = () => notFound('Employee not found');
+
+export interface EmployeeQuery {
+  /** Case-insensitive substring of the first, last or full name or of the address. */
+  search?: string;
+  sort?: EmployeeSort;
+  order?: SortOrder;
+}
+
+/** A page of an account's employees, searched and sorted (last name by default). */
+export function searchEmployees(
+  db: Db,
+  accountId: number,
+  query: EmployeeQuery,
+  window: ListWindow,
+): Promise<ListPage<Employee>> {
+  const pattern = containsPattern(query.search);
+  // See findEmployees: nothing stored holds a NUL.
+  if (pattern?.includes('\u0000')) return Promise.resolve({ count: 0, items: [] });
+  const sort = { by: query.sort ?? 'last_name', order: query.order ?? 'asc' } as const;
+  return readEmployeePage(db, accountId, { pattern }, sort, window);
+}
+
+/** An employee with the groups it belongs to (by name). */
+export async function getEmployeeWithGroups(
+  db: Db,
+  accountId: number,
+  employeeId: string | number,
+): Promise<Employee & { groups: Array<{ id: number; name: string }> }> {
+  const employee = await getEmployee(db, accountId, employeeId);
+  return { ...employee, groups: await groupsOfEmployee(db, accountId, employee.id) };
+}
+
+/** Changes the fields given, with the rules of createEmployee; another employee's address is a 409. */
+export async function updateEmployee(
+  db: Db,
+  accountId: number,
+  employeeId: string | number,
+  input: Partial<NewEmployee>,
+): Promise<Employee> {
+  const errors = new FieldErrorCollector();
+  const changes: Parameters<typeof updateEmployeeRow>[3] = {};
+  if (input.first_name !== undefined) changes.first_name = checkName(errors, 'first_name', input.first_name);
+  if (input.last_name !== undefined) changes.last_name = checkName(errors, 'last_name', input.last_name);
+  if (input.email !== undefined) {
+    changes.email = checkEmail(errors, 'email', input.email);
+    changes.email_normalized = normalizeEmail(changes.email);
+  }
+  errors.throwIfAny();
+  const id = parseId(employeeId);
+  if (id === null) throw employeeNotFound();
+  if (Object.keys(changes).length === 0) return getEmployee(db, accountId, id);
+  let employee: Employee | undefined;
+  try {
+    employee = await updateEmployeeRow(db, accountId, id, changes, Date.now());
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('Email already exists');
+    throw err;
+  }
+  if (!employee) throw employeeNotFound();
+  return employee;
+}
+
+/**
+ * Deletes an employee, who leaves every group in the same transaction: each group's count
+ * and version (so its Customer API ETag) move. Locks as replaceMembership does, groups first
+ * and then the employee, so a concurrent change of one of the groups waits or is waited for,
+ * and no membership can be added to the employee meanwhile.
+ */
+export async function deleteEmployee(db: Db, accountId: number, employeeId: string | number): Promise<void> {
+  const id = parseId(employeeId);
+  if (id === null) throw employeeNotFound();
+  const postgres = dialectOf(db) === 'postgres';
+  for (let attempt = 1; ; attempt++) {
+    const done = await db.transaction().execute(async (trx) => {
+      // SQLite: locking the employee first takes the database's write lock; nothing else runs.
+      const expected = postgres ? await memberGroupIds(trx, id) : [];
+      await lockGroups(trx, accountId, expected);
+      if (!(await lockEmployee(trx, accountId, id))) throw employeeNotFound();
+      if (postgres && attempt < 3) {
+        // Added to another group just before the employee was locked: start again with that
+        // group locked first, so every transaction takes its locks in the same order.
+        const now = await memberGroupIds(trx, id);
+        if (now.some((groupId) => !expected.includes(groupId))) return false;
+      }
+      await leaveAllGroups(trx, id, Date.now());
+      await deleteEmployeeRow(trx, accountId, id);
+      return true;
+    });
+    if (done) return;
+  }
 }

@@ -26,3 +26,8 @@ export function presentGroupRecord(group: GroupRow) {
     updated_at: iso(group.updated_at),
   };
 }
+
+/** A group as the web interface shows it: with its times (the account is the page's). */
+export function presentAdminGroup(group: GroupRow) {
+  return { ...presentGroup(group), created_at: iso(group.created_at), updated_at: iso(group.updated_at) };
+}

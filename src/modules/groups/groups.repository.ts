@@ -108,55 +108,6 @@ export async function memberSummariesJson(db: Db, groupId: number): Promise<stri
   return rows[0]?.json ?? '[]';
 }
 
-// The id lists can hold 100,000 entries: they travel as one parameter (a JSON text for
-// SQLite's json_each, an array for PostgreSQL), never as 100,000 placeholders. Look-ups go
-// through a primary-key index (PostgreSQL may instead hash the account's employees for a
-// long list: measured 0.12 s for 100,000 ids, against 0.5 s for the index look-ups).
-
-/** The ids as a table `u(id)`. */
-function idRows(db: Db, ids: number[]) {
-  return dialectOf(db) === 'postgres'
-    ? sql`unnest(${ids}::bigint[]) as u(id)`
-    : sql`(select value as id from json_each(${JSON.stringify(ids)})) as u`;
-}
-
-/**
- * Which of `ids` are not employees of this account, ascending. An anti-join: the valid ids,
- * usually all of them, are never read back.
- */
-export async function unknownEmployeeIds(db: Db, accountId: number, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<{ id: number }>`select u.id from ${idRows(db, ids)}
-      where not exists (select 1 from employees e where e.id = u.id and e.account_id = ${accountId})
-      order by u.id`.execute(db);
-  return rows.map((r) => Number(r.id));
-}
-
-/** The current member ids of a group, ascending. */
-export async function memberIds(db: Db, groupId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('group_members')
-    .select('employee_id')
-    .where('group_id', '=', groupId)
-    .orderBy('employee_id')
-    .execute();
-  return rows.map((r) => r.employee_id);
-}
-
-export async function removeMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`delete from group_members where group_id = ${groupId} and employee_id in (select u.id from ${idRows(trx, ids)})`.execute(
-    trx,
-  );
-}
-
-export async function addMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`insert into group_members (group_id, employee_id) select ${groupId}, u.id from ${idRows(trx, ids)}`.execute(
-    trx,
-  );
-}
-
 /** Saves a change to the group and moves its version (and so its ETag) on. */
 export function recordGroupChange(
   trx: Db,
@@ -170,4 +121,88 @@ export function recordGroupChange(
     .where('id', '=', groupId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Locks several groups of an account, in id order (as every transaction that locks more than
+ * one takes them), until commit. See lockGroup.
+ */
+export async function lockGroups(trx: Db, accountId: number, groupIds: number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  if (dialectOf(trx) === 'postgres') {
+    await trx
+      .selectFrom('groups')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', groupIds)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    return;
+  }
+  await trx
+    .updateTable('groups')
+    .set((eb) => ({ version: eb.ref('version') }))
+    .where('account_id', '=', accountId)
+    .where('id', 'in', groupIds)
+    .execute();
+}
+
+/** Before an employee is deleted: every group holding it loses a member and moves its version on. */
+export async function leaveAllGroups(trx: Db, employeeId: number, now: number): Promise<void> {
+  await trx
+    .updateTable('groups')
+    .set((eb) => ({
+      employee_count: eb('employee_count', '-', 1),
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId),
+    )
+    .execute();
+}
+
+/** Groups whose name matches `pattern` (a `containsPattern`), or all; by name, then id (an index). */
+function named(db: Db, accountId: number, pattern: string | undefined) {
+  let query = db.selectFrom('groups').where('account_id', '=', accountId);
+  if (pattern !== undefined) query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  return query;
+}
+
+export async function countGroupsNamed(
+  db: Db,
+  accountId: number,
+  pattern: string | undefined,
+): Promise<number> {
+  const row = await named(db, accountId, pattern)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function groupsNamed(
+  db: Db,
+  accountId: number,
+  pattern: string | undefined,
+  limit: number,
+  offset: number,
+): Promise<GroupRow[]> {
+  return named(db, accountId, pattern)
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Deletes a group of this account (memberships and campaign targets cascade); false if there is none. */
+export async function deleteGroupRow(db: Db, accountId: number, groupId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('groups')
+    .where('account_id', '=', accountId)
+    .where('id', '=', groupId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -1,24 +1,34 @@
+import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
+import { containsPattern } from '../../db/like.js';
 import { FieldErrorCollector, invalidEmployeeIds, notFound, preconditionFailed } from '../../errors.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import type { EmployeeRow } from '../employees/employees.repository.js';
+import { readEmployeePage } from '../employees/employees.search.repository.js';
 import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addMembers,
+  memberIds,
+  removeMembers,
+  retryIfEmployeeDeleted,
+  unknownEmployeeIds,
+} from './groups.members.repository.js';
+import {
   countGroups,
+  countGroupsNamed,
+  deleteGroupRow,
   findGroup,
   type GroupListRow,
   type GroupRow,
+  groupsNamed,
   insertGroup,
   listGroups,
   lockGroup,
-  memberIds,
   memberSummariesJson,
   recordGroupChange,
-  removeMembers,
-  unknownEmployeeIds,
 } from './groups.repository.js';
 
 export type Group = GroupRow;
@@ -31,6 +41,29 @@ export interface GroupDetail {
 }
 
 export const groupNotFound = () => notFound('Group not found');
+
+interface GroupChanges {
+  name?: string;
+  description?: string;
+}
+
+/** The rules of a group's name and description, for the fields given. */
+function checkGroupChanges(input: { name?: unknown; description?: unknown }): GroupChanges {
+  const errors = new FieldErrorCollector();
+  const changes: GroupChanges = {};
+  if (input.name !== undefined) changes.name = checkName(errors, 'name', input.name);
+  if (input.description !== undefined)
+    changes.description = checkDescription(errors, 'description', input.description);
+  errors.throwIfAny();
+  return changes;
+}
+
+function isRenamed(group: GroupRow, changes: GroupChanges): boolean {
+  return (
+    (changes.name !== undefined && changes.name !== group.name) ||
+    (changes.description !== undefined && changes.description !== group.description)
+  );
+}
 
 /** Creates an (empty) group in an existing account; the API cannot, administrators and operators can. */
 export async function createGroup(
@@ -87,36 +120,99 @@ export interface ReplaceMembershipProps {
  * Order of checks: input (400) → group exists (404) → If-Match (412) → ids belong to the account (400).
  */
 export async function replaceMembership(db: Db, props: ReplaceMembershipProps): Promise<GroupDetail> {
-  const errors = new FieldErrorCollector();
-  const changes: { name?: string; description?: string } = {};
-  if (props.name !== undefined) changes.name = checkName(errors, 'name', props.name);
-  if (props.description !== undefined)
-    changes.description = checkDescription(errors, 'description', props.description);
-  errors.throwIfAny();
+  const changes = checkGroupChanges(props);
   const ids = [...new Set(props.employeeIds)].sort((a, b) => a - b);
   const id = parseId(props.groupId);
   if (id === null) throw groupNotFound();
 
-  return db.transaction().execute(async (trx) => {
-    let group = await lockGroup(trx, props.accountId, id);
-    if (!group) throw groupNotFound();
-    if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
-      throw preconditionFailed();
-    const unknown = await unknownEmployeeIds(trx, props.accountId, ids);
-    if (unknown.length > 0) throw invalidEmployeeIds(unknown);
+  // An employee deleted between the id check and the insert: the second run reports it.
+  return retryIfEmployeeDeleted(() =>
+    db.transaction().execute(async (trx) => {
+      let group = await lockGroup(trx, props.accountId, id);
+      if (!group) throw groupNotFound();
+      if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
+        throw preconditionFailed();
+      const unknown = await unknownEmployeeIds(trx, props.accountId, ids);
+      if (unknown.length > 0) throw invalidEmployeeIds(unknown);
 
-    const current = new Set(await memberIds(trx, id));
-    const wanted = new Set(ids);
-    const removed = [...current].filter((e) => !wanted.has(e));
-    const added = ids.filter((e) => !current.has(e));
-    await removeMembers(trx, id, removed);
-    await addMembers(trx, id, added);
-    const renamed =
-      (changes.name !== undefined && changes.name !== group.name) ||
-      (changes.description !== undefined && changes.description !== group.description);
-    if (removed.length > 0 || added.length > 0 || renamed) {
-      group = await recordGroupChange(trx, id, { ...changes, employee_count: ids.length }, Date.now());
-    }
-    return { group, membersJson: await memberSummariesJson(trx, id), etag: groupEtag(group) };
+      const current = new Set(await memberIds(trx, id));
+      const wanted = new Set(ids);
+      const removed = [...current].filter((e) => !wanted.has(e));
+      const added = ids.filter((e) => !current.has(e));
+      await removeMembers(trx, id, removed);
+      await addMembers(trx, id, added);
+      if (removed.length > 0 || added.length > 0 || isRenamed(group, changes)) {
+        group = await recordGroupChange(trx, id, { ...changes, employee_count: ids.length }, Date.now());
+      }
+      return { group, membersJson: await memberSummariesJson(trx, id), etag: groupEtag(group) };
+    }),
+  );
+}
+
+/** A page of an account's groups whose name contains `search`, by name. */
+export function listGroupsPage(
+  db: Db,
+  accountId: number,
+  query: { search?: string },
+  window: ListWindow,
+): Promise<ListPage<Group>> {
+  const pattern = containsPattern(query.search);
+  // Nothing stored holds a NUL (see findEmployees).
+  if (pattern?.includes('\u0000')) return Promise.resolve({ count: 0, items: [] });
+  return readList(
+    window,
+    () => countGroupsNamed(db, accountId, pattern),
+    (limit, offset) => groupsNamed(db, accountId, pattern, limit, offset),
+  );
+}
+
+export async function getGroup(db: Db, accountId: number, groupId: string | number): Promise<Group> {
+  const id = parseId(groupId);
+  const group = id === null ? undefined : await findGroup(db, accountId, id);
+  if (!group) throw groupNotFound();
+  return group;
+}
+
+/** Renames a group or changes its description; the version (ETag) moves only if something changed. */
+export async function updateGroup(
+  db: Db,
+  accountId: number,
+  groupId: string | number,
+  input: { name?: unknown; description?: unknown },
+): Promise<Group> {
+  const changes = checkGroupChanges(input);
+  const id = parseId(groupId);
+  if (id === null) throw groupNotFound();
+  return db.transaction().execute(async (trx) => {
+    const group = await lockGroup(trx, accountId, id);
+    if (!group) throw groupNotFound();
+    if (!isRenamed(group, changes)) return group;
+    return recordGroupChange(trx, id, { ...changes, employee_count: group.employee_count }, Date.now());
   });
+}
+
+/** Deletes a group; its memberships go with it, and campaigns no longer target it. */
+export async function deleteGroup(db: Db, accountId: number, groupId: string | number): Promise<void> {
+  const id = parseId(groupId);
+  if (id === null || !(await deleteGroupRow(db, accountId, id))) throw groupNotFound();
+}
+
+/** A page of a group's members whose name or address contains `search`, by last name. */
+export async function groupMembersPage(
+  db: Db,
+  accountId: number,
+  groupId: string | number,
+  query: { search?: string },
+  window: ListWindow,
+): Promise<ListPage<EmployeeRow>> {
+  const group = await getGroup(db, accountId, groupId);
+  const pattern = containsPattern(query.search);
+  if (pattern?.includes('\u0000')) return { count: 0, items: [] };
+  return readEmployeePage(
+    db,
+    accountId,
+    { pattern, groupId: group.id },
+    { by: 'last_name', order: 'asc' },
+    window,
+  );
 }

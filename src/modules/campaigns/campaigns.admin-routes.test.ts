@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AdminClient, signInAs } from '../../../test/helpers/admin.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { makeAccount, makeCampaign, makeGroup } from '../../../test/helpers/factories.js';
+
+// The admin API's training campaign routes: 401 → 404 for another account → 400 → success.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+function get(as: AdminClient | undefined, url: string) {
+  return t.app.inject({ method: 'GET', url: `/admin/api${url}`, headers: as?.headers ?? {} });
+}
+
+async function accounts() {
+  const mine = await makeAccount(t.app);
+  const theirs = await makeAccount(t.app);
+  const admin = await signInAs(t.app, { role: 'account_admin', accountId: mine.id });
+  const theirCampaign = await makeCampaign(t.app, theirs.id, [], 'Theirs');
+  return { mine: mine.id, theirs: theirs.id, admin, theirCampaign, base: `/accounts/${mine.id}` };
+}
+
+describe('GET …/campaigns and …/campaigns/{id}', () => {
+  it('answers 401 without a session', async () => {
+    const { base, theirCampaign } = await accounts();
+    for (const path of ['/campaigns', `/campaigns/${theirCampaign.id}`]) {
+      const res = await get(undefined, `${base}${path}`);
+      expect(res.statusCode, path).toBe(401);
+      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+    }
+  });
+
+  it('answers 404 for another account’s path, and for its campaign on ours', async () => {
+    const { base, theirs, admin, theirCampaign } = await accounts();
+    for (const path of ['/campaigns', `/campaigns/${theirCampaign.id}`]) {
+      const res = await get(admin, `/accounts/${theirs}${path}`);
+      expect(res.json(), path).toEqual({ error: 'Account not found', status: 404 });
+    }
+    for (const id of [theirCampaign.id, 'abc']) {
+      const res = await get(admin, `${base}/campaigns/${id}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: 'Campaign not found', status: 404 });
+    }
+  });
+
+  it('refuses a page size that is not a positive integer', async () => {
+    const { base, admin } = await accounts();
+    const res = await get(admin, `${base}/campaigns?page_size=-1`);
+    expect(res.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: { page_size: ['must be a positive integer'] },
+    });
+  });
+
+  it('lists campaigns newest first with their groups, and shows one', async () => {
+    const { mine, base, admin } = await accounts();
+    const group = await makeGroup(t.app, mine, 'Sales');
+    const first = await makeCampaign(t.app, mine, [group.id], 'First');
+    const second = await makeCampaign(t.app, mine, [], 'Second');
+    const list = await get(admin, `${base}/campaigns`);
+    expect(list.statusCode).toBe(200);
+    const shown = {
+      id: first.id,
+      name: 'First',
+      status: 'draft',
+      groups: [{ id: group.id, name: 'Sales' }],
+      created_at: new Date(first.created_at).toISOString(),
+      updated_at: new Date(first.updated_at).toISOString(),
+    };
+    expect(list.json()).toEqual({
+      count: 2,
+      results: [expect.objectContaining({ id: second.id, name: 'Second', groups: [] }), shown],
+    });
+    expect((await get(admin, `${base}/campaigns?page=2&page_size=1`)).json()).toEqual({
+      count: 2,
+      results: [shown],
+    });
+    expect((await get(admin, `${base}/campaigns/${first.id}`)).json()).toEqual(shown);
+  });
+});

@@ -1,0 +1,121 @@
+import { type RawBuilder, sql } from 'kysely';
+import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
+import { type Db, dialectOf } from '../../db/database.js';
+import type { EmployeeRow } from './employees.repository.js';
+
+export const EMPLOYEE_SORTS = ['last_name', 'first_name', 'email', 'created_at'] as const;
+export type EmployeeSort = (typeof EMPLOYEE_SORTS)[number];
+export type SortOrder = 'asc' | 'desc';
+
+export interface EmployeeSearch {
+  /** A LIKE pattern (`containsPattern`, lower case) for the names and the address; none: everyone. */
+  pattern?: string;
+  /** Only the members of this group. */
+  groupId?: number;
+}
+
+interface SortKey {
+  /** Exactly an index's expression, so the database can walk that index in order. */
+  indexed: RawBuilder<unknown>;
+  /** The same order through an expression no index has, so the database sorts what it found. */
+  sorted: RawBuilder<unknown>;
+}
+
+const text = (column: string): SortKey => {
+  const expr = sql.raw(column);
+  return { indexed: expr, sorted: sql`${expr} || ''` };
+};
+const id: SortKey = { indexed: sql`id`, sorted: sql`id + 0` };
+
+// Each sort ends with the id, so the order is total and pages never overlap. The indexed
+// expressions are those of migration 0002's indexes (and of the unique address index), walked
+// forwards or backwards; created_at follows id.
+const SORT_KEYS: Record<EmployeeSort, SortKey[]> = {
+  last_name: [text('lower(last_name)'), text('lower(first_name)'), id],
+  first_name: [text('lower(first_name)'), text('lower(last_name)'), id],
+  email: [text('email_normalized'), id],
+  created_at: [id],
+};
+
+function matching(db: Db, accountId: number, search: EmployeeSearch) {
+  let query = db.selectFrom('employees').where('account_id', '=', accountId);
+  if (search.pattern !== undefined) {
+    // The full name covers the first and the last name, and a search across both ("ann lee").
+    query = query.where(
+      sql<boolean>`(lower(first_name || ' ' || last_name) like ${search.pattern} escape '\\'
+        or email_normalized like ${search.pattern} escape '\\')`,
+    );
+  }
+  if (search.groupId !== undefined) {
+    const groupId = search.groupId;
+    query = query.where('id', 'in', (eb) =>
+      eb.selectFrom('group_members').select('employee_id').where('group_id', '=', groupId),
+    );
+  }
+  return query;
+}
+
+export async function countMatchingEmployees(
+  db: Db,
+  accountId: number,
+  search: EmployeeSearch,
+): Promise<number> {
+  const row = await matching(db, accountId, search)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function rowsInOrder(
+  db: Db,
+  accountId: number,
+  search: EmployeeSearch,
+  sort: { by: EmployeeSort; order: SortOrder },
+  how: { keys: 'indexed' | 'sorted'; backwards: boolean },
+) {
+  const direction = (sort.order === 'desc') !== how.backwards ? 'desc' : 'asc';
+  let query = matching(db, accountId, search).selectAll();
+  for (const key of SORT_KEYS[sort.by]) query = query.orderBy(key[how.keys], direction);
+  return query;
+}
+
+/**
+ * One page of the matching employees in the order asked, and how many match (measured with
+ * 100,000 employees; see the admin API report).
+ * - Everyone: counting is cheap, and tells which end of the sort index the page is nearer
+ *   (page 4000 of 4000 is page 1 read backwards): the walk stops after the page.
+ * - Filtered: the page first, then the count only if the page cannot tell. SQLite cannot
+ *   estimate how many rows a substring matches and would always walk the sort index, reading
+ *   each row it passes at random (a rare match: all of them); it scans and sorts the matches
+ *   instead, like PostgreSQL's planner chooses when that is cheaper.
+ */
+export async function readEmployeePage(
+  db: Db,
+  accountId: number,
+  search: EmployeeSearch,
+  sort: { by: EmployeeSort; order: SortOrder },
+  window: ListWindow,
+): Promise<ListPage<EmployeeRow>> {
+  if (search.pattern !== undefined || search.groupId !== undefined) {
+    const keys = dialectOf(db) === 'sqlite' ? 'sorted' : 'indexed';
+    return readList(
+      window,
+      () => countMatchingEmployees(db, accountId, search),
+      (limit, offset) =>
+        rowsInOrder(db, accountId, search, sort, { keys, backwards: false })
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+    );
+  }
+  const count = await countMatchingEmployees(db, accountId, search);
+  if (!Number.isSafeInteger(window.offset) || window.offset >= count) return { count, items: [] };
+  const take = Math.min(window.limit, count - window.offset);
+  const fromEnd = count - window.offset - take;
+  const backwards = fromEnd < window.offset;
+  const items = await rowsInOrder(db, accountId, search, sort, { keys: 'indexed', backwards })
+    .limit(take)
+    .offset(backwards ? fromEnd : window.offset)
+    .execute();
+  return { count, items: backwards ? items.reverse() : items };
+}

@@ -1,0 +1,180 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { makeEmployee, makeKey } from '../../../test/helpers/factories.js';
+import { type Employee, type EmployeeQuery, searchEmployees } from './employees.service.js';
+
+// Searching, sorting and paging an account's employees (the web interface's employee list).
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+async function accountWith(people: Array<[string, string, string]>) {
+  const { accountId } = await makeKey(t.app);
+  const employees = [];
+  for (const [first_name, last_name, email] of people)
+    employees.push(await makeEmployee(t.app, accountId, { first_name, last_name, email }));
+  return { accountId, employees };
+}
+
+const PEOPLE: Array<[string, string, string]> = [
+  ['Ann', 'Lee', 'ann.lee@example.com'],
+  ['bo', 'smith', 'bo@example.com'],
+  ['Cy', 'Smithers', 'cy@example.org'],
+  ['Dee', 'Jones', 'DSmith@Example.com'],
+  ['Al', 'Lee', 'al.lee@example.com'],
+  ['Ma_ry', '100% Real', 'mary@example.com'],
+];
+
+async function names(accountId: number, query: EmployeeQuery, window = { limit: 25, offset: 0 }) {
+  const page = await searchEmployees(t.app.db, accountId, query, window);
+  return { count: page.count, names: page.items.map((e) => `${e.first_name} ${e.last_name}`) };
+}
+
+describe('searchEmployees', () => {
+  it('sorts by last name, then first name, case-insensitively, by default', async () => {
+    const { accountId } = await accountWith(PEOPLE);
+    await accountWith([['Zed', 'Other', 'zed@example.com']]);
+    expect(await names(accountId, {})).toEqual({
+      count: 6,
+      names: ['Ma_ry 100% Real', 'Dee Jones', 'Al Lee', 'Ann Lee', 'bo smith', 'Cy Smithers'],
+    });
+  });
+
+  it('sorts by first name, email or creation, either way', async () => {
+    const { accountId } = await accountWith(PEOPLE);
+    expect((await names(accountId, { sort: 'first_name' })).names).toEqual([
+      'Al Lee',
+      'Ann Lee',
+      'bo smith',
+      'Cy Smithers',
+      'Dee Jones',
+      'Ma_ry 100% Real',
+    ]);
+    expect((await names(accountId, { sort: 'first_name', order: 'desc' })).names[0]).toBe('Ma_ry 100% Real');
+    expect((await names(accountId, { sort: 'email' })).names).toEqual([
+      'Al Lee',
+      'Ann Lee',
+      'bo smith',
+      'Cy Smithers',
+      'Dee Jones',
+      'Ma_ry 100% Real',
+    ]);
+    const created = PEOPLE.map(([f, l]) => `${f} ${l}`);
+    expect((await names(accountId, { sort: 'created_at' })).names).toEqual(created);
+    expect((await names(accountId, { sort: 'created_at', order: 'desc' })).names).toEqual(created.reverse());
+  });
+
+  it('orders equal names by id', async () => {
+    const { accountId, employees } = await accountWith([
+      ['Sam', 'Same', 'sam1@example.com'],
+      ['sam', 'SAME', 'sam2@example.com'],
+      ['Sam', 'same', 'sam3@example.com'],
+    ]);
+    const asc = await searchEmployees(t.app.db, accountId, {}, { limit: 25, offset: 0 });
+    expect(asc.items.map((e) => e.id)).toEqual(employees.map((e) => e.id));
+    const desc = await searchEmployees(t.app.db, accountId, { order: 'desc' }, { limit: 25, offset: 0 });
+    expect(desc.items.map((e) => e.id)).toEqual(employees.map((e) => e.id).reverse());
+  });
+
+  it('finds a case-insensitive substring of the first, last or full name or of the address', async () => {
+    const { accountId } = await accountWith(PEOPLE);
+    expect(await names(accountId, { search: 'SMITH' })).toEqual({
+      count: 3,
+      names: ['Dee Jones', 'bo smith', 'Cy Smithers'],
+    });
+    expect((await names(accountId, { search: '  ann LEE ' })).names).toEqual(['Ann Lee']);
+    expect((await names(accountId, { search: 'example.org' })).names).toEqual(['Cy Smithers']);
+    expect((await names(accountId, { search: 'al' })).names).toEqual(['Ma_ry 100% Real', 'Al Lee']);
+    expect((await names(accountId, { search: 'nobody' })).count).toBe(0);
+    expect((await names(accountId, { search: '' })).count).toBe(6);
+  });
+
+  it('takes %, _ and \\ in the search literally', async () => {
+    const { accountId } = await accountWith([...PEOPLE, ['Back', 'Sl\\ash', 'slash@example.com']]);
+    expect((await names(accountId, { search: '_' })).names).toEqual(['Ma_ry 100% Real']);
+    expect((await names(accountId, { search: '0%' })).names).toEqual(['Ma_ry 100% Real']);
+    expect((await names(accountId, { search: '%' })).names).toEqual(['Ma_ry 100% Real']);
+    expect((await names(accountId, { search: '\\' })).names).toEqual(['Back Sl\\ash']);
+    expect((await names(accountId, { search: 'a\u0000' })).count).toBe(0);
+  });
+
+  it('pages, counting every match; a page past the last is empty with the right count', async () => {
+    const { accountId } = await accountWith(PEOPLE);
+    expect(await names(accountId, {}, { limit: 2, offset: 2 })).toEqual({
+      count: 6,
+      names: ['Al Lee', 'Ann Lee'],
+    });
+    expect(await names(accountId, {}, { limit: 4, offset: 4 })).toEqual({
+      count: 6,
+      names: ['bo smith', 'Cy Smithers'],
+    });
+    expect(await names(accountId, { search: 'smith' }, { limit: 2, offset: 2 })).toEqual({
+      count: 3,
+      names: ['Cy Smithers'],
+    });
+    expect(await names(accountId, {}, { limit: 25, offset: 50 })).toEqual({ count: 6, names: [] });
+    expect(await names(accountId, { search: 'lee' }, { limit: 25, offset: 25 })).toEqual({
+      count: 2,
+      names: [],
+    });
+    expect(await names(accountId, {}, { limit: 200, offset: 2 ** 60 })).toEqual({ count: 6, names: [] });
+  });
+});
+
+describe('searchEmployees, page by page', () => {
+  it('gives the same order as sorting everything, on every page, whichever way a page is read', async () => {
+    const { accountId } = await makeKey(t.app);
+    const firsts = ['Ann', 'ann', 'Bo', 'Cy', 'Dee'];
+    const lasts = ['Smith', 'smithers', 'Lee', 'Adams', 'Zed', 'Ng'];
+    const made: Employee[] = [];
+    for (let i = 0; i < 48; i++) {
+      const fields = {
+        first_name: firsts[i % 5]!,
+        last_name: lasts[(i * 7) % 6]!,
+        email: `p${(i * 37) % 48}x${i}@example.com`,
+      };
+      made.push(await makeEmployee(t.app, accountId, fields));
+    }
+    const keys: Record<string, (e: Employee) => Array<string | number>> = {
+      last_name: (e) => [e.last_name.toLowerCase(), e.first_name.toLowerCase(), e.id],
+      first_name: (e) => [e.first_name.toLowerCase(), e.last_name.toLowerCase(), e.id],
+      email: (e) => [e.email_normalized, e.id],
+      created_at: (e) => [e.id],
+    };
+    const compare = (a: Array<string | number>, b: Array<string | number>) => {
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+      return 0;
+    };
+    for (const search of [undefined, 'smith', 'ann', 'x4@']) {
+      const pattern = search?.toLowerCase();
+      const matches = made.filter(
+        (e) =>
+          !pattern ||
+          `${e.first_name} ${e.last_name}`.toLowerCase().includes(pattern) ||
+          e.email_normalized.includes(pattern),
+      );
+      for (const sort of ['last_name', 'first_name', 'email', 'created_at'] as const) {
+        for (const order of ['asc', 'desc'] as const) {
+          const expected = [...matches].sort((a, b) => compare(keys[sort]!(a), keys[sort]!(b)));
+          if (order === 'desc') expected.reverse();
+          for (const size of [5, 7, 48]) {
+            const ids = [];
+            for (let offset = 0; offset < matches.length + size; offset += size) {
+              const page = await searchEmployees(
+                t.app.db,
+                accountId,
+                { search, sort, order },
+                { limit: size, offset },
+              );
+              expect(page.count).toBe(matches.length);
+              ids.push(...page.items.map((e) => e.id));
+            }
+            expect(ids, `${search} ${sort} ${order} ${size}`).toEqual(expected.map((e) => e.id));
+          }
+        }
+      }
+    }
+  });
+});
