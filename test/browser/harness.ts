@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, onTestFailed } from 'vitest';
+import { onTestFailed } from 'vitest';
 import { testEnv } from '../helpers/app.js';
+import { afterFile } from '../helpers/cleanup.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { runCli, type ServerProcess, startServer } from '../helpers/server-process.js';
 
@@ -52,7 +53,7 @@ export async function startVigil(extraEnv: NodeJS.ProcessEnv = {}): Promise<Vigi
   const env = testEnv(database.url, extraEnv);
   const server = await startServer(env);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  afterAll(async () => {
+  afterFile(async () => {
     await browser.close();
     await server.stop();
     await database.drop();

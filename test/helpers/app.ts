@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { afterFile } from './cleanup.js';
 import { createTestDatabase, openMigrated, TEST_REDIS_URL } from './database.js';
 
 export interface TestApp {
@@ -42,7 +42,7 @@ export async function buildTestApp(extraEnv: NodeJS.ProcessEnv = {}): Promise<Te
   });
   const app = await buildApp({ config, database, logStream });
   await app.ready();
-  afterAll(async () => {
+  afterFile(async () => {
     await app.close();
     await testDb.drop();
   });
