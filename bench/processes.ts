@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,6 +8,17 @@ import { freePort } from '../test/helpers/server-process.js';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const TMP = resolve(ROOT, 'bench/.tmp');
+
+/** The commit measured, flagged when `src/` has changes not committed yet. */
+export function gitRevision(): string {
+  try {
+    const sha = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
+    const dirty = execSync('git status --porcelain -- src', { cwd: ROOT }).toString().trim() !== '';
+    return dirty ? `${sha} + uncommitted src changes` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
 
 export interface BenchServer {
   pid: number;

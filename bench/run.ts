@@ -1,11 +1,10 @@
-import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../src/db/database.js';
 import { type LoadOptions, type LoadResult, type LoadSpec, runLoad } from './load.js';
-import { type BenchServer, memoryOf, ROOT, startProcess, TMP } from './processes.js';
+import { type BenchServer, gitRevision, memoryOf, ROOT, startProcess, TMP } from './processes.js';
 import { type ReplaceResult, timeReplacements } from './replace.js';
 import { type Measured, renderSection, writeSection } from './report.js';
 import { API, baselineSpec, loadScenarios, SCENARIOS, type ScenarioId } from './scenarios.js';
@@ -80,16 +79,6 @@ async function preflight(vigil: BenchServer, seeded: Seeded): Promise<void> {
   const detail = await get(`/groups/${seeded.bigGroupId}/`, seeded.keys.detail);
   if ((detail.employees as unknown[]).length !== seeded.bigGroupSize)
     throw new Error('preflight: big group size');
-}
-
-function gitRevision(): string {
-  try {
-    const sha = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
-    const dirty = execSync('git status --porcelain -- src', { cwd: ROOT }).toString().trim() !== '';
-    return dirty ? `${sha} + uncommitted src changes` : sha;
-  } catch {
-    return 'unknown';
-  }
 }
 
 function countErrorLines(logFile: string): number {
