@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { notFound } from '../errors.js';
 
 // Built by `npm run build` (web/build.mjs) into dist/web, two levels above both src/admin and dist/admin.
@@ -23,18 +23,17 @@ export async function spaRoutes(app: FastifyInstance): Promise<void> {
     wildcard: true,
   });
 
-  let indexHtml: string | undefined;
-  const page = async (_request: unknown, reply: import('fastify').FastifyReply) => {
-    if (indexHtml === undefined) {
-      if (!existsSync(indexPath)) {
-        return reply
-          .code(503)
-          .type('text/plain; charset=utf-8')
-          .send('The web interface is not built: run `npm run build`.\n');
-      }
-      indexHtml = readFileSync(indexPath, 'utf8');
+  // Read at every request (it is small and the OS caches it): after a rebuild, a running
+  // server serves the new page, whose asset names match the files now on disk.
+  const page = async (_request: unknown, reply: FastifyReply) => {
+    const html = await readFile(indexPath, 'utf8').catch(() => null);
+    if (html === null) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web interface is not built: run `npm run build`.\n');
     }
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   // The app's pages are not part of the Customer API document.
   app.get('/', { schema: { hide: true } }, page);

@@ -137,9 +137,12 @@ export async function employeesByEmail(
   emailsNormalized: string[],
 ): Promise<Array<{ id: number; email_normalized: string }>> {
   if (emailsNormalized.length === 0) return [];
+  // `cross join` keeps the addresses as the outer loop on SQLite (its join-order hint): each is
+  // one look-up in the unique index, instead of a scan of the account's employees per address.
   const { rows } = await sql<{ id: number; email_normalized: string }>`select e.id, e.email_normalized
       from ${emailRows(db, emailsNormalized)}
-      join employees e on e.account_id = ${accountId} and e.email_normalized = u.email`.execute(db);
+      cross join employees e
+      where e.account_id = ${accountId} and e.email_normalized = u.email`.execute(db);
   return rows.map((r) => ({ id: Number(r.id), email_normalized: r.email_normalized }));
 }
 

@@ -1,0 +1,98 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { setUnauthorizedHandler } from './api/client';
+import { RequireAuth, RequireOperator } from './auth/RequireAuth';
+import { NotFound, RouteError } from './components/RouteError';
+import { AccountLayout } from './layout/AccountLayout';
+import { AppLayout } from './layout/AppLayout';
+import { AccountsPage } from './pages/accounts/AccountsPage';
+import { AdminsPage } from './pages/admins/AdminsPage';
+import { AcceptLinkPage } from './pages/auth/AcceptLinkPage';
+import { SignInPage } from './pages/auth/SignInPage';
+import { CampaignPage } from './pages/campaigns/CampaignPage';
+import { CampaignsPage } from './pages/campaigns/CampaignsPage';
+import { EmployeesPage } from './pages/employees/EmployeesPage';
+import { ImportPage } from './pages/employees/import/ImportPage';
+import { GroupPage } from './pages/groups/GroupPage';
+import { GroupsPage } from './pages/groups/GroupsPage';
+import { HomeRedirect } from './pages/HomeRedirect';
+import { IntegrationPage } from './pages/integration/IntegrationPage';
+import { OverviewPage } from './pages/overview/OverviewPage';
+import { queryClient } from './queryClient';
+import { cssVariablesResolver, theme } from './theme';
+
+const router = createBrowserRouter(
+  [
+    { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
+    { path: '/setup/:token', element: <AcceptLinkPage kind="setup" />, errorElement: <RouteError /> },
+    { path: '/invite/:token', element: <AcceptLinkPage kind="invite" />, errorElement: <RouteError /> },
+    {
+      element: <RequireAuth />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <HomeRedirect /> },
+        {
+          path: '/accounts',
+          element: (
+            <RequireOperator>
+              <AppLayout accountId={null}>
+                <AccountsPage />
+              </AppLayout>
+            </RequireOperator>
+          ),
+        },
+        {
+          path: '/a/:accountId',
+          element: <AccountLayout />,
+          children: [
+            { index: true, element: <OverviewPage /> },
+            { path: 'employees', element: <EmployeesPage /> },
+            { path: 'employees/import', element: <ImportPage /> },
+            { path: 'groups', element: <GroupsPage /> },
+            { path: 'groups/:groupId', element: <GroupPage /> },
+            { path: 'campaigns', element: <CampaignsPage /> },
+            { path: 'campaigns/:campaignId', element: <CampaignPage /> },
+            { path: 'integration', element: <IntegrationPage /> },
+            { path: 'admins', element: <AdminsPage /> },
+            { path: '*', element: <NotFound /> },
+          ],
+        },
+        {
+          path: '*',
+          element: (
+            <AppLayout accountId={null}>
+              <NotFound />
+            </AppLayout>
+          ),
+        },
+      ],
+    },
+    { path: '/index.html', element: <Navigate to="/" replace /> },
+  ],
+  { basename: '/admin' },
+);
+
+// Any call answered 401 (session ended): forget cached data, sign in, then come back here.
+setUnauthorizedHandler(() => {
+  // The router's state holds the full path, basename included.
+  const { pathname, search } = router.state.location;
+  const path = pathname.replace(/^\/admin(?=\/|$)/, '') || '/';
+  if (path === '/sign-in') return;
+  queryClient.removeQueries();
+  const next = path + search;
+  router.navigate(next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`, { replace: true });
+});
+
+/** Providers (theme, notifications, data cache) and the routes of the administration. */
+export function App() {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { type ReactNode, useState } from 'react';
+import { ErrorAlert } from './ErrorAlert';
+
+interface ConfirmDeleteProps {
+  opened: boolean;
+  onClose: () => void;
+  /** "Delete employee?" */
+  title: string;
+  /** What will happen, in plain words. */
+  children: ReactNode;
+  /** The confirming button's label: "Delete", "Revoke", "Remove". */
+  confirmLabel?: string;
+  /** Runs the deletion; the dialog closes when it succeeds and shows the error when it fails. */
+  onConfirm: () => Promise<unknown>;
+}
+
+/** A dialog that asks before something is deleted or revoked for good. */
+export function ConfirmDelete({
+  opened,
+  onClose,
+  title,
+  children,
+  confirmLabel = 'Delete',
+  onConfirm,
+}: ConfirmDeleteProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+      close();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={close} title={title} centered>
+      <Stack>
+        <Text component="div">{children}</Text>
+        <ErrorAlert error={error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button color="red" loading={busy} onClick={confirm} data-autofocus>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,58 @@
+import { Alert, List, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { ApiError, errorMessage } from '../api/client';
+
+interface ErrorAlertProps {
+  error: unknown;
+  title?: string;
+  /** Fields whose messages the form's inputs show: not repeated here. */
+  hideFields?: readonly string[];
+  /** The input that shows a 409 conflict ("Email already exists"). */
+  conflictField?: string;
+}
+
+/**
+ * A red alert (announced to screen readers). Its heading is plain bold text rather than
+ * Mantine's `title`, which would label the alert and so match getByLabel('Email') and the like.
+ */
+export function Problem({ heading, children }: { heading: string; children?: ReactNode }) {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />}>
+      <Text fw={600} size="sm" c="red.9">
+        {heading}
+      </Text>
+      {children}
+    </Alert>
+  );
+}
+
+/** An API or network error, with the field messages no input shows. */
+export function ErrorAlert({ error, title, hideFields = [], conflictField }: ErrorAlertProps) {
+  if (!error) return null;
+  if (error instanceof ApiError && error.status === 409 && conflictField) {
+    return <Problem heading="Check the highlighted field." />;
+  }
+  const details = error instanceof ApiError ? error.details : undefined;
+  const rest = Object.entries(details ?? {}).filter(
+    ([field, messages]) => !hideFields.includes(field) && Array.isArray(messages),
+  ) as [string, unknown[]][];
+  if (error instanceof ApiError && error.status === 400 && details && rest.length === 0) {
+    // Every message sits on its input already.
+    return <Problem heading="Check the highlighted fields." />;
+  }
+  return (
+    <Problem heading={title ?? errorMessage(error)}>
+      {title && <Text size="sm">{errorMessage(error)}</Text>}
+      {rest.length > 0 && (
+        <List size="sm" mt={4}>
+          {rest.map(([field, messages]) => (
+            <List.Item key={field}>
+              {field.replaceAll('_', ' ')}: {messages.map(String).join('; ')}
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </Problem>
+  );
+}

@@ -1,0 +1,32 @@
+import { formatNumber } from './format';
+
+const CONTROL_LABELS = {
+  first: 'First page',
+  last: 'Last page',
+  previous: 'Previous page',
+  next: 'Next page',
+} as const;
+
+/** Props every paginated DataTable shares: borders, accessible pagination, "1–25 of 10,000". */
+export const pagedTableProps = {
+  withTableBorder: true,
+  borderRadius: 'md',
+  highlightOnHover: true,
+  minHeight: 200,
+  paginationText: ({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) =>
+    `${formatNumber(from)}–${formatNumber(to)} of ${formatNumber(totalRecords)}`,
+  getPaginationControlProps: (control: keyof typeof CONTROL_LABELS) => ({
+    'aria-label': CONTROL_LABELS[control],
+  }),
+  getPaginationItemProps: (page: number) => ({ 'aria-label': `Page ${page}` }),
+  loadingText: 'Loading…',
+} as const;
+
+/** The page size chooser (spread with `onRecordsPerPageChange`). */
+export const pageSizeProps: { recordsPerPageOptions: number[]; recordsPerPageLabel: string } = {
+  recordsPerPageOptions: [25, 50, 100],
+  recordsPerPageLabel: 'Rows per page',
+};
+
+/** A narrow screen hides secondary columns. */
+export const WIDE_ONLY = '(min-width: 48em)';

@@ -1,0 +1,88 @@
+import { Divider, NavLink, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  IconBuildingSkyscraper,
+  IconHome,
+  IconPlugConnected,
+  IconSchool,
+  IconUserShield,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useCurrentUser } from '../auth/session';
+import { AccountSwitcher } from './AccountSwitcher';
+import { accountPath } from './account-context';
+
+interface Item {
+  label: string;
+  to: string;
+  icon: ReactNode;
+  /** Active only on exactly this path (the overview), not below it. */
+  exact?: boolean;
+}
+
+function accountItems(accountId: number): Item[] {
+  const icon = (Icon: typeof IconHome) => <Icon size={18} stroke={1.6} aria-hidden />;
+  return [
+    { label: 'Overview', to: accountPath(accountId), icon: icon(IconHome), exact: true },
+    { label: 'Employees', to: accountPath(accountId, 'employees'), icon: icon(IconUsers) },
+    { label: 'Groups', to: accountPath(accountId, 'groups'), icon: icon(IconUsersGroup) },
+    { label: 'Campaigns', to: accountPath(accountId, 'campaigns'), icon: icon(IconSchool) },
+    { label: 'API keys', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
+    { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
+  ];
+}
+
+/** The sections of the current account, and for operators the list of all accounts. */
+export function NavLinks({ accountId }: { accountId: number | null }) {
+  const user = useCurrentUser();
+  const { pathname } = useLocation();
+  const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
+  const isOperator = user.role === 'operator';
+
+  const link = (item: Item) => {
+    const active = item.exact
+      ? pathname === item.to
+      : pathname === item.to || pathname.startsWith(`${item.to}/`);
+    return (
+      <NavLink
+        key={item.to}
+        component={Link}
+        to={item.to}
+        label={item.label}
+        leftSection={item.icon}
+        active={active}
+        aria-current={active ? 'page' : undefined}
+        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+      />
+    );
+  };
+
+  return (
+    <Stack gap={4}>
+      {isOperator && (
+        <>
+          {link({
+            label: 'All accounts',
+            to: '/accounts',
+            icon: <IconBuildingSkyscraper size={18} stroke={1.6} aria-hidden />,
+          })}
+          {narrow && <AccountSwitcher accountId={accountId} />}
+          {accountId !== null && <Divider my="xs" />}
+        </>
+      )}
+      {accountId !== null && (
+        <>
+          {isOperator && (
+            <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt={4}>
+              This account
+            </Text>
+          )}
+          {accountItems(accountId).map(link)}
+        </>
+      )}
+    </Stack>
+  );
+}

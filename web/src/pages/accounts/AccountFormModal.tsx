@@ -1,0 +1,73 @@
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type Account, createAccount, renameAccount } from '../../api/accounts';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+
+interface AccountFormModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** The account to rename; none to create one. */
+  account: Account | null;
+  onSaved?: (account: Account) => void;
+}
+
+/** "New account" and "Rename account": one field, Name. */
+export function AccountFormModal({ opened, onClose, account, onSaved }: AccountFormModalProps) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const save = useMutation({
+    mutationFn: () => (account ? renameAccount(account.id, name.trim()) : createAccount(name.trim())),
+    onSuccess: (saved) => {
+      queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      queryClient.setQueryData(['account', saved.id], saved);
+      notifications.show({
+        color: 'teal',
+        message: account ? 'Account renamed' : `Account "${saved.name}" created`,
+      });
+      onSaved?.(saved);
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
+  useEffect(() => {
+    if (opened) {
+      setName(account?.name ?? '');
+      save.reset();
+    }
+  }, [opened, account]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={account ? 'Rename account' : 'New account'}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ErrorAlert error={save.error} hideFields={['name']} />
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(save.error, 'name')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,116 @@
+import { ActionIcon, Anchor, Button, Group, Stack, TextInput, Tooltip } from '@mantine/core';
+import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { type Account, listAccounts } from '../../api/accounts';
+import { DateText } from '../../components/DateText';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useClampPage, useListState } from '../../components/list-state';
+import { PageHeader } from '../../components/PageHeader';
+import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { AccountFormModal } from './AccountFormModal';
+
+/** Operators: every customer account; create, rename, open. */
+export function AccountsPage() {
+  const navigate = useNavigate();
+  const list = useListState();
+  const [editing, setEditing] = useState<Account | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const accounts = useQuery({
+    queryKey: ['accounts', 'list', list.query, list.page, list.pageSize],
+    queryFn: () => listAccounts({ search: list.query, page: list.page, page_size: list.pageSize }),
+    placeholderData: keepPreviousData,
+  });
+  useClampPage(accounts.data, list.page, list.pageSize, list.setPage);
+
+  const openForm = (account: Account | null) => {
+    setEditing(account);
+    setFormOpen(true);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Customer accounts"
+        description="Each customer account holds its own employees, groups, campaigns and API keys."
+        actions={
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => openForm(null)}>
+            New account
+          </Button>
+        }
+      />
+      <Stack>
+        <TextInput
+          aria-label="Search accounts"
+          placeholder="Search by name"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          maw={360}
+        />
+        <ErrorAlert error={accounts.error} title="Could not load the accounts" />
+        <DataTable<Account>
+          {...pagedTableProps}
+          aria-label="Customer accounts"
+          records={accounts.data?.results ?? []}
+          totalRecords={accounts.data?.count ?? 0}
+          page={list.page}
+          onPageChange={list.setPage}
+          recordsPerPage={list.pageSize}
+          {...pageSizeProps}
+          onRecordsPerPageChange={list.setPageSize}
+          fetching={accounts.isFetching}
+          emptyState={
+            <EmptyState title={list.query ? 'No account matches your search' : 'No customer accounts yet'}>
+              {list.query ? 'Try another name.' : 'Create the first one with “New account”.'}
+            </EmptyState>
+          }
+          columns={[
+            {
+              accessor: 'name',
+              title: 'Name',
+              render: (a) => (
+                <Anchor component={Link} to={`/a/${a.id}`} fw={500}>
+                  {a.name}
+                </Anchor>
+              ),
+            },
+            { accessor: 'id', title: 'ID', width: 80, visibleMediaQuery: WIDE_ONLY },
+            {
+              accessor: 'created_at',
+              title: 'Created',
+              render: (a) => <DateText value={a.created_at} />,
+              visibleMediaQuery: WIDE_ONLY,
+            },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'right',
+              render: (a) => (
+                <Group gap={4} justify="flex-end" wrap="nowrap">
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    aria-label={`Open ${a.name}`}
+                    onClick={() => navigate(`/a/${a.id}`)}
+                  >
+                    Open
+                  </Button>
+                  <Tooltip label="Rename">
+                    <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => openForm(a)}>
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
+              ),
+            },
+          ]}
+        />
+      </Stack>
+      <AccountFormModal opened={formOpen} onClose={() => setFormOpen(false)} account={editing} />
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import { Badge, Button, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconMailPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import {
+  type Admin,
+  listAdmins,
+  listInvitations,
+  type PendingInvitation,
+  revokeInvitation,
+} from '../../api/admins';
+import { useCurrentUser } from '../../auth/session';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { DateText } from '../../components/DateText';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageHeader } from '../../components/PageHeader';
+import { WIDE_ONLY } from '../../components/table';
+import { useDialog } from '../../components/use-dialog';
+import { useAccount } from '../../layout/account-context';
+import { InviteModal } from './InviteModal';
+
+const tableProps = { withTableBorder: true, borderRadius: 'md', minHeight: 220 } as const;
+
+/** /a/:accountId/admins — who administers this account, and pending invitations (operators manage them). */
+export function AdminsPage() {
+  const account = useAccount();
+  const isOperator = useCurrentUser().role === 'operator';
+  const queryClient = useQueryClient();
+  const [inviting, setInviting] = useState(false);
+  const revoking = useDialog<PendingInvitation>();
+  const admins = useQuery({ queryKey: ['admins', account.id], queryFn: () => listAdmins(account.id) });
+  const invitations = useQuery({
+    queryKey: ['invitations', account.id],
+    queryFn: () => listInvitations(account.id),
+  });
+
+  const revoke = async (invitation: PendingInvitation) => {
+    await revokeInvitation(account.id, invitation.id);
+    queryClient.invalidateQueries({ queryKey: ['invitations', account.id] });
+    notifications.show({ color: 'teal', message: `Invitation for ${invitation.email} revoked` });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Administrators"
+        description="People who can sign in to manage this account."
+        actions={
+          isOperator && (
+            <Button leftSection={<IconMailPlus size={16} aria-hidden />} onClick={() => setInviting(true)}>
+              Invite administrator
+            </Button>
+          )
+        }
+      />
+      <Stack gap="xl">
+        <Stack gap="sm" component="section" aria-labelledby="admins-heading">
+          <Title order={2} size="h4" id="admins-heading">
+            Account administrators
+          </Title>
+          <ErrorAlert error={admins.error} title="Could not load the administrators" />
+          <DataTable<Admin>
+            {...tableProps}
+            aria-label="Account administrators"
+            records={admins.data?.results ?? []}
+            fetching={admins.isFetching}
+            emptyState={
+              <EmptyState title="No administrators yet">
+                {isOperator
+                  ? 'Invite one with “Invite administrator”.'
+                  : 'Operators can invite administrators.'}
+              </EmptyState>
+            }
+            columns={[
+              { accessor: 'name', title: 'Name', render: (a) => a.name || <Text c="dimmed">—</Text> },
+              { accessor: 'email', title: 'Email' },
+              {
+                accessor: 'role',
+                title: 'Role',
+                render: (a) => (
+                  <Badge variant="light">{a.role === 'operator' ? 'Operator' : 'Administrator'}</Badge>
+                ),
+                visibleMediaQuery: WIDE_ONLY,
+              },
+              {
+                accessor: 'last_sign_in_at',
+                title: 'Last sign-in',
+                render: (a) => <DateText value={a.last_sign_in_at} empty="Never" />,
+              },
+              {
+                accessor: 'created_at',
+                title: 'Since',
+                render: (a) => <DateText value={a.created_at} />,
+                visibleMediaQuery: WIDE_ONLY,
+              },
+            ]}
+          />
+        </Stack>
+        <Stack gap="sm" component="section" aria-labelledby="invitations-heading">
+          <Title order={2} size="h4" id="invitations-heading">
+            Pending invitations
+          </Title>
+          <ErrorAlert error={invitations.error} title="Could not load the invitations" />
+          <DataTable<PendingInvitation>
+            {...tableProps}
+            aria-label="Pending invitations"
+            records={invitations.data?.results ?? []}
+            fetching={invitations.isFetching}
+            emptyState={<EmptyState title="No pending invitations" />}
+            columns={[
+              { accessor: 'email', title: 'Email' },
+              { accessor: 'created_at', title: 'Sent', render: (i) => <DateText value={i.created_at} /> },
+              { accessor: 'expires_at', title: 'Expires', render: (i) => <DateText value={i.expires_at} /> },
+              {
+                accessor: 'actions',
+                title: 'Actions',
+                textAlign: 'right',
+                hidden: !isOperator,
+                render: (i) => (
+                  <Button size="compact-sm" variant="light" color="red" onClick={() => revoking.open(i)}>
+                    Revoke
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </Stack>
+      </Stack>
+      <InviteModal
+        accountId={account.id}
+        accountName={account.name}
+        opened={inviting}
+        onClose={() => setInviting(false)}
+      />
+      <ConfirmDelete
+        opened={revoking.opened}
+        onClose={revoking.close}
+        title="Revoke invitation?"
+        confirmLabel="Revoke"
+        onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
+      >
+        The link sent to <strong>{revoking.target?.email}</strong> will stop working.
+      </ConfirmDelete>
+    </>
+  );
+}

@@ -1,0 +1,96 @@
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { createInvitation } from '../../api/admins';
+import { CopyButton } from '../../components/CopyButton';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+import { formatDateTime } from '../../components/format';
+
+interface InviteModalProps {
+  accountId: number;
+  accountName: string;
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** Operators: invite an account administrator by email; the link is shown this once to send on. */
+export function InviteModal({ accountId, accountName, opened, onClose }: InviteModalProps) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const invite = useMutation({
+    mutationFn: () => createInvitation(accountId, email.trim()),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['invitations', accountId] }),
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
+  useEffect(() => {
+    if (!opened) return;
+    setEmail('');
+    invite.reset();
+  }, [opened]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate();
+  };
+  const created = invite.data;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={created ? 'Invitation created' : 'Invite an administrator'}
+      closeOnClickOutside={!created}
+      size="lg"
+    >
+      {created ? (
+        <Stack>
+          <Alert color="orange" icon={<IconAlertTriangle />} title="Copy the link now">
+            Send this link to {created.email}. It is shown only this once and cannot be shown again.
+          </Alert>
+          <TextInput
+            label="Invitation link"
+            readOnly
+            value={created.url}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <Text size="sm" c="dimmed">
+            Valid until {formatDateTime(created.expires_at)}, for one use.
+          </Text>
+          <Group justify="space-between">
+            <CopyButton value={created.url} />
+            <Button onClick={onClose}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm">
+              The invited person chooses a password and then administers <strong>{accountName}</strong> only.
+            </Text>
+            <ErrorAlert error={invite.error} hideFields={['email']} conflictField="email" />
+            <TextInput
+              label="Email"
+              type="email"
+              required
+              data-autofocus
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={fieldError(invite.error, 'email', 'email')}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={invite.isPending}>
+                Create invitation
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

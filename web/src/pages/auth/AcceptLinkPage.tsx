@@ -1,0 +1,107 @@
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { acceptInvitation, getInvitation } from '../../api/session';
+import { homePath, useRefreshSession } from '../../auth/session';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+import { Loading } from '../../components/Loading';
+import { AuthCard } from './AuthCard';
+
+const FIELDS = ['email', 'name', 'password'] as const;
+
+/** /setup/:token (the first operator chooses email and password) and /invite/:token. */
+export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const refresh = useRefreshSession();
+  const link = useQuery({
+    queryKey: ['invitation', token],
+    queryFn: () => getInvitation(token),
+    retry: false,
+  });
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const title = kind === 'setup' ? 'Set up Vigil' : 'Accept invitation';
+  if (link.isPending) return <Loading />;
+  if (link.error || !link.data) {
+    return (
+      <AuthCard title={title}>
+        <Stack>
+          <ErrorAlert error={link.error} />
+          <Text size="sm">
+            Ask for a new link, or <Link to="/sign-in">sign in</Link> if you already have an account.
+          </Text>
+        </Stack>
+      </AuthCard>
+    );
+  }
+  const invitation = link.data;
+  const isSetup = invitation.kind === 'setup';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { password, ...(name.trim() ? { name: name.trim() } : {}) };
+      const { user } = await acceptInvitation(token, isSetup ? { ...body, email: email.trim() } : body);
+      await refresh();
+      navigate(homePath(user), { replace: true });
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={title}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {isSetup
+              ? 'Create the first operator account. Operators manage every customer account.'
+              : `You are invited to administer ${invitation.account?.name ?? 'a customer account'} in Vigil. Choose a password to continue.`}
+          </Text>
+          <ErrorAlert error={error} hideFields={FIELDS} />
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required={isSetup}
+            readOnly={!isSetup}
+            variant={isSetup ? 'default' : 'filled'}
+            value={isSetup ? email : (invitation.email ?? '')}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fieldError(error, 'email')}
+          />
+          <TextInput
+            label="Name"
+            description="Optional: shown to other administrators"
+            autoComplete="name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(error, 'name')}
+          />
+          <PasswordInput
+            label="Password"
+            description="At least 12 characters"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={fieldError(error, 'password')}
+          />
+          <Button type="submit" loading={busy} fullWidth>
+            {isSetup ? 'Create account' : 'Set password'}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,121 @@
+import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  createEmployee,
+  type Employee,
+  type EmployeeInput,
+  getEmployee,
+  updateEmployee,
+} from '../../api/employees';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+import { accountPath } from '../../layout/account-context';
+
+const FIELDS = ['first_name', 'last_name', 'email'] as const;
+const EMPTY: EmployeeInput = { first_name: '', last_name: '', email: '' };
+
+interface EmployeeFormModalProps {
+  accountId: number;
+  opened: boolean;
+  onClose: () => void;
+  /** The employee to edit; none to add one. */
+  employee: Employee | null;
+}
+
+/** "Add employee" / "Edit employee": first name, last name, email; shows the groups when editing. */
+export function EmployeeFormModal({ accountId, opened, onClose, employee }: EmployeeFormModalProps) {
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<EmployeeInput>(EMPTY);
+  const detail = useQuery({
+    queryKey: ['employee', accountId, employee?.id],
+    queryFn: () => getEmployee(accountId, employee?.id ?? 0),
+    enabled: opened && employee !== null,
+  });
+  const save = useMutation({
+    mutationFn: () => {
+      const input = { ...values, email: values.email.trim() };
+      return employee ? updateEmployee(accountId, employee.id, input) : createEmployee(accountId, input);
+    },
+    onSuccess: (saved) => {
+      for (const key of ['employees', 'employee', 'members', 'overview']) {
+        queryClient.invalidateQueries({ queryKey: [key, accountId] });
+      }
+      const name = `${saved.first_name} ${saved.last_name}`;
+      notifications.show({ color: 'teal', message: employee ? `Saved ${name}` : `Added ${name}` });
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
+  useEffect(() => {
+    if (!opened) return;
+    save.reset();
+    setValues(
+      employee
+        ? { first_name: employee.first_name, last_name: employee.last_name, email: employee.email }
+        : EMPTY,
+    );
+  }, [opened, employee]);
+
+  const field = (name: keyof EmployeeInput, label: string, props: Record<string, unknown> = {}) => (
+    <TextInput
+      label={label}
+      required
+      value={values[name]}
+      onChange={(e) => {
+        const value = e.currentTarget.value;
+        setValues((v) => ({ ...v, [name]: value }));
+      }}
+      error={fieldError(save.error, name, name === 'email' ? 'email' : undefined)}
+      {...props}
+    />
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const groups = detail.data?.groups;
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={employee ? 'Edit employee' : 'Add employee'}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ErrorAlert error={save.error} hideFields={FIELDS} conflictField="email" />
+          {field('first_name', 'First name', { 'data-autofocus': true, autoComplete: 'off' })}
+          {field('last_name', 'Last name', { autoComplete: 'off' })}
+          {field('email', 'Email', { type: 'email', autoComplete: 'off' })}
+          {groups && (
+            <Text size="sm" c="dimmed">
+              {groups.length === 0 ? 'Not a member of any group.' : 'Member of: '}
+              {groups.map((g, i) => (
+                <span key={g.id}>
+                  {i > 0 && ', '}
+                  <Anchor
+                    component={Link}
+                    to={accountPath(accountId, 'groups', g.id)}
+                    size="sm"
+                    underline="always"
+                    onClick={onClose}
+                  >
+                    {g.name}
+                  </Anchor>
+                </span>
+              ))}
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

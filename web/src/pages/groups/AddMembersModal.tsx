@@ -1,0 +1,112 @@
+import { Button, Modal, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useEffect, useState } from 'react';
+import { type Employee, listEmployees } from '../../api/employees';
+import { addMembers, type Group } from '../../api/groups';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { plural } from '../../components/format';
+import { useListState } from '../../components/list-state';
+import { pagedTableProps } from '../../components/table';
+import { membershipChanged } from './membership';
+
+interface AddMembersModalProps {
+  accountId: number;
+  group: Group;
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** Search the account's employees, tick some (across pages), add them to the group. */
+export function AddMembersModal({ accountId, group, opened, onClose }: AddMembersModalProps) {
+  const queryClient = useQueryClient();
+  const list = useListState(10);
+  const [selected, setSelected] = useState<Employee[]>([]);
+  const employees = useQuery({
+    queryKey: ['employees', accountId, 'picker', list.query, list.page],
+    queryFn: () =>
+      listEmployees(accountId, { search: list.query, page: list.page, page_size: list.pageSize }),
+    placeholderData: keepPreviousData,
+    enabled: opened,
+  });
+  const add = useMutation({
+    mutationFn: () =>
+      addMembers(
+        accountId,
+        group.id,
+        selected.map((e) => e.id),
+      ),
+    onSuccess: (answer) => {
+      membershipChanged(queryClient, accountId, answer.group);
+      const already = selected.length - answer.added;
+      notifications.show({
+        color: 'teal',
+        message: `Added ${plural(answer.added, 'member')}${already > 0 ? ` (${already} already in the group)` : ''}`,
+      });
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
+  useEffect(() => {
+    if (!opened) return;
+    setSelected([]);
+    list.setSearch('');
+    add.reset();
+  }, [opened]);
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Add members to ${group.name}`} size="lg">
+      <Stack>
+        <TextInput
+          label="Search employees"
+          placeholder="Name or email"
+          type="search"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          data-autofocus
+        />
+        <DataTable<Employee>
+          {...pagedTableProps}
+          minHeight={150}
+          aria-label="Employees to add"
+          records={employees.data?.results ?? []}
+          totalRecords={employees.data?.count ?? 0}
+          page={list.page}
+          onPageChange={list.setPage}
+          recordsPerPage={list.pageSize}
+          fetching={employees.isFetching}
+          selectedRecords={selected}
+          onSelectedRecordsChange={setSelected}
+          allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all employees on this page' }}
+          getRecordSelectionCheckboxProps={(e) => ({ 'aria-label': `Select ${e.first_name} ${e.last_name}` })}
+          emptyState={
+            <EmptyState title={list.query ? 'No employee matches' : 'This account has no employees yet'} />
+          }
+          columns={[
+            { accessor: 'name', title: 'Name', render: (e) => `${e.last_name}, ${e.first_name}` },
+            { accessor: 'email', title: 'Email' },
+          ]}
+        />
+        <ErrorAlert error={add.error} />
+        <Row justify="space-between">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {selected.length === 0 ? 'Tick the employees to add.' : `${selected.length} selected`}
+          </Text>
+          <Row gap="xs">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={() => add.mutate()} disabled={selected.length === 0} loading={add.isPending}>
+              Add to group
+            </Button>
+          </Row>
+        </Row>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,90 @@
+import { Button, Modal, Group as Row, Stack, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { createGroup, type Group, updateGroup } from '../../api/groups';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+
+interface GroupFormModalProps {
+  accountId: number;
+  opened: boolean;
+  onClose: () => void;
+  /** The group to rename or describe; none to create one. */
+  group: Group | null;
+  onSaved?: (group: Group) => void;
+}
+
+/** "New group" / "Edit group": name and description. */
+export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: GroupFormModalProps) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const save = useMutation({
+    mutationFn: () => {
+      const input = { name: name.trim(), description: description.trim() };
+      return group ? updateGroup(accountId, group.id, input) : createGroup(accountId, input);
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['group', accountId, saved.id], saved);
+      for (const key of ['groups', 'overview', 'campaigns', 'campaign']) {
+        queryClient.invalidateQueries({ queryKey: [key, accountId] });
+      }
+      notifications.show({
+        color: 'teal',
+        message: group ? `Saved group "${saved.name}"` : `Created group "${saved.name}"`,
+      });
+      onSaved?.(saved);
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
+  useEffect(() => {
+    if (!opened) return;
+    save.reset();
+    setName(group?.name ?? '');
+    setDescription(group?.description ?? '');
+  }, [opened, group]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={group ? 'Edit group' : 'New group'}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ErrorAlert error={save.error} hideFields={['name', 'description']} />
+          <TextInput
+            label="Name"
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(save.error, 'name')}
+          />
+          <Textarea
+            label="Description"
+            description="Optional"
+            autosize
+            minRows={2}
+            maxRows={6}
+            value={description}
+            onChange={(e) => setDescription(e.currentTarget.value)}
+            error={fieldError(save.error, 'description')}
+          />
+          <Row justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Row>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,117 @@
+import { Button, Group as Row, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFileUpload, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { deleteGroup, getGroup } from '../../api/groups';
+import { BackLink } from '../../components/BackLink';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { plural } from '../../components/format';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { accountPath, useAccount } from '../../layout/account-context';
+import { AddByEmailModal } from './AddByEmailModal';
+import { AddMembersModal } from './AddMembersModal';
+import { GroupFormModal } from './GroupFormModal';
+import { MembersTable } from './MembersTable';
+
+type Dialog = 'edit' | 'delete' | 'add' | 'by-email' | null;
+
+/** /a/:accountId/groups/:groupId — a group and its members: add, remove, bulk add by email. */
+export function GroupPage() {
+  const account = useAccount();
+  const groupId = Number(useParams().groupId);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const group = useQuery({
+    queryKey: ['group', account.id, groupId],
+    queryFn: () => getGroup(account.id, groupId),
+    enabled: Number.isInteger(groupId),
+  });
+  const back = <BackLink to={accountPath(account.id, 'groups')}>Groups</BackLink>;
+
+  if (group.isPending && Number.isInteger(groupId)) return <Loading />;
+  if (!group.data) {
+    return (
+      <>
+        <PageHeader title="Group not found" above={back} />
+        <ErrorAlert error={group.error ?? new Error('This group does not exist.')} />
+      </>
+    );
+  }
+  const g = group.data;
+  const close = () => setDialog(null);
+  const remove = async () => {
+    await deleteGroup(account.id, g.id);
+    for (const key of ['groups', 'overview', 'employee', 'campaigns', 'campaign']) {
+      queryClient.invalidateQueries({ queryKey: [key, account.id] });
+    }
+    queryClient.removeQueries({ queryKey: ['group', account.id, g.id] });
+    notifications.show({ color: 'teal', message: `Deleted group "${g.name}"` });
+    navigate(accountPath(account.id, 'groups'), { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={g.name}
+        above={back}
+        description={
+          <>
+            {g.description && (
+              <Text component="span" display="block" style={{ whiteSpace: 'pre-line' }}>
+                {g.description}
+              </Text>
+            )}
+            <Text component="span" size="sm">
+              {plural(g.employee_count, 'member')}
+            </Text>
+          </>
+        }
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconPencil size={16} aria-hidden />}
+              onClick={() => setDialog('edit')}
+            >
+              Edit group
+            </Button>
+            <Button
+              variant="default"
+              color="red"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={() => setDialog('delete')}
+            >
+              Delete group
+            </Button>
+          </>
+        }
+      />
+      <Row mb="md" gap="sm">
+        <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => setDialog('add')}>
+          Add members
+        </Button>
+        <Button
+          variant="light"
+          leftSection={<IconFileUpload size={16} aria-hidden />}
+          onClick={() => setDialog('by-email')}
+        >
+          Add from CSV
+        </Button>
+      </Row>
+      <MembersTable accountId={account.id} group={g} />
+
+      <GroupFormModal accountId={account.id} opened={dialog === 'edit'} onClose={close} group={g} />
+      <AddMembersModal accountId={account.id} group={g} opened={dialog === 'add'} onClose={close} />
+      <AddByEmailModal accountId={account.id} group={g} opened={dialog === 'by-email'} onClose={close} />
+      <ConfirmDelete opened={dialog === 'delete'} onClose={close} title="Delete group?" onConfirm={remove}>
+        The group <strong>{g.name}</strong> will be deleted. Its {plural(g.employee_count, 'member')} stay
+        employees of the account.
+      </ConfirmDelete>
+    </>
+  );
+}

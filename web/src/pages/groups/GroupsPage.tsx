@@ -1,0 +1,166 @@
+import { ActionIcon, Anchor, Button, Group as Row, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { deleteGroup, type Group, listGroups } from '../../api/groups';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { DateText } from '../../components/DateText';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatNumber, plural } from '../../components/format';
+import { useClampPage, useListState } from '../../components/list-state';
+import { PageHeader } from '../../components/PageHeader';
+import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { useDialog } from '../../components/use-dialog';
+import { accountPath, useAccount } from '../../layout/account-context';
+import { GroupFormModal } from './GroupFormModal';
+
+/** /a/:accountId/groups — the groups campaigns target, with their member counts. */
+export function GroupsPage() {
+  const account = useAccount();
+  const queryClient = useQueryClient();
+  const list = useListState();
+  const [editing, setEditing] = useState<Group | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const deleting = useDialog<Group>();
+  const groups = useQuery({
+    queryKey: ['groups', account.id, list.query, list.page, list.pageSize],
+    queryFn: () => listGroups(account.id, { search: list.query, page: list.page, page_size: list.pageSize }),
+    placeholderData: keepPreviousData,
+  });
+  useClampPage(groups.data, list.page, list.pageSize, list.setPage);
+
+  const openForm = (group: Group | null) => {
+    setEditing(group);
+    setFormOpen(true);
+  };
+  const remove = async (group: Group) => {
+    await deleteGroup(account.id, group.id);
+    for (const key of ['groups', 'group', 'overview', 'employee', 'campaigns', 'campaign']) {
+      queryClient.invalidateQueries({ queryKey: [key, account.id] });
+    }
+    notifications.show({ color: 'teal', message: `Deleted group "${group.name}"` });
+  };
+  const path = (group: Group) => accountPath(account.id, 'groups', group.id);
+
+  return (
+    <>
+      <PageHeader
+        title="Groups"
+        description="Groups of employees; training campaigns target groups."
+        actions={
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => openForm(null)}>
+            New group
+          </Button>
+        }
+      />
+      <Stack>
+        <TextInput
+          aria-label="Search groups"
+          placeholder="Search by name"
+          type="search"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          maw={360}
+        />
+        <ErrorAlert error={groups.error} title="Could not load the groups" />
+        <DataTable<Group>
+          {...pagedTableProps}
+          aria-label="Groups"
+          records={groups.data?.results ?? []}
+          totalRecords={groups.data?.count ?? 0}
+          page={list.page}
+          onPageChange={list.setPage}
+          recordsPerPage={list.pageSize}
+          {...pageSizeProps}
+          onRecordsPerPageChange={list.setPageSize}
+          fetching={groups.isFetching}
+          emptyState={
+            list.query ? (
+              <EmptyState title="No group matches your search">Try another name.</EmptyState>
+            ) : (
+              <EmptyState title="No groups yet">
+                Create one with “New group”, then add employees to it.
+              </EmptyState>
+            )
+          }
+          columns={[
+            {
+              accessor: 'name',
+              title: 'Name',
+              render: (g) => (
+                <Stack gap={0}>
+                  <Anchor component={Link} to={path(g)} fw={500}>
+                    {g.name}
+                  </Anchor>
+                  {g.description && (
+                    <Text size="xs" c="dimmed" lineClamp={1} maw={420}>
+                      {g.description}
+                    </Text>
+                  )}
+                </Stack>
+              ),
+            },
+            {
+              accessor: 'employee_count',
+              title: 'Members',
+              textAlign: 'right',
+              render: (g) => (
+                <span title={plural(g.employee_count, 'member')}>{formatNumber(g.employee_count)}</span>
+              ),
+            },
+            {
+              accessor: 'updated_at',
+              title: 'Updated',
+              render: (g) => <DateText value={g.updated_at} />,
+              visibleMediaQuery: WIDE_ONLY,
+            },
+            {
+              accessor: 'actions',
+              title: 'Actions',
+              textAlign: 'right',
+              render: (g) => (
+                <Row gap={4} justify="flex-end" wrap="nowrap">
+                  <Tooltip label="Edit">
+                    <ActionIcon variant="subtle" aria-label={`Edit ${g.name}`} onClick={() => openForm(g)}>
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Delete">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${g.name}`}
+                      onClick={() => deleting.open(g)}
+                    >
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Row>
+              ),
+            },
+          ]}
+        />
+      </Stack>
+      <GroupFormModal
+        accountId={account.id}
+        opened={formOpen}
+        onClose={() => setFormOpen(false)}
+        group={editing}
+      />
+      <ConfirmDelete
+        opened={deleting.opened}
+        onClose={deleting.close}
+        title="Delete group?"
+        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
+      >
+        The group <strong>{deleting.target?.name}</strong> will be deleted. Its{' '}
+        {plural(deleting.target?.employee_count ?? 0, 'member')} stay employees of the account.
+      </ConfirmDelete>
+    </>
+  );
+}

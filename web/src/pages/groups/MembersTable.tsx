@@ -1,0 +1,115 @@
+import { Button, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconSearch, IconUserMinus } from '@tabler/icons-react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useEffect, useState } from 'react';
+import type { Employee } from '../../api/employees';
+import { type Group, listMembers, removeMembers } from '../../api/groups';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { plural } from '../../components/format';
+import { useClampPage, useListState } from '../../components/list-state';
+import { pagedTableProps, pageSizeProps } from '../../components/table';
+import { membershipChanged } from './membership';
+
+const fullName = (e: Employee) => `${e.first_name} ${e.last_name}`;
+
+/** The members of a group, paged by the server, with checkboxes to remove several at once. */
+export function MembersTable({ accountId, group }: { accountId: number; group: Group }) {
+  const queryClient = useQueryClient();
+  const list = useListState();
+  const [selected, setSelected] = useState<Employee[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const members = useQuery({
+    queryKey: ['members', accountId, group.id, list.query, list.page, list.pageSize],
+    queryFn: () =>
+      listMembers(accountId, group.id, { search: list.query, page: list.page, page_size: list.pageSize }),
+    placeholderData: keepPreviousData,
+  });
+  useClampPage(members.data, list.page, list.pageSize, list.setPage);
+  // A new group (or a new search) starts with nothing selected.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on these changes only
+  useEffect(() => setSelected([]), [group.id, list.query]);
+
+  const remove = async () => {
+    const answer = await removeMembers(
+      accountId,
+      group.id,
+      selected.map((e) => e.id),
+    );
+    membershipChanged(queryClient, accountId, answer.group);
+    notifications.show({ color: 'teal', message: `Removed ${plural(answer.removed, 'member')}` });
+    setSelected([]);
+  };
+
+  return (
+    <Stack component="section" aria-label="Members">
+      <Row justify="space-between" gap="sm">
+        <TextInput
+          aria-label="Search members"
+          placeholder="Search members by name or email"
+          type="search"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          style={{ flex: '1 1 16rem' }}
+          maw={400}
+        />
+        <Row gap="xs">
+          {selected.length > 0 && <Text size="sm">{selected.length} selected</Text>}
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconUserMinus size={16} aria-hidden />}
+            disabled={selected.length === 0}
+            onClick={() => setConfirming(true)}
+          >
+            Remove selected
+          </Button>
+        </Row>
+      </Row>
+      <ErrorAlert error={members.error} title="Could not load the members" />
+      <DataTable<Employee>
+        {...pagedTableProps}
+        aria-label="Members"
+        records={members.data?.results ?? []}
+        totalRecords={members.data?.count ?? 0}
+        page={list.page}
+        onPageChange={list.setPage}
+        recordsPerPage={list.pageSize}
+        {...pageSizeProps}
+        onRecordsPerPageChange={list.setPageSize}
+        fetching={members.isFetching}
+        selectedRecords={selected}
+        onSelectedRecordsChange={setSelected}
+        allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all members on this page' }}
+        getRecordSelectionCheckboxProps={(e) => ({ 'aria-label': `Select ${fullName(e)}` })}
+        emptyState={
+          list.query ? (
+            <EmptyState title="No member matches your search" />
+          ) : (
+            <EmptyState title="This group has no members yet">
+              Use “Add members” to pick employees, or “Add from CSV” for a list of email addresses.
+            </EmptyState>
+          )
+        }
+        columns={[
+          { accessor: 'name', title: 'Name', render: (e) => `${e.last_name}, ${e.first_name}` },
+          { accessor: 'email', title: 'Email' },
+        ]}
+      />
+      <ConfirmDelete
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="Remove members?"
+        confirmLabel="Remove"
+        onConfirm={remove}
+      >
+        {plural(selected.length, 'employee')} will leave the group <strong>{group.name}</strong>. They stay
+        employees of the account.
+      </ConfirmDelete>
+    </Stack>
+  );
+}

@@ -1,0 +1,87 @@
+import { Anchor, Button, Code, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconKey } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { type ApiKey, listKeys, revokeKey } from '../../api/keys';
+import { useCurrentUser } from '../../auth/session';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { PageHeader } from '../../components/PageHeader';
+import { useDialog } from '../../components/use-dialog';
+import { useAccount } from '../../layout/account-context';
+import { KeysTable } from './KeysTable';
+import { NewKeyModal } from './NewKeyModal';
+import { RateLimitModal } from './RateLimitModal';
+
+/** /a/:accountId/integration — API keys for the Customer API: create, list, revoke, rate budget. */
+export function IntegrationPage() {
+  const account = useAccount();
+  const user = useCurrentUser();
+  const queryClient = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const revoking = useDialog<ApiKey>();
+  const limiting = useDialog<ApiKey>();
+  const keys = useQuery({ queryKey: ['keys', account.id], queryFn: () => listKeys(account.id) });
+
+  const revoke = async (key: ApiKey) => {
+    await revokeKey(account.id, key.id);
+    queryClient.invalidateQueries({ queryKey: ['keys', account.id] });
+    queryClient.invalidateQueries({ queryKey: ['overview', account.id] });
+    notifications.show({ color: 'teal', message: `Revoked "${key.name}"` });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Integration"
+        description={
+          <>
+            API keys let HR systems and scripts use the Customer API (
+            <Anchor href="/api/api_gateway/docs" target="_blank" rel="noopener" underline="always">
+              reference
+            </Anchor>
+            ) with the <Code>apiKey</Code> header.
+          </>
+        }
+        actions={
+          <Button leftSection={<IconKey size={16} aria-hidden />} onClick={() => setCreating(true)}>
+            New API Key
+          </Button>
+        }
+      />
+      <Stack>
+        <ErrorAlert error={keys.error} title="Could not load the API keys" />
+        <KeysTable
+          keys={keys.data?.results ?? []}
+          fetching={keys.isFetching}
+          isOperator={user.role === 'operator'}
+          onRevoke={revoking.open}
+          onRateLimit={limiting.open}
+        />
+        {keys.data && keys.data.count > keys.data.results.length && (
+          <Text size="sm" c="dimmed">
+            Showing the newest {keys.data.results.length} of {keys.data.count} keys.
+          </Text>
+        )}
+      </Stack>
+      <NewKeyModal accountId={account.id} opened={creating} onClose={() => setCreating(false)} />
+      <RateLimitModal
+        accountId={account.id}
+        apiKey={limiting.target}
+        opened={limiting.opened}
+        onClose={limiting.close}
+      />
+      <ConfirmDelete
+        opened={revoking.opened}
+        onClose={revoking.close}
+        title="Revoke API key?"
+        confirmLabel="Revoke"
+        onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
+      >
+        Integrations using <strong>{revoking.target?.name}</strong> (<Code>{revoking.target?.prefix}…</Code>)
+        stop working at once. This cannot be undone.
+      </ConfirmDelete>
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type CreatedKey, createKey, type Permission } from '../../api/keys';
+import { CopyButton } from '../../components/CopyButton';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+import { PermissionSwitches } from './PermissionSwitches';
+
+const EXPIRY_OPTIONS = [
+  { value: 'never', label: 'Never' },
+  { value: '30', label: 'In 30 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '365', label: 'In 1 year' },
+];
+
+function expiresAt(choice: string): string | null {
+  return choice === 'never' ? null : new Date(Date.now() + Number(choice) * 86_400_000).toISOString();
+}
+
+/** "New API Key": name, permissions, expiry → "Generate Key" → the secret, shown this once. */
+export function NewKeyModal({
+  accountId,
+  opened,
+  onClose,
+}: {
+  accountId: number;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [permissions, setPermissions] = useState<Permission[]>([]);
+  const [expiry, setExpiry] = useState('never');
+  const [missing, setMissing] = useState(false);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const generate = useMutation({
+    mutationFn: () => createKey(accountId, { name: name.trim(), permissions, expires_at: expiresAt(expiry) }),
+    onSuccess: (key) => {
+      setCreated(key);
+      queryClient.invalidateQueries({ queryKey: ['keys', accountId] });
+      queryClient.invalidateQueries({ queryKey: ['overview', accountId] });
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
+  useEffect(() => {
+    if (!opened) return;
+    setName('');
+    setPermissions([]);
+    setExpiry('never');
+    setMissing(false);
+    setCreated(null);
+    generate.reset();
+  }, [opened]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (permissions.length === 0) {
+      setMissing(true);
+      return;
+    }
+    generate.mutate();
+  };
+  const permissionError =
+    missing && permissions.length === 0
+      ? 'Choose at least one permission'
+      : fieldError(generate.error, 'permissions');
+
+  if (created) {
+    return (
+      <Modal opened={opened} onClose={onClose} title="Your new API key" closeOnClickOutside={false} size="lg">
+        <Stack>
+          <Alert color="orange" icon={<IconAlertTriangle />} title="Copy the key now">
+            This is the only time the key is shown. It cannot be shown again: store it somewhere safe.
+          </Alert>
+          <TextInput
+            label="API key"
+            readOnly
+            value={created.key}
+            onFocus={(e) => e.currentTarget.select()}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+          <Group justify="space-between">
+            <CopyButton value={created.key} />
+            <Button onClick={onClose}>Done</Button>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Send it in the <Code>apiKey</Code> header of Customer API requests. Its prefix{' '}
+            <Code>{created.prefix}</Code> identifies it in the list.
+          </Text>
+        </Stack>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="New API key" size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ErrorAlert error={generate.error} hideFields={['name', 'permissions', 'expires_at']} />
+          <TextInput
+            label="Name"
+            description="What uses this key, e.g. “HR sync”"
+            required
+            data-autofocus
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fieldError(generate.error, 'name')}
+          />
+          <PermissionSwitches value={permissions} onChange={setPermissions} error={permissionError} />
+          <Select
+            label="Expires"
+            data={EXPIRY_OPTIONS}
+            value={expiry}
+            onChange={(v) => setExpiry(v ?? 'never')}
+            allowDeselect={false}
+            error={fieldError(generate.error, 'expires_at')}
+            maw={240}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={generate.isPending}>
+              Generate Key
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

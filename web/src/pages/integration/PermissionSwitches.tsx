@@ -1,0 +1,60 @@
+import { Switch, Table, Text } from '@mantine/core';
+import { KEY_ACCESS, KEY_RESOURCES, type Permission } from '../../api/keys';
+
+const RESOURCE_LABELS = { employees: 'Employees', groups: 'Groups', campaigns: 'Campaigns' } as const;
+
+interface PermissionSwitchesProps {
+  value: Permission[];
+  onChange: (value: Permission[]) => void;
+  error?: string | undefined;
+}
+
+/** Read and write switches for each access point; each switch is named "employees read" etc. */
+export function PermissionSwitches({ value, onChange, error }: PermissionSwitchesProps) {
+  const toggle = (permission: Permission, on: boolean) =>
+    onChange(on ? [...value, permission] : value.filter((p) => p !== permission));
+
+  return (
+    <fieldset
+      style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+      aria-describedby={error ? 'permissions-error' : undefined}
+    >
+      <Text component="legend" fw={500} size="sm" mb={4}>
+        Permissions
+      </Text>
+      <Table withTableBorder verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Access point</Table.Th>
+            <Table.Th>Read</Table.Th>
+            <Table.Th>Write</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {KEY_RESOURCES.map((resource) => (
+            <Table.Tr key={resource}>
+              <Table.Td>{RESOURCE_LABELS[resource]}</Table.Td>
+              {KEY_ACCESS.map((access) => {
+                const permission: Permission = `${resource}:${access}`;
+                return (
+                  <Table.Td key={access}>
+                    <Switch
+                      aria-label={`${resource} ${access}`}
+                      checked={value.includes(permission)}
+                      onChange={(e) => toggle(permission, e.currentTarget.checked)}
+                    />
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {error && (
+        <Text id="permissions-error" c="red" size="sm" mt={4}>
+          {error}
+        </Text>
+      )}
+    </fieldset>
+  );
+}

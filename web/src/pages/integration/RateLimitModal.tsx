@@ -1,0 +1,79 @@
+import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { type ApiKey, setKeyRateLimit } from '../../api/keys';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { fieldError } from '../../components/form-errors';
+
+interface RateLimitModalProps {
+  accountId: number;
+  apiKey: ApiKey | null;
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** Operators: change how many requests per minute a key may make. */
+export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimitModalProps) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState<number | string>('');
+  const save = useMutation({
+    mutationFn: () => setKeyRateLimit(accountId, apiKey?.id ?? 0, Number(value)),
+    onSuccess: (key) => {
+      queryClient.invalidateQueries({ queryKey: ['keys', accountId] });
+      notifications.show({
+        color: 'teal',
+        message: `"${key.name}" may now make ${key.rate_limit} requests per minute`,
+      });
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset each time it opens
+  useEffect(() => {
+    if (!opened || !apiKey) return;
+    setValue(apiKey.rate_limit);
+    save.reset();
+  }, [opened]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Change rate budget">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">
+            Key <strong>{apiKey?.name}</strong>: requests beyond the budget get{' '}
+            <code>429 Too Many Requests</code> until the next minute.
+          </Text>
+          <ErrorAlert error={save.error} hideFields={['rate_limit']} />
+          <NumberInput
+            label="Requests per minute"
+            min={1}
+            max={1_000_000}
+            step={100}
+            allowDecimal={false}
+            allowNegative={false}
+            thousandSeparator=","
+            required
+            data-autofocus
+            value={value}
+            onChange={setValue}
+            error={fieldError(save.error, 'rate_limit')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
