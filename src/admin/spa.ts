@@ -21,6 +21,8 @@ export async function spaRoutes(app: FastifyInstance): Promise<void> {
     maxAge: '365d',
     index: false,
     wildcard: true,
+    // web/build.mjs writes .br and .gz copies of each text asset.
+    preCompressed: true,
   });
 
   // Read at every request (it is small and the OS caches it): after a rebuild, a running
