@@ -39,17 +39,19 @@ export async function countCampaigns(db: Db, accountId: number): Promise<number>
   return Number(row.n);
 }
 
+/** One page of an account's campaigns by id: oldest first (the API), or newest first (the web interface). */
 export function listCampaigns(
   db: Db,
   accountId: number,
   limit: number,
   offset: number,
+  order: 'asc' | 'desc' = 'asc',
 ): Promise<CampaignRow[]> {
   return db
     .selectFrom('training_campaigns')
     .selectAll()
     .where('account_id', '=', accountId)
-    .orderBy('id')
+    .orderBy('id', order)
     .limit(limit)
     .offset(offset)
     .execute();
@@ -80,23 +82,6 @@ export async function existingGroupIds(db: Db, accountId: number, groupIds: numb
     .where('id', 'in', groupIds)
     .execute();
   return new Set(rows.map((r) => r.id));
-}
-
-/** Newest first (the highest id is the latest created). */
-export function listCampaignsNewestFirst(
-  db: Db,
-  accountId: number,
-  limit: number,
-  offset: number,
-): Promise<CampaignRow[]> {
-  return db
-    .selectFrom('training_campaigns')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
 }
 
 export function findCampaign(

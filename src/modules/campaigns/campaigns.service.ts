@@ -15,7 +15,6 @@ import {
   groupsOfCampaigns,
   insertCampaign,
   listCampaigns,
-  listCampaignsNewestFirst,
 } from './campaigns.repository.js';
 
 export interface Campaign extends CampaignRow {
@@ -73,7 +72,7 @@ export async function listCampaignsPage(
   const page = await readList(
     window,
     () => countCampaigns(db, accountId),
-    (limit, offset) => listCampaignsNewestFirst(db, accountId, limit, offset),
+    (limit, offset) => listCampaigns(db, accountId, limit, offset, 'desc'),
   );
   const groups = await groupsOfCampaigns(
     db,

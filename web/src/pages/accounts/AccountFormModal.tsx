@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type Account, createAccount, renameAccount } from '../../api/accounts';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 
 interface AccountFormModalProps {
@@ -58,14 +59,7 @@ export function AccountFormModal({ opened, onClose, account, onSaved }: AccountF
             onChange={(e) => setName(e.currentTarget.value)}
             error={fieldError(save.error, 'name')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
     </Modal>

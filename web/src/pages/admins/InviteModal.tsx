@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { createInvitation } from '../../api/admins';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { formatDateTime } from '../../components/format';
 
@@ -80,14 +81,7 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
               onChange={(e) => setEmail(e.currentTarget.value)}
               error={fieldError(invite.error, 'email', 'email')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={invite.isPending}>
-                Create invitation
-              </Button>
-            </Group>
+            <FormActions onCancel={onClose} saving={invite.isPending} submitLabel="Create invitation" />
           </Stack>
         </form>
       )}

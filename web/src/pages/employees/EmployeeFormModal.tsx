@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import {
   updateEmployee,
 } from '../../api/employees';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { accountPath } from '../../layout/account-context';
 
@@ -106,14 +107,7 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
               ))}
             </Text>
           )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -1,13 +1,6 @@
-import { ActionIcon, Button, Group, Stack, TextInput, Tooltip } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  IconDownload,
-  IconFileImport,
-  IconPencil,
-  IconSearch,
-  IconTrash,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconDownload, IconFileImport, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
@@ -25,6 +18,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -156,27 +150,7 @@ export function EmployeesPage() {
               title: 'Actions',
               textAlign: 'right',
               render: (e) => (
-                <Group gap={4} justify="flex-end" wrap="nowrap">
-                  <Tooltip label="Edit">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Edit ${fullName(e)}`}
-                      onClick={() => openForm(e)}
-                    >
-                      <IconPencil size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${fullName(e)}`}
-                      onClick={() => deleting.open(e)}
-                    >
-                      <IconTrash size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                </Group>
+                <RowActions name={fullName(e)} onEdit={() => openForm(e)} onDelete={() => deleting.open(e)} />
               ),
             },
           ]}

@@ -1,9 +1,10 @@
-import { Button, Modal, Group as Row, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { createGroup, type Group, updateGroup } from '../../api/groups';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 
 interface GroupFormModalProps {
@@ -75,14 +76,7 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
             onChange={(e) => setDescription(e.currentTarget.value)}
             error={fieldError(save.error, 'description')}
           />
-          <Row justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Row>
+          <FormActions onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
     </Modal>

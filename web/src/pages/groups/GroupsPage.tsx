@@ -1,6 +1,6 @@
-import { ActionIcon, Anchor, Button, Group as Row, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber, plural } from '../../components/format';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
+import { RowActions } from '../../components/RowActions';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -124,23 +125,7 @@ export function GroupsPage() {
               title: 'Actions',
               textAlign: 'right',
               render: (g) => (
-                <Row gap={4} justify="flex-end" wrap="nowrap">
-                  <Tooltip label="Edit">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${g.name}`} onClick={() => openForm(g)}>
-                      <IconPencil size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Delete">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Delete ${g.name}`}
-                      onClick={() => deleting.open(g)}
-                    >
-                      <IconTrash size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                </Row>
+                <RowActions name={g.name} onEdit={() => openForm(g)} onDelete={() => deleting.open(g)} />
               ),
             },
           ]}

@@ -5,6 +5,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { type CreatedKey, createKey, type Permission } from '../../api/keys';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { PermissionSwitches } from './PermissionSwitches';
 
@@ -119,14 +120,7 @@ export function NewKeyModal({
             error={fieldError(generate.error, 'expires_at')}
             maw={240}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={generate.isPending}>
-              Generate Key
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} saving={generate.isPending} submitLabel="Generate Key" />
         </Stack>
       </form>
     </Modal>

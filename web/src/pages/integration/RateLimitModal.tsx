@@ -1,9 +1,10 @@
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { type ApiKey, setKeyRateLimit } from '../../api/keys';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 
 interface RateLimitModalProps {
@@ -64,14 +65,7 @@ export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimit
             onChange={setValue}
             error={fieldError(save.error, 'rate_limit')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <FormActions onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
     </Modal>
