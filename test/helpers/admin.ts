@@ -71,3 +71,16 @@ export async function signInAs(app: FastifyInstance, as: AdminRole): Promise<Adm
   });
   return signIn(app, email);
 }
+
+export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** `send(as, method, url, payload)` to the admin API (`url` after `/admin/api`), signed in as `as` or not at all. */
+export function adminSender(app: FastifyInstance) {
+  return (as: AdminClient | undefined, method: AdminMethod, url: string, payload?: unknown) =>
+    app.inject({
+      method,
+      url: `/admin/api${url}`,
+      headers: as?.headers ?? {},
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
+}

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AdminClient, signInAs } from '../../../test/helpers/admin.js';
+import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import {
   client,
@@ -20,16 +20,8 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-function send(as: AdminClient | undefined, method: Method, url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url: `/admin/api${url}`,
-    headers: as?.headers ?? {},
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-}
+type Method = AdminMethod;
+const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
 
 /** An account with an administrator, and another account with an employee. */
 async function accounts() {

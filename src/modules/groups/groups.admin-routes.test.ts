@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AdminClient, signInAs } from '../../../test/helpers/admin.js';
+import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
 
@@ -12,16 +12,8 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-function send(as: AdminClient | undefined, method: Method, url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url: `/admin/api${url}`,
-    headers: as?.headers ?? {},
-    ...(payload !== undefined ? { payload: payload as object } : {}),
-  });
-}
+type Method = AdminMethod;
+const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
 
 async function accounts() {
   const mine = await makeAccount(t.app);
