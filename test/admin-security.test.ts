@@ -148,6 +148,97 @@ describe('sessions', () => {
   });
 });
 
+describe('changing the password', () => {
+  it('needs the current password, then signs out every other session and keeps this one', async () => {
+    // An app of its own: this test signs in more often than the file's low per-email limit allows.
+    const { app } = await buildTestApp();
+    const here = await signInAs(app, { role: 'operator' });
+    const elsewhere = await signIn(app, here.email);
+    const change = (payload: object) =>
+      app.inject({ method: 'POST', url: '/admin/api/session/password', headers: here.headers, payload });
+
+    const wrong = await change({ current_password: 'not it at all', new_password: 'short' });
+    expect(wrong.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: {
+        new_password: ['must be at least 12 characters'],
+        current_password: ['is not your current password'],
+      },
+    });
+    expect(
+      (await change({ current_password: ADMIN_PASSWORD, new_password: 'a brand new passphrase' })).statusCode,
+    ).toBe(204);
+
+    const get = (client: { headers: Record<string, string> }) =>
+      app.inject({ method: 'GET', url: '/admin/api/accounts', headers: client.headers });
+    expect((await get(here)).statusCode).toBe(200);
+    expect((await get(elsewhere)).statusCode).toBe(401);
+    await expect(signIn(app, here.email)).rejects.toThrow(/401/);
+    expect((await signIn(app, here.email, 'a brand new passphrase')).user.id).toBe(here.user.id);
+  });
+
+  it('is refused without a session or without the CSRF token', async () => {
+    const admin = await signInAs(t.app, { role: 'operator' });
+    const payload = { current_password: ADMIN_PASSWORD, new_password: 'another long passphrase' };
+    const anonymous = await t.app.inject({ method: 'POST', url: '/admin/api/session/password', payload });
+    expect(anonymous.statusCode).toBe(401);
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/admin/api/session/password',
+      headers: { cookie: admin.headers.cookie ?? '' },
+      payload,
+    });
+    expect(forged.statusCode).toBe(403);
+    expect((await signIn(t.app, admin.email)).user.id).toBe(admin.user.id);
+  });
+});
+
+describe('removing an administrator', () => {
+  it('lets an operator remove an account administrator, whose sessions end at once', async () => {
+    const account = await makeAccount(t.app);
+    const other = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const admin = await signInAs(t.app, { role: 'account_admin', accountId: account.id });
+    const colleague = await signInAs(t.app, { role: 'account_admin', accountId: account.id });
+
+    const byAdmin = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/api/accounts/${account.id}/admins/${colleague.user.id}`,
+      headers: admin.headers,
+    });
+    expect(byAdmin.statusCode).toBe(403);
+    const wrongAccount = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/api/accounts/${other.id}/admins/${admin.user.id}`,
+      headers: operator.headers,
+    });
+    expect(wrongAccount.json()).toEqual({ error: 'Administrator not found', status: 404 });
+    const anOperator = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/api/accounts/${account.id}/admins/${operator.user.id}`,
+      headers: operator.headers,
+    });
+    expect(anOperator.statusCode).toBe(404);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/api/accounts/${account.id}/admins/${admin.user.id}`,
+      headers: operator.headers,
+    });
+    expect(removed.statusCode).toBe(204);
+    const after = await t.app.inject({ method: 'GET', url: '/admin/api/accounts', headers: admin.headers });
+    expect(after.statusCode).toBe(401);
+    await expect(signIn(t.app, admin.email)).rejects.toThrow(/401/);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/admin/api/accounts/${account.id}/admins`,
+      headers: operator.headers,
+    });
+    expect(list.json().results.map((a: { id: number }) => a.id)).toEqual([colleague.user.id]);
+  });
+});
+
 describe('CSRF', () => {
   it('rejects a state-changing request without the token, and changes nothing', async () => {
     const operator = await signInAs(t.app, { role: 'operator' });

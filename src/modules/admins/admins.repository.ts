@@ -36,3 +36,27 @@ export function listAccountAdmins(db: Db, accountId: number): Promise<AdminRow[]
 export async function recordSignIn(db: Db, adminId: number, at: number): Promise<void> {
   await db.updateTable('admin_users').set({ last_sign_in_at: at }).where('id', '=', adminId).execute();
 }
+
+export async function updatePasswordHash(
+  db: Db,
+  adminId: number,
+  passwordHash: string,
+  at: number,
+): Promise<void> {
+  await db
+    .updateTable('admin_users')
+    .set({ password_hash: passwordHash, updated_at: at })
+    .where('id', '=', adminId)
+    .execute();
+}
+
+/** Deletes an account administrator of this account (their sessions go with them); false when there is none. */
+export async function deleteAccountAdmin(db: Db, accountId: number, adminId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('admin_users')
+    .where('id', '=', adminId)
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'account_admin')
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}

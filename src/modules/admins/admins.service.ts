@@ -14,16 +14,21 @@ import {
   FieldErrorCollector as Collector,
   conflict,
   type FieldErrorCollector,
+  notFound,
 } from '../../errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
+import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import {
   type AdminRow,
+  deleteAccountAdmin,
+  findAdmin,
   findAdminByEmail,
   insertAdmin,
   listAccountAdmins,
   operatorExists,
   recordSignIn,
+  updatePasswordHash,
 } from './admins.repository.js';
 
 /** An administrator of the web interface, without the password hash. */
@@ -130,4 +135,33 @@ export async function adminsOfAccount(db: Db, accountId: number): Promise<Admin[
 /** True when this administrator may work inside this account. */
 export function canActInAccount(admin: Pick<Admin, 'role' | 'account_id'>, accountId: number): boolean {
   return admin.role === 'operator' || admin.account_id === accountId;
+}
+
+/** Sets a new password once the current one is confirmed (400 on either field otherwise). */
+export async function changePassword(
+  db: Db,
+  adminId: number,
+  input: { current_password: unknown; new_password: unknown },
+): Promise<void> {
+  const errors = new Collector();
+  const next = checkPassword(errors, 'new_password', input.new_password);
+  const row = await findAdmin(db, adminId);
+  if (!row) throw notFound('Administrator not found');
+  const current = typeof input.current_password === 'string' ? input.current_password : '';
+  if (
+    current === '' ||
+    current.length > 4 * PASSWORD_MAX_LENGTH ||
+    !(await verifyPassword(current, row.password_hash))
+  ) {
+    errors.add('current_password', 'is not your current password');
+  }
+  errors.throwIfAny();
+  await updatePasswordHash(db, adminId, await hashPassword(next), Date.now());
+}
+
+/** Removes an account administrator of this account; operators are not removed this way. */
+export async function removeAccountAdmin(db: Db, accountId: number, adminId: string | number): Promise<void> {
+  const id = parseId(adminId);
+  if (id === null || !(await deleteAccountAdmin(db, accountId, id)))
+    throw notFound('Administrator not found');
 }

@@ -4,8 +4,8 @@ import type { AdminOptions } from '../../admin/plugin.js';
 import { SignedIn, User } from '../../admin/schemas.js';
 import { clearSessionCookie, csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { presentUser } from '../admins/admins.presenter.js';
-import { checkCredentials, hasOperator } from '../admins/admins.service.js';
-import { endSession, pruneSessions, startSession } from './sessions.service.js';
+import { changePassword, checkCredentials, hasOperator } from '../admins/admins.service.js';
+import { endOtherSessions, endSession, pruneSessions, startSession } from './sessions.service.js';
 
 /** Sign-in, the current session (and its CSRF token), sign-out. */
 export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
@@ -54,6 +54,24 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       await pruneSessions(app.db, options.lifetime);
       setSessionCookie(reply, session.token, options.lifetime.maxMs);
       return { user: presentUser(admin), csrf_token: csrfTokenFor(reply, session.idHash) };
+    },
+  );
+
+  app.post(
+    '/session/password',
+    {
+      schema: {
+        hide: true,
+        body: Type.Object({ current_password: Type.String(), new_password: Type.String() }),
+      },
+    },
+    async (request, reply) => {
+      const session = request.adminSession!;
+      // Guessing the current password here is throttled like signing in.
+      await options.throttle.attempt(request.ip, session.admin.email);
+      await changePassword(app.db, session.admin.id, request.body);
+      await endOtherSessions(app.db, session);
+      return reply.code(204).send();
     },
   );
 

@@ -46,3 +46,12 @@ export async function deleteStaleSessions(db: Db, now: number, idleMs: number): 
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Ends every session of an administrator but one (the one they are using). */
+export async function deleteOtherSessions(db: Db, userId: number, keepIdHash: string): Promise<void> {
+  await db
+    .deleteFrom('admin_sessions')
+    .where('user_id', '=', userId)
+    .where('id_hash', '!=', keepIdHash)
+    .execute();
+}

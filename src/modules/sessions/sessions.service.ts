@@ -2,6 +2,7 @@ import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
 import type { Db } from '../../db/database.js';
 import type { Admin } from '../admins/admins.service.js';
 import {
+  deleteOtherSessions,
   deleteSession,
   deleteStaleSessions,
   findSessionWithAdmin,
@@ -68,4 +69,9 @@ export async function endSession(db: Db, idHash: string): Promise<void> {
 
 export function pruneSessions(db: Db, lifetime: SessionLifetime): Promise<number> {
   return deleteStaleSessions(db, Date.now(), lifetime.idleMs);
+}
+
+/** After a password change: signed out everywhere else, still signed in here. */
+export function endOtherSessions(db: Db, session: ActiveSession): Promise<void> {
+  return deleteOtherSessions(db, session.admin.id, session.idHash);
 }
