@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startVigil, type Vigil } from './harness.js';
+import { signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
@@ -49,5 +49,46 @@ describe('first run and sign-in', () => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/admin' });
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('changes the password from the user menu, and an operator removes an administrator', async () => {
+    const accountId = (await vigil.vigil('account', 'create', '--name', 'Keys & Locks')).id as number;
+    const admin = await signedInPage(vigil, { accountId });
+    await admin.page.getByRole('button', { name: 'User menu' }).click();
+    await admin.page.getByRole('menuitem', { name: 'Change password' }).click();
+    const dialog = admin.page.getByRole('dialog', { name: 'Change password' });
+    await dialog.getByLabel('Current password', { exact: true }).fill('not my password');
+    await dialog.getByLabel('New password', { exact: true }).fill('my new long password');
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await dialog.getByText('is not your current password').waitFor();
+    await dialog.getByLabel('Current password', { exact: true }).fill('a long browser password');
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await admin.page.getByRole('button', { name: 'User menu' }).click();
+    await admin.page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await admin.page.waitForURL('**/admin/sign-in');
+    await admin.page.getByLabel('Email').fill(admin.email);
+    await admin.page.getByLabel('Password', { exact: true }).fill('my new long password');
+    await admin.page.getByRole('button', { name: 'Sign in' }).click();
+    await admin.page.waitForURL(`**/admin/a/${accountId}`);
+
+    const operator = await signedInPage(vigil, { operator: true });
+    await operator.page.goto(`/admin/a/${accountId}/admins`);
+    await operator.page.getByRole('button', { name: `Remove ${admin.email}` }).click();
+    await operator.page
+      .getByRole('dialog', { name: 'Remove administrator?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await operator.page
+      .getByRole('table', { name: 'Account administrators' })
+      .getByText(admin.email)
+      .waitFor({ state: 'detached' });
+
+    // The removed administrator's open page finds its session gone at the next request.
+    await admin.page.reload();
+    await admin.page.waitForURL('**/admin/sign-in**');
+    await operator.context.close();
+    await admin.context.close();
   });
 });

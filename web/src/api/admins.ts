@@ -38,3 +38,8 @@ export function createInvitation(accountId: number, email: string): Promise<Crea
 export function revokeInvitation(accountId: number, invitationId: number): Promise<void> {
   return request(`/accounts/${accountId}/invitations/${invitationId}`, { method: 'DELETE' });
 }
+
+/** Operators only: the administrator can no longer sign in; their sessions end at once. */
+export function removeAdmin(accountId: number, adminId: number): Promise<void> {
+  return request(`/accounts/${accountId}/admins/${adminId}`, { method: 'DELETE' });
+}

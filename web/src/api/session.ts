@@ -70,3 +70,11 @@ export async function acceptInvitation(token: string, input: AcceptInvitationInp
   setCsrfToken(answer.csrf_token);
   return answer;
 }
+
+/** Changes the signed-in user's password; their other sessions end, this one stays. */
+export function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  return request<void>('/session/password', {
+    method: 'POST',
+    body: { current_password: currentPassword, new_password: newPassword },
+  });
+}

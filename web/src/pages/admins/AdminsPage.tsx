@@ -9,6 +9,7 @@ import {
   listAdmins,
   listInvitations,
   type PendingInvitation,
+  removeAdmin,
   revokeInvitation,
 } from '../../api/admins';
 import { useCurrentUser } from '../../auth/session';
@@ -31,6 +32,7 @@ export function AdminsPage() {
   const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const revoking = useDialog<PendingInvitation>();
+  const removing = useDialog<Admin>();
   const admins = useQuery({ queryKey: ['admins', account.id], queryFn: () => listAdmins(account.id) });
   const invitations = useQuery({
     queryKey: ['invitations', account.id],
@@ -41,6 +43,12 @@ export function AdminsPage() {
     await revokeInvitation(account.id, invitation.id);
     queryClient.invalidateQueries({ queryKey: ['invitations', account.id] });
     notifications.show({ color: 'teal', message: `Invitation for ${invitation.email} revoked` });
+  };
+
+  const remove = async (admin: Admin) => {
+    await removeAdmin(account.id, admin.id);
+    queryClient.invalidateQueries({ queryKey: ['admins', account.id] });
+    notifications.show({ color: 'teal', message: `${admin.email} can no longer sign in` });
   };
 
   return (
@@ -96,6 +104,23 @@ export function AdminsPage() {
                 render: (a) => <DateText value={a.created_at} />,
                 visibleMediaQuery: WIDE_ONLY,
               },
+              {
+                accessor: 'actions',
+                title: 'Actions',
+                textAlign: 'right',
+                hidden: !isOperator,
+                render: (a) => (
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    color="red"
+                    aria-label={`Remove ${a.email}`}
+                    onClick={() => removing.open(a)}
+                  >
+                    Remove
+                  </Button>
+                ),
+              },
             ]}
           />
         </Stack>
@@ -143,6 +168,16 @@ export function AdminsPage() {
         onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
       >
         The link sent to <strong>{revoking.target?.email}</strong> will stop working.
+      </ConfirmDelete>
+      <ConfirmDelete
+        opened={removing.opened}
+        onClose={removing.close}
+        title="Remove administrator?"
+        confirmLabel="Remove"
+        onConfirm={() => (removing.target ? remove(removing.target) : Promise.resolve())}
+      >
+        <strong>{removing.target?.email}</strong> will be signed out and can no longer sign in to this
+        account. You can invite them again later.
       </ConfirmDelete>
     </>
   );

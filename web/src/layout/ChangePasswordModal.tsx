@@ -1,0 +1,70 @@
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { changePassword } from '../api/session';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { FormActions } from '../components/FormActions';
+import { fieldError } from '../components/form-errors';
+
+interface ChangePasswordModalProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
+/** "Change password": the current one, then the new one; other sessions are signed out. */
+export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProps) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const save = useMutation({
+    mutationFn: () => changePassword(current, next),
+    onSuccess: () => {
+      notifications.show({ color: 'teal', message: 'Password changed. Other sessions were signed out.' });
+      onClose();
+    },
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: start empty each time it opens
+  useEffect(() => {
+    if (opened) {
+      setCurrent('');
+      setNext('');
+      save.reset();
+    }
+  }, [opened]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Change password">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <ErrorAlert error={save.error} hideFields={['current_password', 'new_password']} />
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            data-autofocus
+            value={current}
+            onChange={(e) => setCurrent(e.currentTarget.value)}
+            error={fieldError(save.error, 'current_password')}
+          />
+          <PasswordInput
+            label="New password"
+            description="At least 12 characters"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.currentTarget.value)}
+            error={fieldError(save.error, 'new_password')}
+          />
+          <Text size="sm" c="dimmed">
+            You stay signed in here; every other browser is signed out.
+          </Text>
+          <FormActions onCancel={onClose} saving={save.isPending} submitLabel="Change password" />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
