@@ -24,6 +24,10 @@ export const apiKeyRequired = () => new AppError(401, 'API key required');
 export const invalidApiKey = () => new AppError(401, 'Invalid API key');
 export const forbidden = (message: string) => new AppError(403, message);
 export const signInRequired = () => new AppError(401, 'Sign-in required');
+export const invalidCredentials = () => new AppError(401, 'Invalid email or password');
+export const invalidLink = () => new AppError(404, 'This link is not valid or has expired');
+export const tooManySignIns = (retryAfterSeconds: number) =>
+  new AppError(429, 'Too many sign-in attempts', undefined, { 'Retry-After': String(retryAfterSeconds) });
 export const invalidCsrfToken = () => new AppError(403, 'Invalid CSRF token');
 export const operatorRequired = () => new AppError(403, 'Operator access required');
 export const badRequest = (message = 'Bad request') => new AppError(400, message);

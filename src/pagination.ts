@@ -25,9 +25,26 @@ export function pageRequest(query: { page?: number | string; page_size?: number 
 }
 
 /**
- * Reads one page, and counts only when the page cannot tell: a page with fewer rows than the
- * page size is the last one, so the total is known (an email look-up is one query, not two).
- * Page 1 of an empty collection is an empty page; any page past the last is `Invalid page`.
+ * Reads the rows [offset, offset + limit) and the total, counting only when the rows cannot
+ * tell: a short, non-empty window (or an empty first one) ends the collection, so the total is
+ * known without a second query. `pastTheEnd` answers for an empty window after the first.
+ */
+export async function readWindow<T>(
+  limit: number,
+  offset: number,
+  count: () => Promise<number>,
+  rows: (limit: number, offset: number) => Promise<T[]>,
+  pastTheEnd: () => Promise<number>,
+): Promise<{ count: number; items: T[] }> {
+  // Far past any real collection (an offset like 10^20): nothing to ask the database for.
+  const items = Number.isSafeInteger(offset) ? await rows(limit, offset) : [];
+  if (items.length === 0 && offset > 0) return { count: await pastTheEnd(), items };
+  return { count: items.length < limit ? offset + items.length : await count(), items };
+}
+
+/**
+ * Reads one page of the Customer API (an email look-up is one query, not two). Page 1 of an
+ * empty collection is an empty page; any page past the last is `Invalid page`.
  */
 export async function fetchPage<T>(
   request: PageRequest,
@@ -35,9 +52,8 @@ export async function fetchPage<T>(
   rows: (limit: number, offset: number) => Promise<T[]>,
 ): Promise<Page<T>> {
   const offset = (request.page - 1) * request.pageSize;
-  // Far past any real collection: no need to ask the database for an offset like 10^20.
-  const items = Number.isSafeInteger(offset) ? await rows(request.pageSize, offset) : [];
-  if (items.length === 0 && request.page > 1) throw invalidPage();
-  const total = items.length < request.pageSize ? offset + items.length : await count();
-  return { ...request, count: total, items };
+  const page = await readWindow(request.pageSize, offset, count, rows, async () => {
+    throw invalidPage();
+  });
+  return { ...request, ...page };
 }

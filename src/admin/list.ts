@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { POSITIVE_INTEGER_PATTERN } from '../http/schemas.js';
+import { readWindow } from '../pagination.js';
 
 /**
  * Lists of the admin API: `page` (1-based, default 1) and `page_size` (default 25, above 200
@@ -7,8 +8,8 @@ import { POSITIVE_INTEGER_PATTERN } from '../http/schemas.js';
  * error: the interface may hold a stale page number after a delete.
  */
 
-export const ADMIN_PAGE_SIZE = 25;
-export const ADMIN_MAX_PAGE_SIZE = 200;
+const ADMIN_PAGE_SIZE = 25;
+const ADMIN_MAX_PAGE_SIZE = 200;
 
 // Text, like the Customer API's: only plain decimal positive integers pass (`1.5`, `0`, `1e3`,
 // `abc` → 400 Validation failed "must be a positive integer").
@@ -41,19 +42,13 @@ export function listWindow(query: { page?: string; page_size?: string }): ListWi
   return { limit: size, offset: (page - 1) * size };
 }
 
-/**
- * Reads one page, and counts only when the page cannot tell: a short, non-empty page (or an
- * empty first page) is the last one, so the total is known without a second query.
- */
-export async function readList<T>(
+/** Reads one page of an admin list; a page past the last is empty, with the total still right. */
+export function readList<T>(
   window: ListWindow,
   count: () => Promise<number>,
   rows: (limit: number, offset: number) => Promise<T[]>,
 ): Promise<ListPage<T>> {
-  // Far past any real collection (page 10^20): nothing to ask the database for.
-  const items = Number.isSafeInteger(window.offset) ? await rows(window.limit, window.offset) : [];
-  const known = items.length < window.limit && (items.length > 0 || window.offset === 0);
-  return { count: known ? window.offset + items.length : await count(), items };
+  return readWindow(window.limit, window.offset, count, rows, count);
 }
 
 /** The `{count, results}` envelope. */

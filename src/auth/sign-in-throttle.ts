@@ -1,11 +1,8 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../errors.js';
+import { tooManySignIns } from '../errors.js';
 import { createRateLimiter } from './rate-limit.js';
 
 const WINDOW_SECONDS = 15 * 60;
-
-export const tooManySignIns = (retryAfterSeconds: number) =>
-  new AppError(429, 'Too many sign-in attempts', undefined, { 'Retry-After': String(retryAfterSeconds) });
 
 /**
  * Limits password guessing: attempts per client address, and per address and account email,

@@ -22,17 +22,11 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ListOf(Account) },
       },
     },
-    async (request) => {
-      const { user } = request.admin;
-      if (user.role !== 'operator') {
-        const own = await getAccount(app.db, user.account_id ?? 0);
-        return { count: 1, results: [presentAccount(own)] };
-      }
-      return listEnvelope(
-        await findAccounts(app.db, request.query.search, listWindow(request.query)),
+    async (request) =>
+      listEnvelope(
+        await findAccounts(app.db, request.admin.user, request.query.search, listWindow(request.query)),
         presentAccount,
-      );
-    },
+      ),
   );
 
   app.post(

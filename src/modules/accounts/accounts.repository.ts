@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import type { AccountsTable } from '../../db/schema.js';
 
@@ -43,10 +44,7 @@ export function searchAccounts(
 }
 
 export async function countAccounts(db: Db, pattern: string | undefined): Promise<number> {
-  const row = await matching(db, pattern)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(matching(db, pattern));
 }
 
 export function updateAccountName(
@@ -61,30 +59,4 @@ export function updateAccountName(
     .where('id', '=', accountId)
     .returningAll()
     .executeTakeFirst();
-}
-
-/** How much an account holds, for its overview page. */
-export async function accountCounts(db: Db, accountId: number, now: number) {
-  const count = (table: 'employees' | 'groups' | 'training_campaigns') =>
-    db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
-  const activeKeys = db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirstOrThrow()
-    .then((r) => Number(r.n));
-  const [employees, groups, campaigns, active_keys] = await Promise.all([
-    count('employees'),
-    count('groups'),
-    count('training_campaigns'),
-    activeKeys,
-  ]);
-  return { employees, groups, campaigns, active_keys };
 }

@@ -3,10 +3,13 @@ import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
 import { FieldErrorCollector, notFound } from '../../errors.js';
 import { checkName } from '../../fields.js';
-import { parseId } from '../../ids.js';
+import type { Admin } from '../admins/admins.service.js';
+import { countCampaigns } from '../campaigns/campaigns.repository.js';
+import { countEmployees } from '../employees/employees.repository.js';
+import { countGroups } from '../groups/groups.repository.js';
+import { countActiveKeys } from '../keys/keys.repository.js';
 import {
   type AccountRow,
-  accountCounts,
   countAccounts,
   findAccount,
   insertAccount,
@@ -29,22 +32,27 @@ export async function createAccount(db: Db, input: { name: unknown }): Promise<A
   return insertAccount(db, checkAccountName(input.name), Date.now());
 }
 
-export async function getAccount(db: Db, accountId: number | string): Promise<Account> {
-  const id = parseId(accountId);
-  const account = id === null ? undefined : await findAccount(db, id);
+export async function getAccount(db: Db, accountId: number): Promise<Account> {
+  const account = await findAccount(db, accountId);
   if (!account) throw notFound('Account not found');
   return account;
 }
 
 export const allAccounts = listAccounts;
 
-/** Accounts whose name contains `search`, by name; `count` is the total that match. */
-export function findAccounts(
+/**
+ * The accounts this administrator may open whose name contains `search`, by name: every
+ * account for an operator, their own for an account administrator.
+ */
+export async function findAccounts(
   db: Db,
+  viewer: Pick<Admin, 'role' | 'account_id'>,
   search: string | undefined,
   window: ListWindow,
 ): Promise<ListPage<Account>> {
+  if (viewer.role !== 'operator') return { count: 1, items: [await getAccount(db, viewer.account_id ?? 0)] };
   const pattern = containsPattern(search);
+  if (pattern === null) return { count: 0, items: [] };
   return readList(
     window,
     () => countAccounts(db, pattern),
@@ -59,8 +67,14 @@ export async function renameAccount(db: Db, accountId: number, input: { name: un
   return account;
 }
 
-/** Counts shown on an account's overview page. */
+/** Counts shown on an account's overview page, from each module's own counter. */
 export async function accountOverview(db: Db, accountId: number) {
   await getAccount(db, accountId);
-  return accountCounts(db, accountId, Date.now());
+  const [employees, groups, campaigns, active_keys] = await Promise.all([
+    countEmployees(db, accountId, {}),
+    countGroups(db, accountId),
+    countCampaigns(db, accountId),
+    countActiveKeys(db, accountId, Date.now()),
+  ]);
+  return { employees, groups, campaigns, active_keys };
 }

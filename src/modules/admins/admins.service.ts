@@ -10,10 +10,11 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AdminRole, AdminUsersTable } from '../../db/schema.js';
 import {
-  AppError,
+  badRequest,
   FieldErrorCollector as Collector,
   conflict,
   type FieldErrorCollector,
+  invalidCredentials,
   notFound,
 } from '../../errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
@@ -33,8 +34,6 @@ import {
 
 /** An administrator of the web interface, without the password hash. */
 export type Admin = Omit<AdminRow, 'password_hash'>;
-
-export const invalidCredentials = () => new AppError(401, 'Invalid email or password');
 
 function toAdmin(row: AdminRow): Admin {
   const { password_hash: _hidden, ...admin } = row;
@@ -79,7 +78,7 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
   errors.throwIfAny();
   const accountId = props.role === 'operator' ? null : (props.accountId ?? null);
   if (props.role === 'account_admin') {
-    if (accountId === null) throw new AppError(400, 'An account administrator needs an account');
+    if (accountId === null) throw badRequest('An account administrator needs an account');
     await getAccount(db, accountId);
   }
   return {

@@ -18,7 +18,7 @@ export function presentCampaignWithGroups(campaign: CampaignWithGroups) {
     id: campaign.id,
     name: campaign.name,
     status: campaign.status,
-    groups: campaign.groups.map((g) => ({ id: g.id, name: g.name })),
+    groups: campaign.groups,
     created_at: iso(campaign.created_at),
     updated_at: iso(campaign.updated_at),
   };

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import type { TrainingCampaignsTable } from '../../db/schema.js';
 
@@ -31,12 +32,7 @@ export async function insertCampaign(
 }
 
 export async function countCampaigns(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('training_campaigns')
-    .where('account_id', '=', accountId)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('training_campaigns').where('account_id', '=', accountId));
 }
 
 /** One page of an account's campaigns by id: oldest first (the API), or newest first (the web interface). */

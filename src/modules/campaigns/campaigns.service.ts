@@ -26,7 +26,7 @@ export interface CampaignWithGroups extends CampaignRow {
   groups: GroupRef[];
 }
 
-export const campaignNotFound = () => notFound('Campaign not found');
+const campaignNotFound = () => notFound('Campaign not found');
 
 /** Creates a training campaign in `draft`, targeting groups of the same account. */
 export async function createCampaign(

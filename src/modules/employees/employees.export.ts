@@ -4,12 +4,12 @@ import type { Db } from '../../db/database.js';
 import { iso } from '../../time.js';
 import { type EmployeeRow, employeesAfter } from './employees.repository.js';
 
-export const EXPORT_BATCH_SIZE = 2000;
+const EXPORT_BATCH_SIZE = 2000;
 
 const COLUMNS = ['id', 'first_name', 'last_name', 'email', 'created_at'];
 
 /** Every employee of an account in id order, read in batches (keyset, so each is an index range). */
-export async function* employeesInBatches(
+async function* employeesInBatches(
   db: Db,
   accountId: number,
   batchSize = EXPORT_BATCH_SIZE,

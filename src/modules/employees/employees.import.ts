@@ -8,9 +8,9 @@ import type { NewEmployee } from './employees.service.js';
 
 export const MAX_IMPORT_ROWS = 1000;
 
-export type ImportStatus = 'created' | 'would_create' | 'exists' | 'invalid' | 'duplicate';
+type ImportStatus = 'created' | 'would_create' | 'exists' | 'invalid' | 'duplicate';
 
-export interface ImportResult {
+interface ImportResult {
   status: ImportStatus;
   /** The employee created, or the one that already has the address. */
   id?: number;
@@ -18,7 +18,7 @@ export interface ImportResult {
   errors?: FieldErrors;
 }
 
-export interface ImportOutcome {
+interface ImportOutcome {
   created: number;
   /** One per row, in the same order. */
   results: ImportResult[];

@@ -16,5 +16,5 @@ export function presentEmployee(employee: Employee) {
 export function presentEmployeeWithGroups(
   employee: Employee & { groups: Array<{ id: number; name: string }> },
 ) {
-  return { ...presentEmployee(employee), groups: employee.groups.map((g) => ({ id: g.id, name: g.name })) };
+  return { ...presentEmployee(employee), groups: employee.groups };
 }

@@ -1,6 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
+import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { EmployeesTable } from '../../db/schema.js';
+import { emailRows } from '../../db/value-table.js';
 
 export type EmployeeRow = Selectable<EmployeesTable>;
 
@@ -34,10 +36,7 @@ function filtered(db: Db, accountId: number, filter: EmployeeFilter) {
 }
 
 export async function countEmployees(db: Db, accountId: number, filter: EmployeeFilter): Promise<number> {
-  const row = await filtered(db, accountId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(filtered(db, accountId, filter));
 }
 
 export function listEmployees(
@@ -121,13 +120,6 @@ export function groupsOfEmployee(db: Db, accountId: number, employeeId: number) 
     .orderBy(sql`lower(name)`)
     .orderBy('id')
     .execute();
-}
-
-/** The addresses as a table `u(email)`, one parameter whatever their number (see groups.repository). */
-function emailRows(db: Db, emails: string[]) {
-  return dialectOf(db) === 'postgres'
-    ? sql`unnest(${emails}::text[]) as u(email)`
-    : sql`(select value as email from json_each(${JSON.stringify(emails)})) as u`;
 }
 
 /** This account's employees with one of these normalized addresses. */

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
+import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { EmployeeRow } from './employees.repository.js';
 
@@ -7,7 +8,7 @@ export const EMPLOYEE_SORTS = ['last_name', 'first_name', 'email', 'created_at']
 export type EmployeeSort = (typeof EMPLOYEE_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 
-export interface EmployeeSearch {
+interface EmployeeSearch {
   /** A LIKE pattern (`containsPattern`, lower case) for the names and the address; none: everyone. */
   pattern?: string;
   /** Only the members of this group. */
@@ -55,15 +56,8 @@ function matching(db: Db, accountId: number, search: EmployeeSearch) {
   return query;
 }
 
-export async function countMatchingEmployees(
-  db: Db,
-  accountId: number,
-  search: EmployeeSearch,
-): Promise<number> {
-  const row = await matching(db, accountId, search)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+async function countMatchingEmployees(db: Db, accountId: number, search: EmployeeSearch): Promise<number> {
+  return countRows(matching(db, accountId, search));
 }
 
 function rowsInOrder(

@@ -84,7 +84,7 @@ export function findEmployees(
   );
 }
 
-export const employeeNotFound = () => notFound('Employee not found');
+const employeeNotFound = () => notFound('Employee not found');
 
 export interface EmployeeQuery {
   /** Case-insensitive substring of the first, last or full name or of the address. */
@@ -101,8 +101,7 @@ export function searchEmployees(
   window: ListWindow,
 ): Promise<ListPage<Employee>> {
   const pattern = containsPattern(query.search);
-  // See findEmployees: nothing stored holds a NUL.
-  if (pattern?.includes('\u0000')) return Promise.resolve({ count: 0, items: [] });
+  if (pattern === null) return Promise.resolve({ count: 0, items: [] });
   const sort = { by: query.sort ?? 'last_name', order: query.order ?? 'asc' } as const;
   return readEmployeePage(db, accountId, { pattern }, sort, window);
 }

@@ -1,17 +1,10 @@
 import { sql } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
+import { idRows } from '../../db/value-table.js';
 
-// The id lists can hold 100,000 entries: they travel as one parameter (a JSON text for
-// SQLite's json_each, an array for PostgreSQL), never as 100,000 placeholders. Look-ups go
+// Id lists (up to 100,000) arrive as one table parameter (db/value-table.ts). Look-ups go
 // through a primary-key index (PostgreSQL may instead hash the account's employees for a
 // long list: measured 0.12 s for 100,000 ids, against 0.5 s for the index look-ups).
-
-/** The ids as a table `u(id)`. */
-function idRows(db: Db, ids: number[]) {
-  return dialectOf(db) === 'postgres'
-    ? sql`unnest(${ids}::bigint[]) as u(id)`
-    : sql`(select value as id from json_each(${JSON.stringify(ids)})) as u`;
-}
 
 /**
  * Which of `ids` are not employees of this account, ascending. An anti-join: the valid ids,
@@ -48,10 +41,6 @@ function employeeIn(db: Db, ids: number[]) {
     : sql`employee_id in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
-export async function removeMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
-  await removeSomeMembers(trx, groupId, ids);
-}
-
 export async function addMembers(trx: Db, groupId: number, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await sql`insert into group_members (group_id, employee_id) select ${groupId}, u.id from ${idRows(trx, ids)}`.execute(
@@ -74,7 +63,7 @@ export async function addNewMembers(trx: Db, groupId: number, ids: number[]): Pr
 }
 
 /** Removes those of `ids` that are members; how many were removed. */
-export async function removeSomeMembers(trx: Db, groupId: number, ids: number[]): Promise<number> {
+export async function removeMembers(trx: Db, groupId: number, ids: number[]): Promise<number> {
   if (ids.length === 0) return 0;
   const result =
     await sql`delete from group_members where group_id = ${groupId} and ${employeeIn(trx, ids)}`.execute(trx);

@@ -5,7 +5,7 @@ import { parseId } from '../../ids.js';
 import { employeesByEmail } from '../employees/employees.repository.js';
 import {
   addNewMembers,
-  removeSomeMembers,
+  removeMembers,
   retryIfEmployeeDeleted,
   unknownEmployeeIds,
 } from './groups.members.repository.js';
@@ -75,12 +75,12 @@ export async function removeGroupMembers(
   employeeIds: number[],
 ): Promise<{ removed: number; group: Group }> {
   const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => ({
-    delta: -(await removeSomeMembers(trx, id, await checkedIds(trx, accountId, employeeIds))),
+    delta: -(await removeMembers(trx, id, await checkedIds(trx, accountId, employeeIds))),
   }));
   return { removed: -delta, group };
 }
 
-export interface AddedByEmail {
+interface AddedByEmail {
   added: number;
   already_members: number;
   /** The addresses (as given, trimmed) of no employee of the account, in input order, each once. */

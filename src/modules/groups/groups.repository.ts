@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { GroupsTable } from '../../db/schema.js';
 
@@ -59,12 +60,7 @@ export function lockGroup(trx: Db, accountId: number, groupId: number): Promise<
 }
 
 export async function countGroups(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('groups')
-    .where('account_id', '=', accountId)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('groups').where('account_id', '=', accountId));
 }
 
 /** What a list of groups shows: reading the other columns costs more than the query itself. */
@@ -112,7 +108,7 @@ export async function memberSummariesJson(db: Db, groupId: number): Promise<stri
 export function recordGroupChange(
   trx: Db,
   groupId: number,
-  changes: { name?: string; description?: string; employee_count: number },
+  changes: { name?: string; description?: string; employee_count?: number },
   now: number,
 ): Promise<GroupRow> {
   return trx
@@ -175,10 +171,7 @@ export async function countGroupsNamed(
   accountId: number,
   pattern: string | undefined,
 ): Promise<number> {
-  const row = await named(db, accountId, pattern)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(named(db, accountId, pattern));
 }
 
 export function groupsNamed(

@@ -157,8 +157,7 @@ export function listGroupsPage(
   window: ListWindow,
 ): Promise<ListPage<Group>> {
   const pattern = containsPattern(query.search);
-  // Nothing stored holds a NUL (see findEmployees).
-  if (pattern?.includes('\u0000')) return Promise.resolve({ count: 0, items: [] });
+  if (pattern === null) return Promise.resolve({ count: 0, items: [] });
   return readList(
     window,
     () => countGroupsNamed(db, accountId, pattern),
@@ -187,7 +186,7 @@ export async function updateGroup(
     const group = await lockGroup(trx, accountId, id);
     if (!group) throw groupNotFound();
     if (!isRenamed(group, changes)) return group;
-    return recordGroupChange(trx, id, { ...changes, employee_count: group.employee_count }, Date.now());
+    return recordGroupChange(trx, id, changes, Date.now());
   });
 }
 
@@ -207,7 +206,7 @@ export async function groupMembersPage(
 ): Promise<ListPage<EmployeeRow>> {
   const group = await getGroup(db, accountId, groupId);
   const pattern = containsPattern(query.search);
-  if (pattern?.includes('\u0000')) return { count: 0, items: [] };
+  if (pattern === null) return { count: 0, items: [] };
   return readEmployeePage(
     db,
     accountId,

@@ -1,6 +1,6 @@
 import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
 import type { Db } from '../../db/database.js';
-import { AppError, conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { conflict, FieldErrorCollector, invalidLink, notFound } from '../../errors.js';
 import { checkEmail, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { type Account, getAccount } from '../accounts/accounts.service.js';
@@ -19,7 +19,6 @@ export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type Invitation = InvitationRow;
-export const invalidLink = () => new AppError(404, 'This link is not valid or has expired');
 
 /**
  * A fresh one-time link that makes the first operator; earlier unused setup links stop

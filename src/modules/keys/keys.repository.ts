@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import type { ApiKeysTable } from '../../db/schema.js';
 
@@ -19,6 +20,17 @@ export function findKey(db: Db, keyId: number): Promise<ApiKeyRow | undefined> {
 
 export function listKeys(db: Db, accountId: number): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+}
+
+/** Keys of the account that still work: not revoked, not expired. */
+export function countActiveKeys(db: Db, accountId: number, now: number): Promise<number> {
+  return countRows(
+    db
+      .selectFrom('api_keys')
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])),
+  );
 }
 
 export function updateKey(
