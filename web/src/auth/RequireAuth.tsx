@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
+import { accountPath } from '../layout/account-context';
 import { useSession } from './session';
 
 /** Renders the signed-in routes, or sends the visitor to sign in (and back here afterwards). */
@@ -22,6 +23,6 @@ export function RequireAuth() {
 export function RequireOperator({ children }: { children: ReactNode }) {
   const { data } = useSession();
   const user = data?.user;
-  if (user && user.role !== 'operator') return <Navigate to={`/a/${user.account_id}`} replace />;
+  if (user && user.role !== 'operator') return <Navigate to={accountPath(user.account_id ?? 0)} replace />;
   return <>{children}</>;
 }

@@ -1,7 +1,6 @@
 // Dates and numbers as people read them, in the browser's locale.
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const number = new Intl.NumberFormat();
 
@@ -17,11 +16,6 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "12 Mar 2025, 14:05" */
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
-}
-
-/** "12 Mar 2025" */
-export function formatDate(iso: string): string {
-  return dateOnly.format(new Date(iso));
 }
 
 /** "3 days ago", "in 2 hours", "just now" */

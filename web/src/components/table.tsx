@@ -7,12 +7,17 @@ const CONTROL_LABELS = {
   next: 'Next page',
 } as const;
 
-/** Props every paginated DataTable shares: borders, accessible pagination, "1–25 of 10,000". */
-export const pagedTableProps = {
+/** Props every DataTable shares: borders, rounded corners, row highlight. */
+export const baseTableProps = {
   withTableBorder: true,
   borderRadius: 'md',
   highlightOnHover: true,
   minHeight: 200,
+} as const;
+
+/** Props every paginated DataTable shares: the base ones, accessible pagination, "1–25 of 10,000". */
+export const pagedTableProps = {
+  ...baseTableProps,
   paginationText: ({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) =>
     `${formatNumber(from)}–${formatNumber(to)} of ${formatNumber(totalRecords)}`,
   getPaginationControlProps: (control: keyof typeof CONTROL_LABELS) => ({

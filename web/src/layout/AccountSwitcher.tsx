@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { getAccount, listAccounts } from '../api/accounts';
+import { accountPath } from './account-context';
 
 /** Operators: jump to another customer account, staying on the same kind of page. */
 export function AccountSwitcher({ accountId }: { accountId: number | null }) {
@@ -30,8 +31,8 @@ export function AccountSwitcher({ accountId }: { accountId: number | null }) {
   const choose = (value: string | null) => {
     if (!value || Number(value) === accountId) return;
     // Keep the section (employees, groups…) but not a specific object of the old account.
-    const section = location.pathname.split('/')[3];
-    navigate(`/a/${value}${section ? `/${section}` : ''}`);
+    const section = location.pathname.split('/').slice(3, 4).filter(Boolean);
+    navigate(accountPath(Number(value), ...section));
     setSearch('');
   };
 

@@ -1,11 +1,12 @@
 import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { changePassword } from '../api/session';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FormActions } from '../components/FormActions';
 import { fieldError } from '../components/form-errors';
+import { submitWith, useOnOpen } from '../components/use-on-open';
 
 interface ChangePasswordModalProps {
   opened: boolean;
@@ -24,19 +25,12 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: start empty each time it opens
-  useEffect(() => {
-    if (opened) {
-      setCurrent('');
-      setNext('');
-      save.reset();
-    }
-  }, [opened]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  useOnOpen(opened, () => {
+    setCurrent('');
+    setNext('');
+    save.reset();
+  });
+  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title="Change password">

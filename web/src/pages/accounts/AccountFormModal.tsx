@@ -1,11 +1,12 @@
 import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type Account, createAccount, renameAccount } from '../../api/accounts';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
+import { submitWith, useOnOpen } from '../../components/use-on-open';
 
 interface AccountFormModalProps {
   opened: boolean;
@@ -33,18 +34,11 @@ export function AccountFormModal({ opened, onClose, account, onSaved }: AccountF
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
-  useEffect(() => {
-    if (opened) {
-      setName(account?.name ?? '');
-      save.reset();
-    }
-  }, [opened, account]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  useOnOpen(opened, () => {
+    setName(account?.name ?? '');
+    save.reset();
+  }, [account]);
+  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title={account ? 'Rename account' : 'New account'}>

@@ -2,7 +2,6 @@ import { ActionIcon, Anchor, Button, Group, Stack, TextInput, Tooltip } from '@m
 import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { type Account, listAccounts } from '../../api/accounts';
 import { DateText } from '../../components/DateText';
@@ -11,14 +10,15 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { useDialog } from '../../components/use-dialog';
+import { accountPath } from '../../layout/account-context';
 import { AccountFormModal } from './AccountFormModal';
 
 /** Operators: every customer account; create, rename, open. */
 export function AccountsPage() {
   const navigate = useNavigate();
   const list = useListState();
-  const [editing, setEditing] = useState<Account | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const form = useDialog<Account | null>();
   const accounts = useQuery({
     queryKey: ['accounts', 'list', list.query, list.page, list.pageSize],
     queryFn: () => listAccounts({ search: list.query, page: list.page, page_size: list.pageSize }),
@@ -26,18 +26,13 @@ export function AccountsPage() {
   });
   useClampPage(accounts.data, list.page, list.pageSize, list.setPage);
 
-  const openForm = (account: Account | null) => {
-    setEditing(account);
-    setFormOpen(true);
-  };
-
   return (
     <>
       <PageHeader
         title="Customer accounts"
         description="Each customer account holds its own employees, groups, campaigns and API keys."
         actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => openForm(null)}>
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
             New account
           </Button>
         }
@@ -73,7 +68,7 @@ export function AccountsPage() {
               accessor: 'name',
               title: 'Name',
               render: (a) => (
-                <Anchor component={Link} to={`/a/${a.id}`} fw={500}>
+                <Anchor component={Link} to={accountPath(a.id)} fw={500}>
                   {a.name}
                 </Anchor>
               ),
@@ -95,12 +90,12 @@ export function AccountsPage() {
                     size="compact-sm"
                     variant="subtle"
                     aria-label={`Open ${a.name}`}
-                    onClick={() => navigate(`/a/${a.id}`)}
+                    onClick={() => navigate(accountPath(a.id))}
                   >
                     Open
                   </Button>
                   <Tooltip label="Rename">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => openForm(a)}>
+                    <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => form.open(a)}>
                       <IconPencil size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
@@ -110,7 +105,7 @@ export function AccountsPage() {
           ]}
         />
       </Stack>
-      <AccountFormModal opened={formOpen} onClose={() => setFormOpen(false)} account={editing} />
+      <AccountFormModal opened={form.opened} onClose={form.close} account={form.target} />
     </>
   );
 }

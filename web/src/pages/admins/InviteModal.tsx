@@ -1,13 +1,14 @@
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { createInvitation } from '../../api/admins';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { formatDateTime } from '../../components/format';
+import { submitWith, useOnOpen } from '../../components/use-on-open';
 
 interface InviteModalProps {
   accountId: number;
@@ -25,17 +26,11 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['invitations', accountId] }),
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     setEmail('');
     invite.reset();
-  }, [opened]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate();
-  };
+  });
+  const submit = submitWith(invite);
   const created = invite.data;
 
   return (

@@ -1,7 +1,7 @@
 import { Anchor, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import {
   createEmployee,
@@ -13,6 +13,8 @@ import {
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
+import { invalidateAccount } from '../../components/invalidate';
+import { submitWith, useOnOpen } from '../../components/use-on-open';
 import { accountPath } from '../../layout/account-context';
 
 const FIELDS = ['first_name', 'last_name', 'email'] as const;
@@ -41,25 +43,21 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
       return employee ? updateEmployee(accountId, employee.id, input) : createEmployee(accountId, input);
     },
     onSuccess: (saved) => {
-      for (const key of ['employees', 'employee', 'members', 'overview']) {
-        queryClient.invalidateQueries({ queryKey: [key, accountId] });
-      }
+      invalidateAccount(queryClient, accountId, 'employees', 'employee', 'members', 'overview');
       const name = `${saved.first_name} ${saved.last_name}`;
       notifications.show({ color: 'teal', message: employee ? `Saved ${name}` : `Added ${name}` });
       onClose();
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     save.reset();
     setValues(
       employee
         ? { first_name: employee.first_name, last_name: employee.last_name, email: employee.email }
         : EMPTY,
     );
-  }, [opened, employee]);
+  }, [employee]);
 
   const field = (name: keyof EmployeeInput, label: string, props: Record<string, unknown> = {}) => (
     <TextInput
@@ -74,10 +72,7 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
       {...props}
     />
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  const submit = submitWith(save);
   const groups = detail.data?.groups;
 
   return (

@@ -16,6 +16,7 @@ import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { invalidateAccount } from '../../components/invalidate';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
@@ -36,8 +37,7 @@ export function EmployeesPage() {
     columnAccessor: 'last_name',
     direction: 'asc',
   });
-  const [editing, setEditing] = useState<Employee | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const form = useDialog<Employee | null>();
   const deleting = useDialog<Employee>();
 
   const params = {
@@ -54,15 +54,18 @@ export function EmployeesPage() {
   });
   useClampPage(employees.data, list.page, list.pageSize, list.setPage);
 
-  const openForm = (employee: Employee | null) => {
-    setEditing(employee);
-    setFormOpen(true);
-  };
   const remove = async (employee: Employee) => {
     await deleteEmployee(account.id, employee.id);
-    for (const key of ['employees', 'employee', 'groups', 'group', 'members', 'overview']) {
-      queryClient.invalidateQueries({ queryKey: [key, account.id] });
-    }
+    invalidateAccount(
+      queryClient,
+      account.id,
+      'employees',
+      'employee',
+      'groups',
+      'group',
+      'members',
+      'overview',
+    );
     notifications.show({ color: 'teal', message: `Deleted ${fullName(employee)}` });
   };
   const empty = !list.query && employees.data?.count === 0;
@@ -74,7 +77,7 @@ export function EmployeesPage() {
         description="The people of this account who receive training."
         actions={
           <>
-            <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => openForm(null)}>
+            <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
               Add employee
             </Button>
             <Button
@@ -150,7 +153,11 @@ export function EmployeesPage() {
               title: 'Actions',
               textAlign: 'right',
               render: (e) => (
-                <RowActions name={fullName(e)} onEdit={() => openForm(e)} onDelete={() => deleting.open(e)} />
+                <RowActions
+                  name={fullName(e)}
+                  onEdit={() => form.open(e)}
+                  onDelete={() => deleting.open(e)}
+                />
               ),
             },
           ]}
@@ -158,9 +165,9 @@ export function EmployeesPage() {
       </Stack>
       <EmployeeFormModal
         accountId={account.id}
-        opened={formOpen}
-        onClose={() => setFormOpen(false)}
-        employee={editing}
+        opened={form.opened}
+        onClose={form.close}
+        employee={form.target}
       />
       <ConfirmDelete
         opened={deleting.opened}

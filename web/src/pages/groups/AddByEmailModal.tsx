@@ -1,11 +1,12 @@
 import { Alert, Button, List, Modal, Group as Row, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { addMembersByEmail, BY_EMAIL_CHUNK, type Group } from '../../api/groups';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FilePicker } from '../../components/FilePicker';
 import { formatNumber, plural } from '../../components/format';
+import { useOnOpen } from '../../components/use-on-open';
 import { extractEmails } from './emails';
 import { membershipChanged } from './membership';
 
@@ -31,12 +32,11 @@ export function AddByEmailModal({ accountId, group, opened, onClose }: AddByEmai
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const emails = useMemo(() => extractEmails(text), [text]);
 
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     setText('');
     setError(null);
     setOutcome(null);
-  }, [opened]);
+  });
 
   const choose = async (chosen: File | null) => {
     if (chosen) setText(await chosen.text());

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type Employee, listEmployees } from '../../api/employees';
 import { addMembers, type Group } from '../../api/groups';
 import { EmptyState } from '../../components/EmptyState';
@@ -11,6 +11,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
 import { useListState } from '../../components/list-state';
 import { pagedTableProps } from '../../components/table';
+import { useOnOpen } from '../../components/use-on-open';
 import { membershipChanged } from './membership';
 
 interface AddMembersModalProps {
@@ -50,13 +51,11 @@ export function AddMembersModal({ accountId, group, opened, onClose }: AddMember
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     setSelected([]);
     list.setSearch('');
     add.reset();
-  }, [opened]);
+  });
 
   return (
     <Modal opened={opened} onClose={onClose} title={`Add members to ${group.name}`} size="lg">

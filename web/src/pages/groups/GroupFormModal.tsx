@@ -1,11 +1,13 @@
 import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { createGroup, type Group, updateGroup } from '../../api/groups';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
+import { invalidateAccount } from '../../components/invalidate';
+import { submitWith, useOnOpen } from '../../components/use-on-open';
 
 interface GroupFormModalProps {
   accountId: number;
@@ -28,9 +30,7 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(['group', accountId, saved.id], saved);
-      for (const key of ['groups', 'overview', 'campaigns', 'campaign']) {
-        queryClient.invalidateQueries({ queryKey: [key, accountId] });
-      }
+      invalidateAccount(queryClient, accountId, 'groups', 'overview', 'campaigns', 'campaign');
       notifications.show({
         color: 'teal',
         message: group ? `Saved group "${saved.name}"` : `Created group "${saved.name}"`,
@@ -40,18 +40,12 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset the form each time it opens
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     save.reset();
     setName(group?.name ?? '');
     setDescription(group?.description ?? '');
-  }, [opened, group]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  }, [group]);
+  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title={group ? 'Edit group' : 'New group'}>

@@ -9,6 +9,7 @@ import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
+import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -46,9 +47,7 @@ export function GroupPage() {
   const close = () => setDialog(null);
   const remove = async () => {
     await deleteGroup(account.id, g.id);
-    for (const key of ['groups', 'overview', 'employee', 'campaigns', 'campaign']) {
-      queryClient.invalidateQueries({ queryKey: [key, account.id] });
-    }
+    invalidateAccount(queryClient, account.id, 'groups', 'overview', 'employee', 'campaigns', 'campaign');
     queryClient.removeQueries({ queryKey: ['group', account.id, g.id] });
     notifications.show({ color: 'teal', message: `Deleted group "${g.name}"` });
     navigate(accountPath(account.id, 'groups'), { replace: true });

@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { deleteGroup, type Group, listGroups } from '../../api/groups';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
@@ -11,6 +10,7 @@ import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber, plural } from '../../components/format';
+import { invalidateAccount } from '../../components/invalidate';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
@@ -24,8 +24,7 @@ export function GroupsPage() {
   const account = useAccount();
   const queryClient = useQueryClient();
   const list = useListState();
-  const [editing, setEditing] = useState<Group | null>(null);
-  const [formOpen, setFormOpen] = useState(false);
+  const form = useDialog<Group | null>();
   const deleting = useDialog<Group>();
   const groups = useQuery({
     queryKey: ['groups', account.id, list.query, list.page, list.pageSize],
@@ -34,15 +33,18 @@ export function GroupsPage() {
   });
   useClampPage(groups.data, list.page, list.pageSize, list.setPage);
 
-  const openForm = (group: Group | null) => {
-    setEditing(group);
-    setFormOpen(true);
-  };
   const remove = async (group: Group) => {
     await deleteGroup(account.id, group.id);
-    for (const key of ['groups', 'group', 'overview', 'employee', 'campaigns', 'campaign']) {
-      queryClient.invalidateQueries({ queryKey: [key, account.id] });
-    }
+    invalidateAccount(
+      queryClient,
+      account.id,
+      'groups',
+      'group',
+      'overview',
+      'employee',
+      'campaigns',
+      'campaign',
+    );
     notifications.show({ color: 'teal', message: `Deleted group "${group.name}"` });
   };
   const path = (group: Group) => accountPath(account.id, 'groups', group.id);
@@ -53,7 +55,7 @@ export function GroupsPage() {
         title="Groups"
         description="Groups of employees; training campaigns target groups."
         actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => openForm(null)}>
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
             New group
           </Button>
         }
@@ -125,18 +127,13 @@ export function GroupsPage() {
               title: 'Actions',
               textAlign: 'right',
               render: (g) => (
-                <RowActions name={g.name} onEdit={() => openForm(g)} onDelete={() => deleting.open(g)} />
+                <RowActions name={g.name} onEdit={() => form.open(g)} onDelete={() => deleting.open(g)} />
               ),
             },
           ]}
         />
       </Stack>
-      <GroupFormModal
-        accountId={account.id}
-        opened={formOpen}
-        onClose={() => setFormOpen(false)}
-        group={editing}
-      />
+      <GroupFormModal accountId={account.id} opened={form.opened} onClose={form.close} group={form.target} />
       <ConfirmDelete
         opened={deleting.opened}
         onClose={deleting.close}

@@ -7,6 +7,7 @@ import { type ApiKey, listKeys, revokeKey } from '../../api/keys';
 import { useCurrentUser } from '../../auth/session';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { invalidateAccount } from '../../components/invalidate';
 import { PageHeader } from '../../components/PageHeader';
 import { useDialog } from '../../components/use-dialog';
 import { useAccount } from '../../layout/account-context';
@@ -26,8 +27,7 @@ export function IntegrationPage() {
 
   const revoke = async (key: ApiKey) => {
     await revokeKey(account.id, key.id);
-    queryClient.invalidateQueries({ queryKey: ['keys', account.id] });
-    queryClient.invalidateQueries({ queryKey: ['overview', account.id] });
+    invalidateAccount(queryClient, account.id, 'keys', 'overview');
     notifications.show({ color: 'teal', message: `Revoked "${key.name}"` });
   };
 

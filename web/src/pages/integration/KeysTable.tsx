@@ -5,7 +5,7 @@ import { type ApiKey, KEY_RESOURCES } from '../../api/keys';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { formatNumber } from '../../components/format';
-import { WIDE_ONLY } from '../../components/table';
+import { baseTableProps, WIDE_ONLY } from '../../components/table';
 
 const STATUS = {
   active: { color: 'teal', label: 'Active' },
@@ -42,10 +42,7 @@ interface KeysTableProps {
 export function KeysTable({ keys, fetching, isOperator, onRevoke, onRateLimit }: KeysTableProps) {
   return (
     <DataTable<ApiKey>
-      withTableBorder
-      borderRadius="md"
-      highlightOnHover
-      minHeight={200}
+      {...baseTableProps}
       aria-label="API keys"
       records={keys}
       fetching={fetching}

@@ -1,12 +1,14 @@
 import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
-import { type CreatedKey, createKey, type Permission } from '../../api/keys';
+import { type FormEvent, useState } from 'react';
+import { createKey, type Permission } from '../../api/keys';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
+import { invalidateAccount } from '../../components/invalidate';
+import { useOnOpen } from '../../components/use-on-open';
 import { PermissionSwitches } from './PermissionSwitches';
 
 const EXPIRY_OPTIONS = [
@@ -35,26 +37,19 @@ export function NewKeyModal({
   const [permissions, setPermissions] = useState<Permission[]>([]);
   const [expiry, setExpiry] = useState('never');
   const [missing, setMissing] = useState(false);
-  const [created, setCreated] = useState<CreatedKey | null>(null);
   const generate = useMutation({
     mutationFn: () => createKey(accountId, { name: name.trim(), permissions, expires_at: expiresAt(expiry) }),
-    onSuccess: (key) => {
-      setCreated(key);
-      queryClient.invalidateQueries({ queryKey: ['keys', accountId] });
-      queryClient.invalidateQueries({ queryKey: ['overview', accountId] });
-    },
+    onSuccess: () => invalidateAccount(queryClient, accountId, 'keys', 'overview'),
   });
+  const created = generate.data;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: start afresh each time it opens
-  useEffect(() => {
-    if (!opened) return;
+  useOnOpen(opened, () => {
     setName('');
     setPermissions([]);
     setExpiry('never');
     setMissing(false);
-    setCreated(null);
     generate.reset();
-  }, [opened]);
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,11 +1,12 @@
 import { Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { type ApiKey, setKeyRateLimit } from '../../api/keys';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
+import { submitWith, useOnOpen } from '../../components/use-on-open';
 
 interface RateLimitModalProps {
   accountId: number;
@@ -30,17 +31,12 @@ export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimit
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset each time it opens
-  useEffect(() => {
-    if (!opened || !apiKey) return;
+  useOnOpen(opened, () => {
+    if (!apiKey) return;
     setValue(apiKey.rate_limit);
     save.reset();
-  }, [opened]);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+  });
+  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title="Change rate budget">

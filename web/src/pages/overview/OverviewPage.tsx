@@ -49,12 +49,43 @@ function Stat({ label, linkLabel, value, to, icon }: StatProps) {
   );
 }
 
+const STATS = [
+  {
+    label: 'Employees',
+    linkLabel: 'View employees',
+    count: 'employees',
+    section: 'employees',
+    Icon: IconUsers,
+  },
+  { label: 'Groups', linkLabel: 'View groups', count: 'groups', section: 'groups', Icon: IconUsersGroup },
+  {
+    label: 'Campaigns',
+    linkLabel: 'View campaigns',
+    count: 'campaigns',
+    section: 'campaigns',
+    Icon: IconSchool,
+  },
+  {
+    label: 'Active API keys',
+    linkLabel: 'View API keys',
+    count: 'active_keys',
+    section: 'integration',
+    Icon: IconKey,
+  },
+] as const;
+
+const QUICK_LINKS = [
+  { label: 'Manage employees', parts: ['employees'], Icon: IconUserPlus },
+  { label: 'Import employees from CSV', parts: ['employees', 'import'], Icon: IconFileImport },
+  { label: 'Manage groups', parts: ['groups'], Icon: IconPlus },
+  { label: 'Manage API keys', parts: ['integration'], Icon: IconKey },
+] as const;
+
 /** /a/:accountId — counts of what the account holds, and the usual next steps. */
 export function OverviewPage() {
   const account = useAccount();
   const overview = useQuery({ queryKey: ['overview', account.id], queryFn: () => getOverview(account.id) });
   const data = overview.data;
-  const path = (...parts: string[]) => accountPath(account.id, ...parts);
 
   return (
     <>
@@ -62,67 +93,33 @@ export function OverviewPage() {
       <Stack gap="xl">
         <ErrorAlert error={overview.error} title="Could not load the counts" />
         <SimpleGrid cols={{ base: 2, lg: 4 }} spacing={{ base: 'sm', sm: 'md' }}>
-          <Stat
-            label="Employees"
-            linkLabel="View employees"
-            value={data?.employees}
-            to={path('employees')}
-            icon={<IconUsers />}
-          />
-          <Stat
-            label="Groups"
-            linkLabel="View groups"
-            value={data?.groups}
-            to={path('groups')}
-            icon={<IconUsersGroup />}
-          />
-          <Stat
-            label="Campaigns"
-            linkLabel="View campaigns"
-            value={data?.campaigns}
-            to={path('campaigns')}
-            icon={<IconSchool />}
-          />
-          <Stat
-            label="Active API keys"
-            linkLabel="View API keys"
-            value={data?.active_keys}
-            to={path('integration')}
-            icon={<IconKey />}
-          />
+          {STATS.map(({ label, linkLabel, count, section, Icon }) => (
+            <Stat
+              key={label}
+              label={label}
+              linkLabel={linkLabel}
+              value={data?.[count]}
+              to={accountPath(account.id, section)}
+              icon={<Icon />}
+            />
+          ))}
         </SimpleGrid>
         <section aria-labelledby="quick-links">
           <Title order={2} size="h4" id="quick-links" mb="sm">
             Quick links
           </Title>
           <Group gap="sm">
-            <Button
-              component={Link}
-              to={path('employees')}
-              variant="light"
-              leftSection={<IconUserPlus size={16} />}
-            >
-              Manage employees
-            </Button>
-            <Button
-              component={Link}
-              to={path('employees', 'import')}
-              variant="light"
-              leftSection={<IconFileImport size={16} />}
-            >
-              Import employees from CSV
-            </Button>
-            <Button component={Link} to={path('groups')} variant="light" leftSection={<IconPlus size={16} />}>
-              Manage groups
-            </Button>
-            <Button
-              component={Link}
-              to={path('integration')}
-              variant="light"
-              leftSection={<IconKey size={16} />}
-            >
-              Manage API keys
-            </Button>
+            {QUICK_LINKS.map(({ label, parts, Icon }) => (
+              <Button
+                key={label}
+                component={Link}
+                to={accountPath(account.id, ...parts)}
+                variant="light"
+                leftSection={<Icon size={16} />}
+              >
+                {label}
+              </Button>
+            ))}
           </Group>
         </section>
       </Stack>

@@ -7,6 +7,7 @@ import { BackLink } from '../../../components/BackLink';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { FilePicker } from '../../../components/FilePicker';
 import { formatNumber, plural } from '../../../components/format';
+import { invalidateAccount } from '../../../components/invalidate';
 import { PageHeader } from '../../../components/PageHeader';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { ColumnMapping } from './ColumnMapping';
@@ -98,8 +99,7 @@ export function ImportPage() {
     else setResult(outcome);
     setRunning(null);
     if (phase === 'import') {
-      for (const key of ['employees', 'overview'])
-        queryClient.invalidateQueries({ queryKey: [key, account.id] });
+      invalidateAccount(queryClient, account.id, 'employees', 'overview');
     }
   };
 
