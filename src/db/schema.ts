@@ -60,13 +60,113 @@ export interface GroupMembersTable {
   employee_id: number;
 }
 
+export type CampaignStatus = 'draft' | 'scheduled' | 'active' | 'completed' | 'archived';
+
 export interface TrainingCampaignsTable {
   id: Generated<number>;
   account_id: number;
   name: string;
-  status: string;
+  description: Generated<string>;
+  status: CampaignStatus;
+  /** When the campaign launches (scheduled) or launched (active and later). */
+  start_at: number | null;
+  due_at: number | null;
+  /** JSON array of whole days before the due date on which reminders go out, descending. */
+  reminder_days: Generated<string>;
+  /** 1: employees who join a target group while the campaign is active are enrolled too. */
+  enroll_new_members: Generated<number>;
+  launched_at: number | null;
+  /** When it was stopped. */
+  completed_at: number | null;
+  archived_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** An account's own course; its key is `custom-<id>`. Built-in courses live in `content/courses/`. */
+export interface CoursesTable {
+  id: Generated<number>;
+  account_id: number;
+  title: string;
+  summary: string;
+  minutes: number;
+  pass_mark: number;
+  /** JSON array of `{title, markdown}`. */
+  lessons: string;
+  /** JSON array of `{question, choices, answer, explanation}`. */
+  quiz: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CampaignCoursesTable {
+  campaign_id: number;
+  /** A built-in slug (`phishing`) or `custom-<id>`. */
+  course_key: string;
+  position: number;
+}
+
+export interface EnrollmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number;
+  employee_id: number;
+  enrolled_at: number;
+  /** The learner's first recorded step (reading a lesson); opening the link alone is not one. */
+  started_at: number | null;
+  /** When the last of the campaign's quizzes was passed. */
+  completed_at: number | null;
+  /** Whole percent: the mean of the best score in each course, once every quiz has been taken. */
+  score: number | null;
+  last_activity_at: number | null;
+}
+
+export interface EnrollmentCoursesTable {
+  enrollment_id: number;
+  course_key: string;
+  /** JSON array of the lesson indexes read. */
+  lessons_read: Generated<string>;
+  attempts: Generated<number>;
+  best_score: number | null;
+  /** JSON array of the choice indexes of the last attempt. */
+  last_answers: string | null;
+  passed_at: number | null;
+  started_at: number;
+  updated_at: number;
+}
+
+export interface CampaignRemindersTable {
+  campaign_id: number;
+  days_before_due: number;
+  queued_at: number;
+  queued_count: number;
+}
+
+export type MessageKind = 'invitation' | 'reminder' | 'link';
+export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
+
+/** The durable mail queue; sent messages stay as the record (and the outbox without SMTP). */
+export interface MessagesTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number | null;
+  enrollment_id: number | null;
+  kind: MessageKind;
+  round: Generated<number>;
+  status: MessageStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  /** A worker's claim on a `sending` message; an expired claim is taken over. */
+  locked_until: number | null;
+  last_error: string | null;
+  transport: 'smtp' | 'outbox' | null;
+  to_address: string | null;
+  subject: string | null;
+  body_text: string | null;
+  body_html: string | null;
+  message_id: string | null;
+  created_at: number;
+  sent_at: number | null;
 }
 
 export interface CampaignGroupsTable {
@@ -135,6 +235,12 @@ export interface DB {
   group_members: GroupMembersTable;
   training_campaigns: TrainingCampaignsTable;
   campaign_groups: CampaignGroupsTable;
+  courses: CoursesTable;
+  campaign_courses: CampaignCoursesTable;
+  enrollments: EnrollmentsTable;
+  enrollment_courses: EnrollmentCoursesTable;
+  campaign_reminders: CampaignRemindersTable;
+  messages: MessagesTable;
   app_secrets: AppSecretsTable;
   admin_users: AdminUsersTable;
   admin_sessions: AdminSessionsTable;

@@ -1,14 +1,14 @@
 import { type Selectable, sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
-import type { TrainingCampaignsTable } from '../../db/schema.js';
+import type { CampaignStatus, TrainingCampaignsTable } from '../../db/schema.js';
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
 
 export async function insertCampaign(
   trx: Db,
   accountId: number,
-  values: { name: string; status: string; groupIds: number[] },
+  values: { name: string; status: CampaignStatus; groupIds: number[] },
   now: number,
 ): Promise<CampaignRow> {
   const campaign = await trx
