@@ -30,6 +30,34 @@ export interface Config {
     signInPerAddress: number;
     signInPerEmail: number;
   };
+  /** Where people reach this server, for links in email (`PUBLIC_URL`); the listening address when unset. */
+  publicUrl: string | undefined;
+  mail: {
+    /** `smtp://user:pass@host:port` or `smtps://…`; unset: messages go to the built-in outbox. */
+    smtpUrl: string | undefined;
+    /** The From header of training mail. */
+    from: string;
+    /** Messages sent per minute by each instance's worker. */
+    ratePerMinute: number;
+    /** Messages in flight at once (SMTP connections) per instance. */
+    concurrency: number;
+    /** Attempts before a message is given up as failed. */
+    maxAttempts: number;
+    /** The first retry waits this long; each further one twice as long (at most 6 hours). */
+    retryBaseMs: number;
+    /** How long a worker's claim on a message lasts; a crashed worker's messages are retried after it. */
+    leaseMs: number;
+  };
+  workers: {
+    /** Run the mail worker and the scheduler in this process (`WORKERS=off` for API-only instances). */
+    enabled: boolean;
+    /** How often scheduled launches and reminders are looked for. */
+    schedulerIntervalMs: number;
+  };
+  learner: {
+    /** How long a personal learner link in an email stays valid. */
+    linkTtlMs: number;
+  };
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/vigil.db';
@@ -58,6 +86,34 @@ function cookieSecret(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^smtps?:\/\/[^/]/.test(raw)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  return raw;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
@@ -83,6 +139,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cookieSecret: cookieSecret(env.SESSION_SECRET),
       signInPerAddress: integer(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 1_000_000),
       signInPerEmail: integer(env, 'SIGN_IN_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
+    },
+    publicUrl: publicUrl(env.PUBLIC_URL),
+    mail: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      from: env.MAIL_FROM || 'Security training <training@vigil.invalid>',
+      ratePerMinute: integer(env, 'MAIL_RATE_PER_MINUTE', 600, 1, 1_000_000),
+      concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 1, 64),
+      maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),
+      retryBaseMs: integer(env, 'MAIL_RETRY_BASE_SECONDS', 60, 1, 86_400) * 1000,
+      leaseMs: integer(env, 'MAIL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
+    },
+    workers: {
+      enabled: onOff(env, 'WORKERS', true),
+      schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_SECONDS', 30, 1, 3600) * 1000,
+    },
+    learner: {
+      linkTtlMs: integer(env, 'LEARNER_LINK_DAYS', 30, 1, 365) * 86_400_000,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { launchCampaign } from '../modules/campaigns/campaigns.launch.js';
 import { presentCampaign } from '../modules/campaigns/campaigns.presenter.js';
 import { createCampaign } from '../modules/campaigns/campaigns.service.js';
 import { type CliContext, collect, idOption, print } from './output.js';
@@ -11,18 +12,63 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
     .description('create a training campaign (starts as draft)')
     .requiredOption('--account <id>', 'account id')
     .requiredOption('--name <name>', 'campaign name')
+    .option('--description <text>', 'what the campaign is for')
     .option('--group <id>', 'target group id (repeatable)', collect)
+    .option('--course <key>', 'course key, e.g. phishing or custom-3 (repeatable)', collect)
+    .option('--start-date <iso>', 'when to launch by itself once scheduled')
+    .option('--due-date <iso>', 'when the training is due, e.g. 2026-12-15')
     .option('--json', 'print JSON')
-    .action(async (opts: { account: string; name: string; group?: string[]; json?: boolean }) => {
+    .action(
+      async (opts: {
+        account: string;
+        name: string;
+        description?: string;
+        group?: string[];
+        course?: string[];
+        startDate?: string;
+        dueDate?: string;
+        json?: boolean;
+      }) => {
+        const accountId = idOption('account', opts.account);
+        const created = await createCampaign(await ctx.db(), accountId, {
+          name: opts.name,
+          description: opts.description,
+          group_ids: (opts.group ?? []).map((g) => idOption('group', g)),
+          course_keys: opts.course,
+          start_date: opts.startDate,
+          due_date: opts.dueDate,
+        });
+        const shown = { ...presentCampaign(created), account_id: created.account_id };
+        print(
+          ctx.io,
+          opts.json,
+          shown,
+          () => `created training campaign ${shown.id} "${shown.name}" (${shown.status})`,
+        );
+      },
+    );
+
+  campaign
+    .command('launch')
+    .description(
+      'launch a draft or scheduled campaign now: enroll the target groups and queue the invitations',
+    )
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--id <id>', 'campaign id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account: string; id: string; json?: boolean }) => {
       const accountId = idOption('account', opts.account);
-      const groupIds = (opts.group ?? []).map((g) => idOption('group', g));
-      const created = await createCampaign(await ctx.db(), accountId, { name: opts.name, groupIds });
-      const shown = { ...presentCampaign(created), account_id: created.account_id };
+      const launched = await launchCampaign(await ctx.db(), {
+        accountId,
+        campaignId: idOption('id', opts.id),
+        trigger: 'now',
+      });
+      const shown = { ...presentCampaign(launched), account_id: launched.account_id };
       print(
         ctx.io,
         opts.json,
         shown,
-        () => `created training campaign ${shown.id} "${shown.name}" (${shown.status})`,
+        () => `launched training campaign ${shown.id} "${shown.name}": ${shown.enrolled_count} enrolled`,
       );
     });
 }

@@ -61,7 +61,7 @@ export function makeCampaign(
   groupIds: number[] = [],
   name = `Campaign ${unique()}`,
 ) {
-  return createCampaign(app.db, accountId, { name, groupIds });
+  return createCampaign(app.db, accountId, { name, group_ids: groupIds });
 }
 
 /** An authenticated client for app.inject. */

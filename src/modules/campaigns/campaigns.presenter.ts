@@ -1,25 +1,68 @@
-import { iso } from '../../time.js';
-import type { Campaign, CampaignWithGroups } from './campaigns.service.js';
+import { iso, isoOrNull } from '../../time.js';
+import { allowedActions } from './campaigns.rules.js';
+import type { CampaignView } from './campaigns.service.js';
+import { completionRate, type Enrollment } from './enrollments.service.js';
 
-export function presentCampaign(campaign: Campaign) {
+/** A campaign as the Customer API shows it. */
+export function presentCampaign(campaign: CampaignView) {
   return {
     id: campaign.id,
     name: campaign.name,
+    description: campaign.description,
     status: campaign.status,
     group_ids: campaign.group_ids,
+    courses: campaign.courses,
+    start_date: isoOrNull(campaign.start_at),
+    due_date: isoOrNull(campaign.due_at),
+    reminder_days: campaign.reminders,
+    enroll_new_members: campaign.enroll_new_members === 1,
+    launched_at: isoOrNull(campaign.launched_at),
+    completed_at: isoOrNull(campaign.completed_at),
+    enrolled_count: campaign.counts.enrolled,
+    completed_count: campaign.counts.completed,
+    completion_rate: completionRate(campaign.counts.enrolled, campaign.counts.completed),
     created_at: iso(campaign.created_at),
     updated_at: iso(campaign.updated_at),
   };
 }
 
-/** A campaign as the web interface shows it: its target groups named. */
-export function presentCampaignWithGroups(campaign: CampaignWithGroups) {
+/** A campaign as the web interface shows it: its target groups named, and what can be done with it now. */
+export function presentAdminCampaign(campaign: CampaignView) {
+  const { group_ids: _ids, ...shown } = presentCampaign(campaign);
   return {
-    id: campaign.id,
-    name: campaign.name,
-    status: campaign.status,
+    ...shown,
     groups: campaign.groups,
-    created_at: iso(campaign.created_at),
-    updated_at: iso(campaign.updated_at),
+    archived_at: isoOrNull(campaign.archived_at),
+    allowed_actions: allowedActions(campaign.status),
+  };
+}
+
+/** An enrollment as the Customer API shows it. */
+export function presentEnrollment(enrollment: Enrollment) {
+  return {
+    id: enrollment.id,
+    employee: {
+      id: enrollment.employee_id,
+      first_name: enrollment.first_name,
+      last_name: enrollment.last_name,
+      email: enrollment.email,
+    },
+    status: enrollment.status,
+    enrolled_at: iso(enrollment.enrolled_at),
+    started_at: isoOrNull(enrollment.started_at),
+    completed_at: isoOrNull(enrollment.completed_at),
+    score: enrollment.score,
+  };
+}
+
+/** An enrollment in the web interface: with the last activity and how the invitation went. */
+export function presentAdminEnrollment(enrollment: Enrollment) {
+  return {
+    ...presentEnrollment(enrollment),
+    last_activity_at: isoOrNull(enrollment.last_activity_at),
+    invitation:
+      enrollment.invitation_status === null
+        ? null
+        : { status: enrollment.invitation_status, sent_at: isoOrNull(enrollment.invitation_sent_at) },
   };
 }

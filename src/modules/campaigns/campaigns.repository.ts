@@ -1,38 +1,159 @@
-import { type Selectable, sql } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { countRows } from '../../db/count.js';
-import type { Db } from '../../db/database.js';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { CampaignStatus, TrainingCampaignsTable } from '../../db/schema.js';
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
 
 export async function insertCampaign(
   trx: Db,
-  accountId: number,
-  values: { name: string; status: CampaignStatus; groupIds: number[] },
-  now: number,
+  values: Insertable<TrainingCampaignsTable>,
 ): Promise<CampaignRow> {
-  const campaign = await trx
-    .insertInto('training_campaigns')
-    .values({
-      account_id: accountId,
-      name: values.name,
-      status: values.status,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (values.groupIds.length > 0) {
-    await trx
-      .insertInto('campaign_groups')
-      .values(values.groupIds.map((group_id) => ({ campaign_id: campaign.id, group_id })))
-      .execute();
-  }
-  return campaign;
+  return trx.insertInto('training_campaigns').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function countCampaigns(db: Db, accountId: number): Promise<number> {
-  return countRows(db.selectFrom('training_campaigns').where('account_id', '=', accountId));
+/** Changes a campaign's row; with `fromStatus`, only if it is still in one of those (a race lost → undefined). */
+export function updateCampaignRow(
+  trx: Db,
+  accountId: number,
+  campaignId: number,
+  values: Updateable<TrainingCampaignsTable>,
+  fromStatus?: CampaignStatus[],
+): Promise<CampaignRow | undefined> {
+  let query = trx
+    .updateTable('training_campaigns')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', campaignId);
+  if (fromStatus) query = query.where('status', 'in', fromStatus);
+  return query.returningAll().executeTakeFirst();
+}
+
+export async function deleteCampaignRow(trx: Db, accountId: number, campaignId: number): Promise<void> {
+  await trx
+    .deleteFrom('training_campaigns')
+    .where('account_id', '=', accountId)
+    .where('id', '=', campaignId)
+    .execute();
+}
+
+/** The campaign row, locked for the rest of the transaction on PostgreSQL. */
+export function lockCampaign(
+  trx: Db,
+  accountId: number,
+  campaignId: number,
+): Promise<CampaignRow | undefined> {
+  let query = trx
+    .selectFrom('training_campaigns')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', campaignId);
+  if (dialectOf(trx) === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function replaceCampaignGroups(trx: Db, campaignId: number, groupIds: number[]): Promise<void> {
+  await trx.deleteFrom('campaign_groups').where('campaign_id', '=', campaignId).execute();
+  if (groupIds.length === 0) return;
+  await trx
+    .insertInto('campaign_groups')
+    .values(groupIds.map((group_id) => ({ campaign_id: campaignId, group_id })))
+    .execute();
+}
+
+export async function replaceCampaignCourses(
+  trx: Db,
+  campaignId: number,
+  courseKeys: string[],
+): Promise<void> {
+  await trx.deleteFrom('campaign_courses').where('campaign_id', '=', campaignId).execute();
+  if (courseKeys.length === 0) return;
+  await trx
+    .insertInto('campaign_courses')
+    .values(courseKeys.map((course_key, position) => ({ campaign_id: campaignId, course_key, position })))
+    .execute();
+}
+
+/** Course keys of each campaign, in the campaign's order. */
+export async function courseKeysOfCampaigns(db: Db, campaignIds: number[]): Promise<Map<number, string[]>> {
+  const byCampaign = new Map<number, string[]>(campaignIds.map((id) => [id, []]));
+  if (campaignIds.length === 0) return byCampaign;
+  const rows = await db
+    .selectFrom('campaign_courses')
+    .select(['campaign_id', 'course_key'])
+    .where('campaign_id', 'in', campaignIds)
+    .orderBy('campaign_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byCampaign.get(row.campaign_id)?.push(row.course_key);
+  return byCampaign;
+}
+
+export interface EnrollmentCounts {
+  enrolled: number;
+  completed: number;
+}
+
+/** Enrolled and completed people of each campaign, counted from the (campaign_id, completed_at) index. */
+export async function enrollmentCounts(
+  db: Db,
+  campaignIds: number[],
+): Promise<Map<number, EnrollmentCounts>> {
+  const byCampaign = new Map<number, EnrollmentCounts>(
+    campaignIds.map((id) => [id, { enrolled: 0, completed: 0 }]),
+  );
+  if (campaignIds.length === 0) return byCampaign;
+  const rows = await db
+    .selectFrom('enrollments')
+    .select([
+      'campaign_id',
+      (eb) => eb.fn.countAll().as('enrolled'),
+      (eb) => eb.fn.count('completed_at').as('completed'),
+    ])
+    .where('campaign_id', 'in', campaignIds)
+    .groupBy('campaign_id')
+    .execute();
+  for (const row of rows) {
+    byCampaign.set(row.campaign_id, { enrolled: Number(row.enrolled), completed: Number(row.completed) });
+  }
+  return byCampaign;
+}
+
+/** Names of the account's campaigns in these statuses that target a group. */
+export async function campaignsTargetingGroup(
+  db: Db,
+  accountId: number,
+  groupId: number,
+  statuses: CampaignStatus[],
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('campaign_groups as cg')
+    .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
+    .select('c.name')
+    .where('c.account_id', '=', accountId)
+    .where('cg.group_id', '=', groupId)
+    .where('c.status', 'in', statuses)
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** Scheduled campaigns whose start has come, oldest start first. */
+export function dueScheduledCampaigns(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('training_campaigns')
+    .select(['id', 'account_id'])
+    .where('status', '=', 'scheduled')
+    .where('start_at', '<=', now)
+    .orderBy('start_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function countCampaigns(db: Db, accountId: number, status?: CampaignStatus): Promise<number> {
+  let query = db.selectFrom('training_campaigns').where('account_id', '=', accountId);
+  if (status) query = query.where('status', '=', status);
+  return countRows(query);
 }
 
 /** One page of an account's campaigns by id: oldest first (the API), or newest first (the web interface). */
@@ -41,13 +162,12 @@ export function listCampaigns(
   accountId: number,
   limit: number,
   offset: number,
-  order: 'asc' | 'desc' = 'asc',
+  opts: { order?: 'asc' | 'desc'; status?: CampaignStatus } = {},
 ): Promise<CampaignRow[]> {
-  return db
-    .selectFrom('training_campaigns')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id', order)
+  let query = db.selectFrom('training_campaigns').selectAll().where('account_id', '=', accountId);
+  if (opts.status) query = query.where('status', '=', opts.status);
+  return query
+    .orderBy('id', opts.order ?? 'asc')
     .limit(limit)
     .offset(offset)
     .execute();

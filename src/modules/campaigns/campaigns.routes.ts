@@ -1,9 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
-import { presentCampaign } from './campaigns.presenter.js';
-import { ListCampaignsQuery, listCampaignsResponses } from './campaigns.schemas.js';
-import { findCampaigns } from './campaigns.service.js';
+import { presentCampaign, presentEnrollment } from './campaigns.presenter.js';
+import {
+  CampaignParams,
+  getCampaignResponses,
+  ListCampaignsQuery,
+  ListEnrollmentsQuery,
+  listCampaignsResponses,
+  listEnrollmentsResponses,
+} from './campaigns.schemas.js';
+import { findCampaigns, getCampaign } from './campaigns.service.js';
+import { findEnrollments } from './enrollments.service.js';
+
+const tags = ['Training campaigns'];
 
 export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -11,8 +21,9 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'List training campaigns',
-        description: 'Ordered by id. A 200 here is how a client verifies that its key works.',
-        tags: ['Training campaigns'],
+        description:
+          'Ordered by id, with courses, dates and enrollment figures. A 200 here is how a client verifies that its key works.',
+        tags,
         querystring: ListCampaignsQuery,
         response: listCampaignsResponses,
       },
@@ -23,6 +34,49 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request,
         await findCampaigns(app.db, request.auth.accountId, pageRequest(request.query)),
         presentCampaign,
+      ),
+  );
+
+  app.get(
+    '/customer/campaigns/training/:campaignId/',
+    {
+      schema: {
+        summary: 'Get a training campaign',
+        tags,
+        params: CampaignParams,
+        response: getCampaignResponses,
+      },
+      config: { permission: 'campaigns:read' },
+    },
+    async (request) =>
+      presentCampaign(await getCampaign(app.db, request.auth.accountId, request.params.campaignId)),
+  );
+
+  app.get(
+    '/customer/campaigns/training/:campaignId/enrollments/',
+    {
+      schema: {
+        summary: 'List a campaign’s enrollments',
+        description:
+          'One per enrolled employee, ordered by employee id: the employee, status, start and completion times and quiz score. Optional `status` filter.',
+        tags,
+        params: CampaignParams,
+        querystring: ListEnrollmentsQuery,
+        response: listEnrollmentsResponses,
+      },
+      config: { permission: 'campaigns:read' },
+    },
+    async (request) =>
+      presentPage(
+        request,
+        await findEnrollments(
+          app.db,
+          request.auth.accountId,
+          request.params.campaignId,
+          pageRequest(request.query),
+          { status: request.query.status },
+        ),
+        presentEnrollment,
       ),
   );
 };

@@ -1,94 +1,344 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
-import { FieldErrorCollector, notFound, validationFailed } from '../../errors.js';
-import { checkName } from '../../fields.js';
+import type { CampaignStatus } from '../../db/schema.js';
+import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import { findCourses } from '../courses/courses.lookup.js';
 import {
   type CampaignRow,
   countCampaigns,
+  courseKeysOfCampaigns,
+  deleteCampaignRow,
+  type EnrollmentCounts,
+  enrollmentCounts,
   existingGroupIds,
   findCampaign,
   type GroupRef,
-  groupIdsOfCampaigns,
   groupsOfCampaigns,
   insertCampaign,
   listCampaigns,
+  lockCampaign,
+  replaceCampaignCourses,
+  replaceCampaignGroups,
+  updateCampaignRow,
 } from './campaigns.repository.js';
+import {
+  type CampaignAction,
+  type CampaignChanges,
+  type CampaignField,
+  checkCampaignInput,
+  checkReadyToRun,
+  isEditable,
+} from './campaigns.rules.js';
 
-export interface Campaign extends CampaignRow {
-  group_ids: number[];
+export interface CourseRef {
+  key: string;
+  title: string;
+  built_in: boolean;
 }
 
-/** A campaign as the web interface shows it: with its target groups' names. */
-export interface CampaignWithGroups extends CampaignRow {
+/** A campaign with everything the API and the web interface show about it. */
+export interface CampaignView extends CampaignRow {
   groups: GroupRef[];
+  group_ids: number[];
+  courses: CourseRef[];
+  course_keys: string[];
+  reminders: number[];
+  counts: EnrollmentCounts;
 }
 
-const campaignNotFound = () => notFound('Campaign not found');
+export const campaignNotFound = () => notFound('Campaign not found');
 
-/** Creates a training campaign in `draft`, targeting groups of the same account. */
-export async function createCampaign(
-  db: Db,
-  accountId: number,
-  input: { name: unknown; groupIds: Array<number | string> },
-): Promise<Campaign> {
-  const errors = new FieldErrorCollector();
-  const name = checkName(errors, 'name', input.name);
-  const groupIds = [...new Set(input.groupIds.map(parseId))];
-  if (groupIds.includes(null)) errors.add('group_ids', 'each entry must be a positive integer');
-  errors.throwIfAny();
-  await getAccount(db, accountId);
-  const ids = (groupIds as number[]).sort((a, b) => a - b);
-  return db.transaction().execute(async (trx) => {
-    const known = await existingGroupIds(trx, accountId, ids);
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw validationFailed({ group_ids: [`unknown groups: ${unknown.join(', ')}`] });
-    const row = await insertCampaign(trx, accountId, { name, status: 'draft', groupIds: ids }, Date.now());
-    return { ...row, group_ids: ids };
+const FIELD_LABELS: Record<CampaignField, string> = {
+  name: 'name',
+  description: 'description',
+  course_keys: 'course_keys',
+  group_ids: 'group_ids',
+  start_at: 'start_date',
+  due_at: 'due_date',
+  reminder_days: 'reminder_days',
+  enroll_new_members: 'enroll_new_members',
+};
+
+/** 409 for an action the campaign's status does not allow. */
+export function wrongStatus(action: CampaignAction, status: CampaignStatus) {
+  return conflict(`Cannot ${action} a campaign that is ${status}`);
+}
+
+/** Adds groups, courses and enrollment figures to campaign rows (of one account). */
+async function withDetails(db: Db, accountId: number, rows: CampaignRow[]): Promise<CampaignView[]> {
+  const ids = rows.map((c) => c.id);
+  const [groups, keys, counts] = await Promise.all([
+    groupsOfCampaigns(db, ids),
+    courseKeysOfCampaigns(db, ids),
+    enrollmentCounts(db, ids),
+  ]);
+  const courses = await findCourses(db, accountId, [...keys.values()].flat());
+  return rows.map((row) => {
+    const targets = groups.get(row.id) ?? [];
+    const courseKeys = keys.get(row.id) ?? [];
+    return {
+      ...row,
+      groups: targets,
+      group_ids: targets.map((g) => g.id).sort((a, b) => a - b),
+      course_keys: courseKeys,
+      courses: courseKeys.flatMap((key) => {
+        const course = courses.get(key);
+        return course ? [{ key, title: course.title, built_in: course.built_in }] : [];
+      }),
+      reminders: JSON.parse(row.reminder_days) as number[],
+      counts: counts.get(row.id) ?? { enrolled: 0, completed: 0 },
+    };
   });
 }
 
-export async function findCampaigns(db: Db, accountId: number, page: PageRequest): Promise<Page<Campaign>> {
+/** Unknown courses or groups (of this account) as field errors. */
+async function checkReferences(
+  db: Db,
+  accountId: number,
+  changes: CampaignChanges,
+  errors: FieldErrorCollector,
+): Promise<void> {
+  if (changes.course_keys?.length) {
+    const known = await findCourses(db, accountId, changes.course_keys);
+    const unknown = changes.course_keys.filter((k) => !known.has(k));
+    if (unknown.length > 0) errors.add('course_keys', `unknown courses: ${unknown.join(', ')}`);
+  }
+  if (changes.group_ids?.length) {
+    const known = await existingGroupIds(db, accountId, changes.group_ids);
+    const unknown = changes.group_ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) errors.add('group_ids', `unknown groups: ${unknown.join(', ')}`);
+  }
+}
+
+function rowValues(changes: CampaignChanges) {
+  return {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.description !== undefined && { description: changes.description }),
+    ...(changes.start_at !== undefined && { start_at: changes.start_at }),
+    ...(changes.due_at !== undefined && { due_at: changes.due_at }),
+    ...(changes.reminder_days !== undefined && { reminder_days: JSON.stringify(changes.reminder_days) }),
+    ...(changes.enroll_new_members !== undefined && {
+      enroll_new_members: changes.enroll_new_members ? 1 : 0,
+    }),
+  };
+}
+
+/** Creates a training campaign in `draft`, with the settings given (only `name` is required). */
+export async function createCampaign(
+  db: Db,
+  accountId: number,
+  input: Record<string, unknown>,
+): Promise<CampaignView> {
+  const errors = new FieldErrorCollector();
+  const changes = checkCampaignInput(errors, input, { requireName: true });
+  errors.throwIfAny();
+  await getAccount(db, accountId);
+  await checkReferences(db, accountId, changes, errors);
+  errors.throwIfAny();
+  if (changes.start_at != null && changes.due_at != null && changes.due_at <= changes.start_at) {
+    errors.add('due_date', 'must be after the start date');
+    errors.throwIfAny();
+  }
+  const now = Date.now();
+  const row = await db.transaction().execute(async (trx) => {
+    const campaign = await insertCampaign(trx, {
+      account_id: accountId,
+      name: changes.name ?? '',
+      status: 'draft',
+      ...rowValues(changes),
+      created_at: now,
+      updated_at: now,
+    });
+    await replaceCampaignGroups(trx, campaign.id, changes.group_ids ?? []);
+    await replaceCampaignCourses(trx, campaign.id, changes.course_keys ?? []);
+    return campaign;
+  });
+  return (await withDetails(db, accountId, [row]))[0] as CampaignView;
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** The fields that would change, compared with the campaign as it is (sending a field unchanged is no change). */
+function changedFields(campaign: CampaignView, changes: CampaignChanges): CampaignField[] {
+  const fields: CampaignField[] = [];
+  const differs: Record<CampaignField, () => boolean> = {
+    name: () => changes.name !== campaign.name,
+    description: () => changes.description !== campaign.description,
+    course_keys: () => !sameList(changes.course_keys ?? [], campaign.course_keys),
+    group_ids: () => !sameList(changes.group_ids ?? [], campaign.group_ids),
+    start_at: () => changes.start_at !== campaign.start_at,
+    due_at: () => changes.due_at !== campaign.due_at,
+    reminder_days: () => !sameList(changes.reminder_days ?? [], campaign.reminders),
+    enroll_new_members: () => changes.enroll_new_members !== (campaign.enroll_new_members === 1),
+  };
+  for (const field of Object.keys(changes) as CampaignField[]) if (differs[field]()) fields.push(field);
+  return fields;
+}
+
+/**
+ * Changes a campaign's settings. What may change depends on the status (campaigns.rules.ts); a
+ * scheduled campaign must stay ready to run, an active one keeps a due date after its launch.
+ */
+export async function updateCampaign(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+  input: Record<string, unknown>,
+): Promise<CampaignView> {
+  const errors = new FieldErrorCollector();
+  const changes = checkCampaignInput(errors, input, { requireName: false });
+  errors.throwIfAny();
+  const id = parseId(campaignId);
+  if (id === null) throw campaignNotFound();
+  await db.transaction().execute(async (trx) => {
+    const row = await lockCampaign(trx, accountId, id);
+    if (!row) throw campaignNotFound();
+    const campaign = (await withDetails(trx, accountId, [row]))[0] as CampaignView;
+    const changed = changedFields(campaign, changes);
+    const fixed = changed.filter((field) => !isEditable(campaign.status, field));
+    if (fixed.length > 0) {
+      throw conflict(
+        `${fixed.map((f) => FIELD_LABELS[f]).join(', ')} cannot change while the campaign is ${campaign.status}`,
+      );
+    }
+    if (changed.length === 0) return;
+    await checkReferences(trx, accountId, changes, errors);
+    errors.throwIfAny();
+    const next = {
+      course_keys: changes.course_keys ?? campaign.course_keys,
+      group_ids: changes.group_ids ?? campaign.group_ids,
+      start_at: changes.start_at !== undefined ? changes.start_at : campaign.start_at,
+      due_at: changes.due_at !== undefined ? changes.due_at : campaign.due_at,
+    };
+    if (campaign.status === 'scheduled') checkReadyToRun(errors, next, 'schedule', Date.now());
+    else if (next.start_at !== null && next.due_at !== null && next.due_at <= next.start_at) {
+      errors.add('due_date', 'must be after the start date');
+    }
+    errors.throwIfAny();
+    await updateCampaignRow(trx, accountId, id, { ...rowValues(changes), updated_at: Date.now() });
+    if (changes.group_ids && changed.includes('group_ids')) {
+      await replaceCampaignGroups(trx, id, changes.group_ids);
+    }
+    if (changes.course_keys && changed.includes('course_keys')) {
+      await replaceCampaignCourses(trx, id, changes.course_keys);
+    }
+  });
+  return getCampaign(db, accountId, id);
+}
+
+/**
+ * Moves a campaign from one of `from` to `to` with a guarded update (two administrators acting at
+ * once: one wins, the other gets the 409), after `check` has passed on the locked campaign.
+ */
+async function transition(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+  action: CampaignAction,
+  from: CampaignStatus[],
+  to: CampaignStatus,
+  check?: (campaign: CampaignView, errors: FieldErrorCollector, now: number) => void,
+): Promise<CampaignView> {
+  const id = parseId(campaignId);
+  if (id === null) throw campaignNotFound();
+  await db.transaction().execute(async (trx) => {
+    const row = await lockCampaign(trx, accountId, id);
+    if (!row) throw campaignNotFound();
+    if (!from.includes(row.status)) throw wrongStatus(action, row.status);
+    const now = Date.now();
+    if (check) {
+      const errors = new FieldErrorCollector();
+      check((await withDetails(trx, accountId, [row]))[0] as CampaignView, errors, now);
+      errors.throwIfAny();
+    }
+    const stamp = to === 'completed' ? { completed_at: now } : to === 'archived' ? { archived_at: now } : {};
+    const updated = await updateCampaignRow(
+      trx,
+      accountId,
+      id,
+      { status: to, ...stamp, updated_at: now },
+      from,
+    );
+    if (!updated) throw wrongStatus(action, row.status);
+  });
+  return getCampaign(db, accountId, id);
+}
+
+/** draft → scheduled: launches by itself at its start date. */
+export function scheduleCampaign(db: Db, accountId: number, campaignId: string | number) {
+  return transition(db, accountId, campaignId, 'schedule', ['draft'], 'scheduled', (c, errors, now) =>
+    checkReadyToRun(errors, c, 'schedule', now),
+  );
+}
+
+/** scheduled → draft. */
+export function unscheduleCampaign(db: Db, accountId: number, campaignId: string | number) {
+  return transition(db, accountId, campaignId, 'unschedule', ['scheduled'], 'draft');
+}
+
+/** active → completed: nobody new is enrolled, no more mail goes out, learner links show that it ended. */
+export function stopCampaign(db: Db, accountId: number, campaignId: string | number) {
+  return transition(db, accountId, campaignId, 'stop', ['active'], 'completed');
+}
+
+/** completed (or an unused draft) → archived. */
+export function archiveCampaign(db: Db, accountId: number, campaignId: string | number) {
+  return transition(db, accountId, campaignId, 'archive', ['draft', 'completed'], 'archived');
+}
+
+/** Deletes a draft (nobody was ever enrolled in one). */
+export async function deleteCampaign(db: Db, accountId: number, campaignId: string | number): Promise<void> {
+  const id = parseId(campaignId);
+  if (id === null) throw campaignNotFound();
+  await db.transaction().execute(async (trx) => {
+    const row = await lockCampaign(trx, accountId, id);
+    if (!row) throw campaignNotFound();
+    if (row.status !== 'draft') throw wrongStatus('delete', row.status);
+    await deleteCampaignRow(trx, accountId, id);
+  });
+}
+
+/** A page of the account's campaigns for the Customer API, by id. */
+export async function findCampaigns(
+  db: Db,
+  accountId: number,
+  page: PageRequest,
+): Promise<Page<CampaignView>> {
   const result = await fetchPage(
     page,
     () => countCampaigns(db, accountId),
     (limit, offset) => listCampaigns(db, accountId, limit, offset),
   );
-  const groups = await groupIdsOfCampaigns(
-    db,
-    result.items.map((c) => c.id),
-  );
-  return { ...result, items: result.items.map((c) => ({ ...c, group_ids: groups.get(c.id) ?? [] })) };
+  return { ...result, items: await withDetails(db, accountId, result.items) };
 }
 
-/** A page of an account's training campaigns, newest first, with their target groups. */
+/** A page of an account's training campaigns for the web interface, newest first. */
 export async function listCampaignsPage(
   db: Db,
   accountId: number,
   window: ListWindow,
-): Promise<ListPage<CampaignWithGroups>> {
+  query: { status?: CampaignStatus } = {},
+): Promise<ListPage<CampaignView>> {
   const page = await readList(
     window,
-    () => countCampaigns(db, accountId),
-    (limit, offset) => listCampaigns(db, accountId, limit, offset, 'desc'),
+    () => countCampaigns(db, accountId, query.status),
+    (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: query.status }),
   );
-  const groups = await groupsOfCampaigns(
-    db,
-    page.items.map((c) => c.id),
-  );
-  return { ...page, items: page.items.map((c) => ({ ...c, groups: groups.get(c.id) ?? [] })) };
+  return { ...page, items: await withDetails(db, accountId, page.items) };
 }
 
 export async function getCampaign(
   db: Db,
   accountId: number,
   campaignId: string | number,
-): Promise<CampaignWithGroups> {
+): Promise<CampaignView> {
   const id = parseId(campaignId);
   const campaign = id === null ? undefined : await findCampaign(db, accountId, id);
   if (!campaign) throw campaignNotFound();
-  const groups = await groupsOfCampaigns(db, [campaign.id]);
-  return { ...campaign, groups: groups.get(campaign.id) ?? [] };
+  return (await withDetails(db, accountId, [campaign]))[0] as CampaignView;
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { client, makeCampaign, makeGroup, makeKey } from '../../../test/helpers/factories.js';
-import type { Campaign } from './campaigns.service.js';
+import type { CampaignView as Campaign } from './campaigns.service.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,0 +1,115 @@
+import type { Db } from '../../db/database.js';
+import { FieldErrorCollector } from '../../errors.js';
+import { parseId } from '../../ids.js';
+import { queueCampaignMessages } from '../mail/mail.queue.js';
+import { dueScheduledCampaigns, lockCampaign, updateCampaignRow } from './campaigns.repository.js';
+import { checkReadyToRun } from './campaigns.rules.js';
+import { type CampaignView, campaignNotFound, getCampaign, wrongStatus } from './campaigns.service.js';
+import { enrollGroupMembers, enrollJoiningMembers } from './enrollments.repository.js';
+
+export interface LaunchCampaignProps {
+  accountId: number;
+  campaignId: string | number;
+  /** `now`: an administrator launches it now; `scheduled`: the scheduler, at its start date. */
+  trigger: 'now' | 'scheduled';
+  now?: number;
+}
+
+/**
+ * Launches a campaign: in one transaction it becomes active, every member of its target groups
+ * is enrolled once (however many of the groups they are in) and one invitation per enrollment
+ * is queued for the mail workers. Nothing is sent here.
+ */
+export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promise<CampaignView> {
+  const id = parseId(props.campaignId);
+  if (id === null) throw campaignNotFound();
+  const now = props.now ?? Date.now();
+  await db.transaction().execute(async (trx) => {
+    const row = await lockCampaign(trx, props.accountId, id);
+    if (!row) throw campaignNotFound();
+    const from = props.trigger === 'now' ? ['draft', 'scheduled'] : ['scheduled'];
+    if (!from.includes(row.status)) throw wrongStatus('launch', row.status);
+    if (props.trigger === 'now') {
+      const campaign = await getCampaign(trx, props.accountId, id);
+      const errors = new FieldErrorCollector();
+      checkReadyToRun(errors, campaign, 'launch', now);
+      errors.throwIfAny();
+    }
+    const launched = await updateCampaignRow(
+      trx,
+      props.accountId,
+      id,
+      {
+        status: 'active',
+        launched_at: now,
+        ...(props.trigger === 'now' && { start_at: now }),
+        updated_at: now,
+      },
+      ['draft', 'scheduled'],
+    );
+    if (!launched) throw wrongStatus('launch', row.status);
+    await enrollGroupMembers(trx, { accountId: props.accountId, campaignId: id, now });
+    await queueCampaignMessages(trx, { accountId: props.accountId, campaignId: id, kind: 'invitation', now });
+  });
+  return getCampaign(db, props.accountId, id);
+}
+
+/** Launches the scheduled campaigns whose start date has come (the scheduler calls this). Returns how many. */
+export async function launchDueCampaigns(db: Db, now: number): Promise<number> {
+  let launched = 0;
+  for (const campaign of await dueScheduledCampaigns(db, now, 100)) {
+    try {
+      await launchCampaign(db, {
+        accountId: campaign.account_id,
+        campaignId: campaign.id,
+        trigger: 'scheduled',
+        now,
+      });
+      launched++;
+    } catch (err) {
+      // Another instance launched it first, or it was unscheduled meanwhile: nothing to do.
+      if ((err as { status?: number }).status !== 409) throw err;
+    }
+  }
+  return launched;
+}
+
+/**
+ * People who just joined a group (inside the membership change's transaction): each active
+ * campaign that targets the group and enrolls newcomers enrolls and invites them. Returns how
+ * many enrollments were made.
+ */
+export async function enrollNewMembers(
+  trx: Db,
+  props: { accountId: number; groupId: number; employeeIds: number[]; now?: number },
+): Promise<number> {
+  if (props.employeeIds.length === 0) return 0;
+  const now = props.now ?? Date.now();
+  const campaigns = await trx
+    .selectFrom('campaign_groups as cg')
+    .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
+    .select('c.id')
+    .where('cg.group_id', '=', props.groupId)
+    .where('c.account_id', '=', props.accountId)
+    .where('c.status', '=', 'active')
+    .where('c.enroll_new_members', '=', 1)
+    .execute();
+  let enrolled = 0;
+  for (const { id: campaignId } of campaigns) {
+    const ids = await enrollJoiningMembers(trx, {
+      accountId: props.accountId,
+      campaignId,
+      employeeIds: props.employeeIds,
+      now,
+    });
+    enrolled += ids.length;
+    await queueCampaignMessages(trx, {
+      accountId: props.accountId,
+      campaignId,
+      kind: 'invitation',
+      now,
+      enrollmentIds: ids,
+    });
+  }
+  return enrolled;
+}

@@ -1,0 +1,243 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { countRows } from '../../db/count.js';
+import type { Db } from '../../db/database.js';
+import type { DB } from '../../db/schema.js';
+import { idRows } from '../../db/value-table.js';
+
+/** The states a learner's enrollment is shown in. `overdue`: not completed and past the due date. */
+export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed', 'overdue'] as const;
+export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
+
+/** Enrolls every member of the campaign's target groups, once each; already enrolled people are left alone. */
+export async function enrollGroupMembers(
+  trx: Db,
+  props: { accountId: number; campaignId: number; now: number },
+): Promise<number> {
+  const result = await trx
+    .insertInto('enrollments')
+    .columns(['account_id', 'campaign_id', 'employee_id', 'enrolled_at'])
+    .expression(
+      trx
+        .selectFrom('campaign_groups as cg')
+        .innerJoin('group_members as gm', 'gm.group_id', 'cg.group_id')
+        .select([
+          sql.lit(props.accountId).as('account_id'),
+          'cg.campaign_id',
+          'gm.employee_id',
+          sql.lit(props.now).as('enrolled_at'),
+        ])
+        .distinct()
+        .where('cg.campaign_id', '=', props.campaignId)
+        .orderBy('gm.employee_id'),
+    )
+    .onConflict((oc) => oc.columns(['campaign_id', 'employee_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Enrolls these employees (who just joined a target group); returns the new enrollments' ids. */
+export async function enrollJoiningMembers(
+  trx: Db,
+  props: { accountId: number; campaignId: number; employeeIds: number[]; now: number },
+): Promise<number[]> {
+  const { rows } = await sql<{
+    id: number;
+  }>`insert into enrollments (account_id, campaign_id, employee_id, enrolled_at)
+      select e.account_id, ${props.campaignId}, e.id, ${props.now}
+      from ${idRows(trx, props.employeeIds)} join employees e on e.id = u.id
+      where e.account_id = ${props.accountId}
+      on conflict (campaign_id, employee_id) do nothing
+      returning id`.execute(trx);
+  return rows.map((r) => Number(r.id));
+}
+
+export interface EnrollmentFilter {
+  campaignId: number;
+  /** The campaign's due date: past it, an enrollment not completed is overdue. */
+  dueAt: number | null;
+  now: number;
+  status?: EnrollmentStatus;
+  /** A LIKE pattern over names and address (containsPattern). */
+  pattern?: string;
+}
+
+type EnrollmentQuery = SelectQueryBuilder<DB, 'enrollments' | 'employees', object>;
+
+function filtered(db: Db, filter: EnrollmentFilter): EnrollmentQuery {
+  let query = db
+    .selectFrom('enrollments')
+    .innerJoin('employees', 'employees.id', 'enrollments.employee_id')
+    .where('enrollments.campaign_id', '=', filter.campaignId);
+  const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
+  switch (filter.status) {
+    case 'completed':
+      query = query.where('enrollments.completed_at', 'is not', null);
+      break;
+    case 'overdue':
+      query = overdue
+        ? query.where('enrollments.completed_at', 'is', null)
+        : query.where(sql<boolean>`false`);
+      break;
+    case 'in_progress':
+    case 'not_started':
+      query = overdue
+        ? query.where(sql<boolean>`false`)
+        : query
+            .where('enrollments.completed_at', 'is', null)
+            .where('enrollments.started_at', filter.status === 'in_progress' ? 'is not' : 'is', null);
+      break;
+  }
+  if (filter.pattern) {
+    const p = filter.pattern;
+    query = query.where(
+      sql<boolean>`(lower(employees.first_name || ' ' || employees.last_name) like ${p} escape '\\'
+        or employees.email_normalized like ${p} escape '\\')`,
+    );
+  }
+  return query;
+}
+
+export function countEnrollments(db: Db, filter: EnrollmentFilter): Promise<number> {
+  return countRows(filtered(db, filter));
+}
+
+export interface EnrollmentListRow {
+  id: number;
+  employee_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  enrolled_at: number;
+  started_at: number | null;
+  completed_at: number | null;
+  score: number | null;
+  last_activity_at: number | null;
+  invitation_status: string | null;
+  invitation_sent_at: number | null;
+}
+
+/** Enrollments with their employee and invitation, filtered (not yet ordered or limited). */
+function enrollmentRows(db: Db, filter: EnrollmentFilter) {
+  return filtered(db, filter)
+    .leftJoin('messages as m', (join) =>
+      join
+        .onRef('m.enrollment_id', '=', 'enrollments.id')
+        .on('m.kind', '=', 'invitation')
+        .on('m.round', '=', 0),
+    )
+    .select([
+      'enrollments.id',
+      'enrollments.employee_id',
+      'employees.first_name',
+      'employees.last_name',
+      'employees.email',
+      'enrollments.enrolled_at',
+      'enrollments.started_at',
+      'enrollments.completed_at',
+      'enrollments.score',
+      'enrollments.last_activity_at',
+      'm.status as invitation_status',
+      'm.sent_at as invitation_sent_at',
+    ]);
+}
+
+/** One page of enrollments with the employee: by employee id (the API) or by name (the web interface). */
+export function listEnrollments(
+  db: Db,
+  filter: EnrollmentFilter,
+  order: 'employee' | 'name',
+  limit: number,
+  offset: number,
+): Promise<EnrollmentListRow[]> {
+  const query = enrollmentRows(db, filter);
+  const ordered =
+    order === 'employee'
+      ? query.orderBy('enrollments.employee_id')
+      : query
+          .orderBy(sql`lower(employees.last_name)`)
+          .orderBy(sql`lower(employees.first_name)`)
+          .orderBy('enrollments.employee_id');
+  return ordered.limit(limit).offset(offset).execute();
+}
+
+/** The next enrollments after an employee id, by employee id (keyset: the CSV export reads in batches). */
+export function enrollmentsAfter(
+  db: Db,
+  filter: EnrollmentFilter,
+  afterEmployeeId: number,
+  limit: number,
+): Promise<EnrollmentListRow[]> {
+  return enrollmentRows(db, filter)
+    .where('enrollments.employee_id', '>', afterEmployeeId)
+    .orderBy('enrollments.employee_id')
+    .limit(limit)
+    .execute();
+}
+
+export interface StatusCounts {
+  enrolled: number;
+  completed: number;
+  started: number;
+  average_score: number | null;
+}
+
+/** Enrolled, completed and started (not completed) people, and the mean score. */
+export async function statusCounts(db: Db, campaignId: number): Promise<StatusCounts> {
+  const row = await db
+    .selectFrom('enrollments')
+    .select((eb) => [
+      eb.fn.countAll().as('enrolled'),
+      eb.fn.count('completed_at').as('completed'),
+      eb.fn.count(sql`case when completed_at is null and started_at is not null then 1 end`).as('started'),
+      eb.fn.avg('score').as('average_score'),
+    ])
+    .where('campaign_id', '=', campaignId)
+    .executeTakeFirstOrThrow();
+  return {
+    enrolled: Number(row.enrolled),
+    completed: Number(row.completed),
+    started: Number(row.started),
+    average_score: row.average_score === null ? null : Number(row.average_score),
+  };
+}
+
+/** Completions per UTC day (days since the epoch). */
+export async function completionsByDay(db: Db, campaignId: number): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('enrollments')
+    .select([sql<number>`completed_at / 86400000`.as('day'), (eb) => eb.fn.countAll().as('n')])
+    .where('campaign_id', '=', campaignId)
+    .where('completed_at', 'is not', null)
+    .groupBy(sql`completed_at / 86400000`)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
+}
+
+/** Per course of a campaign: learners who started it, who passed it, and their mean best score. */
+export async function courseCounts(
+  db: Db,
+  campaignId: number,
+): Promise<Map<string, { started: number; passed: number; average_score: number | null }>> {
+  const rows = await db
+    .selectFrom('enrollment_courses as ec')
+    .innerJoin('enrollments as e', 'e.id', 'ec.enrollment_id')
+    .select((eb) => [
+      'ec.course_key',
+      eb.fn.countAll().as('started'),
+      eb.fn.count('ec.passed_at').as('passed'),
+      eb.fn.avg('ec.best_score').as('average_score'),
+    ])
+    .where('e.campaign_id', '=', campaignId)
+    .groupBy('ec.course_key')
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.course_key,
+      {
+        started: Number(r.started),
+        passed: Number(r.passed),
+        average_score: r.average_score === null ? null : Number(r.average_score),
+      },
+    ]),
+  );
+}

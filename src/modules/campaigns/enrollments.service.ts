@@ -1,0 +1,233 @@
+import { pipeline, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
+import type { Db } from '../../db/database.js';
+import { containsPattern } from '../../db/like.js';
+import { validationFailed } from '../../errors.js';
+import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import { isoOrNull } from '../../time.js';
+import { findCourses } from '../courses/courses.lookup.js';
+import { type CampaignView, getCampaign } from './campaigns.service.js';
+import {
+  completionsByDay,
+  countEnrollments,
+  courseCounts,
+  ENROLLMENT_STATUSES,
+  type EnrollmentFilter,
+  type EnrollmentListRow,
+  type EnrollmentStatus,
+  enrollmentsAfter,
+  listEnrollments,
+  statusCounts,
+} from './enrollments.repository.js';
+
+const DAY_MS = 86_400_000;
+const EXPORT_BATCH_SIZE = 2000;
+/** The timeline of a campaign stops after this many days (a campaign left running for years). */
+const MAX_TIMELINE_DAYS = 400;
+
+export interface Enrollment extends EnrollmentListRow {
+  status: EnrollmentStatus;
+}
+
+function checkStatus(status: string | undefined): EnrollmentStatus | undefined {
+  if (status === undefined || status === '') return undefined;
+  if (!(ENROLLMENT_STATUSES as readonly string[]).includes(status)) {
+    throw validationFailed({ status: [`must be one of ${ENROLLMENT_STATUSES.join(', ')}`] });
+  }
+  return status as EnrollmentStatus;
+}
+
+/** The status a learner is shown in at `now`. */
+export function enrollmentStatus(
+  row: Pick<EnrollmentListRow, 'started_at' | 'completed_at'>,
+  dueAt: number | null,
+  now: number,
+): EnrollmentStatus {
+  if (row.completed_at !== null) return 'completed';
+  if (dueAt !== null && dueAt < now) return 'overdue';
+  return row.started_at !== null ? 'in_progress' : 'not_started';
+}
+
+function withStatus(campaign: CampaignView, now: number) {
+  return (row: EnrollmentListRow): Enrollment => ({
+    ...row,
+    status: enrollmentStatus(row, campaign.due_at, now),
+  });
+}
+
+/** A page of a campaign's enrollments for the Customer API, by employee id. */
+export async function findEnrollments(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+  page: PageRequest,
+  query: { status?: string },
+): Promise<Page<Enrollment>> {
+  const status = checkStatus(query.status);
+  const campaign = await getCampaign(db, accountId, campaignId);
+  const now = Date.now();
+  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status };
+  const result = await fetchPage(
+    page,
+    () => countEnrollments(db, filter),
+    (limit, offset) => listEnrollments(db, filter, 'employee', limit, offset),
+  );
+  return { ...result, items: result.items.map(withStatus(campaign, now)) };
+}
+
+/** A page of a campaign's enrollments for the web interface, by name, with a status filter and a search. */
+export async function listEnrollmentsPage(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+  query: { status?: string; search?: string },
+  window: ListWindow,
+): Promise<ListPage<Enrollment>> {
+  const status = checkStatus(query.status);
+  const campaign = await getCampaign(db, accountId, campaignId);
+  const pattern = containsPattern(query.search);
+  if (pattern === null) return { count: 0, items: [] };
+  const now = Date.now();
+  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
+  const page = await readList(
+    window,
+    () => countEnrollments(db, filter),
+    (limit, offset) => listEnrollments(db, filter, 'name', limit, offset),
+  );
+  return { ...page, items: page.items.map(withStatus(campaign, now)) };
+}
+
+export interface CampaignProgress {
+  counts: Record<'enrolled' | EnrollmentStatus, number>;
+  completion_rate: number;
+  average_score: number | null;
+  timeline: Array<{ date: string; completed: number }>;
+  courses: Array<{
+    key: string;
+    title: string;
+    started: number;
+    passed: number;
+    average_score: number | null;
+  }>;
+}
+
+/** Completed share of the enrolled, 0 to 1, to four places (0 while nobody is enrolled). */
+export function completionRate(enrolled: number, completed: number): number {
+  return enrolled === 0 ? 0 : Math.round((completed / enrolled) * 10_000) / 10_000;
+}
+
+function roundedScore(score: number | null): number | null {
+  return score === null ? null : Math.round(score * 10) / 10;
+}
+
+/** A campaign's figures: status counts, completions per day, and how each course went. */
+export async function campaignProgress(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+): Promise<CampaignProgress> {
+  const campaign = await getCampaign(db, accountId, campaignId);
+  const now = Date.now();
+  const [counts, byDay, byCourse, courses] = await Promise.all([
+    statusCounts(db, campaign.id),
+    completionsByDay(db, campaign.id),
+    courseCounts(db, campaign.id),
+    findCourses(db, accountId, campaign.course_keys),
+  ]);
+  const overdue = campaign.due_at !== null && campaign.due_at < now;
+  const open = counts.enrolled - counts.completed;
+  const timeline: CampaignProgress['timeline'] = [];
+  if (campaign.launched_at !== null) {
+    const first = Math.floor(campaign.launched_at / DAY_MS);
+    const last = Math.min(
+      Math.floor(Math.max(now, campaign.due_at ?? now) / DAY_MS),
+      first + MAX_TIMELINE_DAYS - 1,
+    );
+    for (let day = first; day <= last; day++) {
+      timeline.push({
+        date: new Date(day * DAY_MS).toISOString().slice(0, 10),
+        completed: byDay.get(day) ?? 0,
+      });
+    }
+  }
+  return {
+    counts: {
+      enrolled: counts.enrolled,
+      completed: counts.completed,
+      overdue: overdue ? open : 0,
+      in_progress: overdue ? 0 : counts.started,
+      not_started: overdue ? 0 : open - counts.started,
+    },
+    completion_rate: completionRate(counts.enrolled, counts.completed),
+    average_score: roundedScore(counts.average_score),
+    timeline,
+    courses: campaign.course_keys.map((key) => {
+      const c = byCourse.get(key);
+      return {
+        key,
+        title: courses.get(key)?.title ?? key,
+        started: c?.started ?? 0,
+        passed: c?.passed ?? 0,
+        average_score: roundedScore(c?.average_score ?? null),
+      };
+    }),
+  };
+}
+
+const CSV_COLUMNS = [
+  'employee_id',
+  'first_name',
+  'last_name',
+  'email',
+  'status',
+  'enrolled_at',
+  'started_at',
+  'completed_at',
+  'score',
+  'invitation',
+];
+
+/**
+ * A campaign's enrollments as CSV, streamed in employee id order; cells a spreadsheet would run
+ * as a formula are neutralised (as in the employees export).
+ */
+export async function exportEnrollments(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+): Promise<Readable> {
+  const campaign = await getCampaign(db, accountId, campaignId);
+  const now = Date.now();
+  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
+  const records = Readable.from(
+    (async function* () {
+      let after = 0;
+      for (;;) {
+        const batch = await enrollmentsAfter(db, filter, after, EXPORT_BATCH_SIZE);
+        for (const e of batch) {
+          yield [
+            e.employee_id,
+            e.first_name,
+            e.last_name,
+            e.email,
+            enrollmentStatus(e, campaign.due_at, now),
+            isoOrNull(e.enrolled_at),
+            isoOrNull(e.started_at),
+            isoOrNull(e.completed_at),
+            e.score ?? '',
+            e.invitation_status ?? '',
+          ];
+        }
+        const last = batch.at(-1);
+        if (!last || batch.length < EXPORT_BATCH_SIZE) return;
+        after = last.employee_id;
+      }
+    })(),
+  );
+  return pipeline(
+    records,
+    stringify({ header: true, columns: CSV_COLUMNS, escape_formulas: true }),
+    () => {},
+  );
+}

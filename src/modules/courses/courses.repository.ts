@@ -1,0 +1,76 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { CoursesTable } from '../../db/schema.js';
+
+export type CourseRow = Selectable<CoursesTable>;
+
+export function findCustomCourse(db: Db, accountId: number, id: number): Promise<CourseRow | undefined> {
+  return db
+    .selectFrom('courses')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findCustomCourses(db: Db, accountId: number, ids: number[]): Promise<CourseRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('courses')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** An account's own courses, by title. */
+export function listCustomCourses(db: Db, accountId: number): Promise<CourseRow[]> {
+  return db
+    .selectFrom('courses')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('title')
+    .orderBy('id')
+    .execute();
+}
+
+export function insertCourse(db: Db, values: Insertable<CoursesTable>): Promise<CourseRow> {
+  return db.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateCourseRow(
+  db: Db,
+  accountId: number,
+  id: number,
+  values: Updateable<CoursesTable>,
+): Promise<CourseRow | undefined> {
+  return db
+    .updateTable('courses')
+    .set(values)
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteCourseRow(db: Db, accountId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('courses')
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Names of the account's campaigns that use a course. */
+export async function campaignsUsingCourse(db: Db, accountId: number, courseKey: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('campaign_courses as cc')
+    .innerJoin('training_campaigns as c', 'c.id', 'cc.campaign_id')
+    .select('c.name')
+    .where('c.account_id', '=', accountId)
+    .where('cc.course_key', '=', courseKey)
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => r.name);
+}

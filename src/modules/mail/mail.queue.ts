@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { MessageKind } from '../../db/schema.js';
+import { idRows } from '../../db/value-table.js';
+
+export interface QueueCampaignMessagesProps {
+  accountId: number;
+  campaignId: number;
+  kind: MessageKind;
+  /** 0 for invitations; the days before due for a reminder round; a counter for new links. */
+  round?: number;
+  now: number;
+  /** Only these enrollments (of the campaign); all of them when absent. */
+  enrollmentIds?: number[];
+  /** Leave out people who have completed the campaign (reminders). */
+  incompleteOnly?: boolean;
+}
+
+/**
+ * Queues one message per enrollment of a campaign, in one statement, inside the caller's
+ * transaction (so a launch and its invitations commit together). A message already queued for
+ * the same enrollment, kind and round is left alone: enqueueing is idempotent. Returns how many
+ * messages were added.
+ */
+export async function queueCampaignMessages(trx: Db, props: QueueCampaignMessagesProps): Promise<number> {
+  if (props.enrollmentIds?.length === 0) return 0;
+  let source = trx
+    .selectFrom('enrollments as e')
+    .select([
+      'e.account_id',
+      'e.campaign_id',
+      'e.id',
+      sql.lit(props.kind).as('kind'),
+      sql.lit(props.round ?? 0).as('round'),
+      sql.lit('queued').as('status'),
+      sql.lit(0).as('attempts'),
+      sql.lit(props.now).as('next_attempt_at'),
+      sql.lit(props.now).as('created_at'),
+    ])
+    .where('e.account_id', '=', props.accountId)
+    .where('e.campaign_id', '=', props.campaignId);
+  if (props.enrollmentIds) {
+    source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, props.enrollmentIds)})`);
+  }
+  if (props.incompleteOnly) source = source.where('e.completed_at', 'is', null);
+  const result = await trx
+    .insertInto('messages')
+    .columns([
+      'account_id',
+      'campaign_id',
+      'enrollment_id',
+      'kind',
+      'round',
+      'status',
+      'attempts',
+      'next_attempt_at',
+      'created_at',
+    ])
+    .expression(source.orderBy('e.id'))
+    .onConflict((oc) => oc.columns(['enrollment_id', 'kind', 'round']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
