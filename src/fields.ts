@@ -28,7 +28,7 @@ function trimmedString(errors: FieldErrorCollector, field: string, value: unknow
   return null;
 }
 
-function checkText(
+function checkTextWith(
   errors: FieldErrorCollector,
   field: string,
   value: unknown,
@@ -46,18 +46,28 @@ function checkText(
 
 /** A one-line name: 1–150 characters after trimming. */
 export function checkName(errors: FieldErrorCollector, field: string, value: unknown): string {
-  return checkText(errors, field, value, { min: 1, max: NAME_MAX, control: CONTROL_IN_LINE });
+  return checkTextWith(errors, field, value, { min: 1, max: NAME_MAX, control: CONTROL_IN_LINE });
 }
 
 /** A one-line name that may be left out or empty (0–150 characters after trimming). */
 export function checkOptionalName(errors: FieldErrorCollector, field: string, value: unknown): string {
   if (value === undefined || value === null) return '';
-  return checkText(errors, field, value, { min: 0, max: NAME_MAX, control: CONTROL_IN_LINE });
+  return checkTextWith(errors, field, value, { min: 0, max: NAME_MAX, control: CONTROL_IN_LINE });
 }
 
 /** Free text: 0–2,000 characters after trimming; line breaks allowed. */
 export function checkDescription(errors: FieldErrorCollector, field: string, value: unknown): string {
-  return checkText(errors, field, value, { min: 0, max: DESCRIPTION_MAX, control: CONTROL_IN_TEXT });
+  return checkTextWith(errors, field, value, { min: 0, max: DESCRIPTION_MAX, control: CONTROL_IN_TEXT });
+}
+
+/** Multi-line text of `min`–`max` characters after trimming (lesson text, quiz questions). */
+export function checkText(
+  errors: FieldErrorCollector,
+  field: string,
+  value: unknown,
+  bounds: { min: number; max: number },
+): string {
+  return checkTextWith(errors, field, value, { ...bounds, control: CONTROL_IN_TEXT });
 }
 
 /** The form uniqueness and look-ups compare: case-insensitive. */

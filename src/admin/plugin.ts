@@ -10,6 +10,7 @@ import { getAccount } from '../modules/accounts/accounts.service.js';
 import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/admins/admins.service.js';
 import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
+import { coursesAdminRoutes } from '../modules/courses/courses.admin-routes.js';
 import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
 import { groupsAdminRoutes } from '../modules/groups/groups.admin-routes.js';
 import {
@@ -17,6 +18,7 @@ import {
   invitationsAdminRoutes,
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
+import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { resumeSession, type SessionLifetime } from '../modules/sessions/sessions.service.js';
 import type { AdminContext } from './request.js';
@@ -96,6 +98,8 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
           await account.register(employeesAdminRoutes);
           await account.register(groupsAdminRoutes);
           await account.register(campaignsAdminRoutes);
+          await account.register(coursesAdminRoutes);
+          await account.register(messagesAdminRoutes);
         },
         { prefix: '/accounts/:accountId' },
       );

@@ -72,7 +72,7 @@ export async function signInAs(app: FastifyInstance, as: AdminRole): Promise<Adm
   return signIn(app, email);
 }
 
-export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** `send(as, method, url, payload)` to the admin API (`url` after `/admin/api`), signed in as `as` or not at all. */
 export function adminSender(app: FastifyInstance) {

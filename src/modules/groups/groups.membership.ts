@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import { invalidEmployeeIds, validationFailed } from '../../errors.js';
 import { normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
+import { enrollNewMembers } from '../campaigns/campaigns.launch.js';
 import { employeesByEmail } from '../employees/employees.repository.js';
 import {
   addNewMembers,
@@ -61,9 +62,12 @@ export async function addGroupMembers(
   groupId: string | number,
   employeeIds: number[],
 ): Promise<{ added: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => ({
-    delta: await addNewMembers(trx, id, await checkedIds(trx, accountId, employeeIds)),
-  }));
+  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => {
+    const ids = await checkedIds(trx, accountId, employeeIds);
+    const added = await addNewMembers(trx, id, ids);
+    if (added > 0) await enrollNewMembers(trx, { accountId, groupId: id, employeeIds: ids });
+    return { delta: added };
+  });
   return { added: delta, group };
 }
 
@@ -107,11 +111,9 @@ export async function addGroupMembersByEmail(
   const lookup = [...wanted.keys()].filter((key) => !key.includes('\u0000'));
   const result = await changeMembers(db, accountId, groupId, async (trx, id) => {
     const found = await employeesByEmail(trx, accountId, lookup);
-    const delta = await addNewMembers(
-      trx,
-      id,
-      found.map((e) => e.id),
-    );
+    const ids = found.map((e) => e.id);
+    const delta = await addNewMembers(trx, id, ids);
+    if (delta > 0) await enrollNewMembers(trx, { accountId, groupId: id, employeeIds: ids });
     return { delta, matched: found.length, found: new Set(found.map((e) => e.email_normalized)) };
   });
   return {

@@ -1,11 +1,19 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
-import { FieldErrorCollector, invalidEmployeeIds, notFound, preconditionFailed } from '../../errors.js';
+import {
+  conflict,
+  FieldErrorCollector,
+  invalidEmployeeIds,
+  notFound,
+  preconditionFailed,
+} from '../../errors.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import { enrollNewMembers } from '../campaigns/campaigns.launch.js';
+import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';
 import { readEmployeePage } from '../employees/employees.search.repository.js';
 import { groupEtag, ifMatchAccepts } from './groups.etag.js';
@@ -141,6 +149,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       const added = ids.filter((e) => !current.has(e));
       await removeMembers(trx, id, removed);
       await addMembers(trx, id, added);
+      await enrollNewMembers(trx, { accountId: props.accountId, groupId: id, employeeIds: added });
       if (removed.length > 0 || added.length > 0 || isRenamed(group, changes)) {
         group = await recordGroupChange(trx, id, { ...changes, employee_count: ids.length }, Date.now());
       }
@@ -190,10 +199,25 @@ export async function updateGroup(
   });
 }
 
-/** Deletes a group; its memberships go with it, and campaigns no longer target it. */
+/**
+ * Deletes a group; its memberships go with it, and draft, completed and archived campaigns no
+ * longer target it (enrollments stay). A group that a scheduled or active campaign targets is
+ * kept (409): deleting it would silently change who that campaign trains.
+ */
 export async function deleteGroup(db: Db, accountId: number, groupId: string | number): Promise<void> {
   const id = parseId(groupId);
-  if (id === null || !(await deleteGroupRow(db, accountId, id))) throw groupNotFound();
+  if (id === null) throw groupNotFound();
+  await db.transaction().execute(async (trx) => {
+    const group = await lockGroup(trx, accountId, id);
+    if (!group) throw groupNotFound();
+    const running = await campaignsTargetingGroup(trx, accountId, id, ['scheduled', 'active']);
+    if (running.length > 0) {
+      throw conflict(
+        `This group is a target of ${running.map((name) => `"${name}"`).join(', ')}; stop or change that campaign first`,
+      );
+    }
+    await deleteGroupRow(trx, accountId, id);
+  });
 }
 
 /** A page of a group's members whose name or address contains `search`, by last name. */

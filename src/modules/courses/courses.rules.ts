@@ -1,0 +1,80 @@
+import type { FieldErrorCollector } from '../../errors.js';
+import { checkName, checkText } from '../../fields.js';
+import type { Lesson, QuizQuestion } from './catalogue.js';
+
+/** What an administrator's own course may hold (the built-in ones follow content/courses/README.md). */
+
+export const MAX_LESSONS = 50;
+export const MAX_QUESTIONS = 50;
+const LESSON_MAX = 100_000;
+
+export interface CourseInput {
+  title: string;
+  summary: string;
+  minutes: number;
+  pass_mark: number;
+  lessons: Lesson[];
+  quiz: QuizQuestion[];
+}
+
+function checkInteger(
+  errors: FieldErrorCollector,
+  field: string,
+  value: unknown,
+  min: number,
+  max: number,
+): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    errors.add(field, `must be a whole number from ${min} to ${max}`);
+    return min;
+  }
+  return value;
+}
+
+function checkList(errors: FieldErrorCollector, field: string, value: unknown, max: number): unknown[] {
+  if (!Array.isArray(value)) {
+    errors.add(field, 'must be a list');
+    return [];
+  }
+  if (value.length === 0) errors.add(field, 'must not be empty');
+  if (value.length > max) errors.add(field, `must have at most ${max} entries`);
+  return value.slice(0, max);
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function checkQuestion(errors: FieldErrorCollector, field: string, value: unknown): QuizQuestion {
+  const q = record(value);
+  const question = checkText(errors, `${field}.question`, q.question, { min: 1, max: 1000 });
+  const choices = checkList(errors, `${field}.choices`, q.choices, 6).map((choice, j) =>
+    checkText(errors, `${field}.choices[${j}]`, choice, { min: 1, max: 500 }),
+  );
+  if (choices.length === 1) errors.add(`${field}.choices`, 'must have at least 2 choices');
+  const answer = checkInteger(errors, `${field}.answer`, q.answer, 0, Math.max(choices.length - 1, 0));
+  const explanation = checkText(errors, `${field}.explanation`, q.explanation ?? '', { min: 0, max: 2000 });
+  return { question, choices, answer, explanation };
+}
+
+/** Reads a course from a request; every problem is a field error named by its path, e.g. `quiz[2].answer`. */
+export function checkCourseInput(errors: FieldErrorCollector, input: Record<string, unknown>): CourseInput {
+  return {
+    title: checkName(errors, 'title', input.title),
+    summary: checkText(errors, 'summary', input.summary ?? '', { min: 0, max: 500 }),
+    minutes: checkInteger(errors, 'minutes', input.minutes, 1, 600),
+    pass_mark: checkInteger(errors, 'pass_mark', input.pass_mark, 1, 100),
+    lessons: checkList(errors, 'lessons', input.lessons, MAX_LESSONS).map((value, i) => {
+      const lesson = record(value);
+      return {
+        title: checkName(errors, `lessons[${i}].title`, lesson.title),
+        markdown: checkText(errors, `lessons[${i}].markdown`, lesson.markdown, { min: 1, max: LESSON_MAX }),
+      };
+    }),
+    quiz: checkList(errors, 'quiz', input.quiz, MAX_QUESTIONS).map((value, i) =>
+      checkQuestion(errors, `quiz[${i}]`, value),
+    ),
+  };
+}
