@@ -95,6 +95,22 @@ const ROUTES: DocumentedRoute[] = [
     right: 'read',
     errors: listErrors,
   },
+  {
+    method: 'get',
+    path: '/customer/campaigns/training/{campaign_id}/',
+    success: 200,
+    accessPoint: 'campaigns',
+    right: 'read',
+    errors: { 404: ['Campaign not found'] },
+  },
+  {
+    method: 'get',
+    path: '/customer/campaigns/training/{campaign_id}/enrollments/',
+    success: 200,
+    accessPoint: 'campaigns',
+    right: 'read',
+    errors: { 400: ['Validation failed'], 404: ['Campaign not found', 'Invalid page'] },
+  },
 ];
 
 /** Messages every route must document for the errors all routes share. */

@@ -38,7 +38,7 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/customer/campaigns/training/:campaignId/',
+    '/customer/campaigns/training/:campaign_id/',
     {
       schema: {
         summary: 'Get a training campaign',
@@ -49,11 +49,11 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'campaigns:read' },
     },
     async (request) =>
-      presentCampaign(await getCampaign(app.db, request.auth.accountId, request.params.campaignId)),
+      presentCampaign(await getCampaign(app.db, request.auth.accountId, request.params.campaign_id)),
   );
 
   app.get(
-    '/customer/campaigns/training/:campaignId/enrollments/',
+    '/customer/campaigns/training/:campaign_id/enrollments/',
     {
       schema: {
         summary: 'List a campaign’s enrollments',
@@ -72,7 +72,7 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await findEnrollments(
           app.db,
           request.auth.accountId,
-          request.params.campaignId,
+          request.params.campaign_id,
           pageRequest(request.query),
           { status: request.query.status },
         ),

@@ -114,7 +114,7 @@ export const Enrollment = Type.Object(
 );
 
 export const ListCampaignsQuery = Type.Object(PageQuery);
-export const CampaignParams = IdParam('campaignId', 'The campaign’s id.');
+export const CampaignParams = IdParam('campaign_id', 'The campaign id.');
 export const ListEnrollmentsQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(
@@ -132,7 +132,10 @@ export const listCampaignsResponses = {
 };
 
 export const getCampaignResponses = {
-  200: TrainingCampaign,
+  200: Type.Object(TrainingCampaign.properties, {
+    description: 'The campaign with its courses, dates and enrollment figures.',
+    examples: [example],
+  }),
   ...standardErrors('campaigns', 'read'),
   404: campaignNotFound,
 };
