@@ -22,6 +22,7 @@ import { docsRoutes } from './modules/docs/docs.routes.js';
 import { employeesRoutes } from './modules/employees/employees.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { learnerRoutes } from './modules/learner/learner.routes.js';
 
 export const API_PREFIX = '/api/api_gateway';
 // Long enough that any over-long id reaches its route and is simply not found.
@@ -31,6 +32,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     apiPrefix: string;
+    /** The configuration the app was built with (read-only). */
+    config: Config;
   }
 }
 
@@ -84,6 +87,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
 
   app.decorate('db', database.db);
   app.decorate('apiPrefix', API_PREFIX);
+  app.decorate('config', config);
   app.setValidatorCompiler(validatorCompiler);
   app.removeContentTypeParser('text/plain');
   registerRouteFallbacks(app);
@@ -146,6 +150,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     { prefix: API_PREFIX },
   );
   await app.register(docsRoutes, { prefix: API_PREFIX });
+  await app.register(learnerRoutes, { prefix: '/learn' });
   await app.register(adminPlugin, {
     prefix: '/admin',
     lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },

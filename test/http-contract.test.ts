@@ -485,8 +485,18 @@ describe('unexpected failures', () => {
 
   it('answer 500 Internal server error without SQL, and log the cause', async () => {
     const { key } = await makeKey(broken.app);
-    await sql`drop table campaign_groups`.execute(broken.app.db);
-    await sql`drop table training_campaigns`.execute(broken.app.db);
+    // Its dependents first: PostgreSQL refuses to drop a table others reference.
+    for (const table of [
+      'messages',
+      'campaign_reminders',
+      'enrollment_courses',
+      'enrollments',
+      'campaign_courses',
+      'campaign_groups',
+      'training_campaigns',
+    ]) {
+      await sql.raw(`drop table ${table}`).execute(broken.app.db);
+    }
     const res = await broken.app.inject({
       method: 'GET',
       url: `${PREFIX}/customer/campaigns/training/`,

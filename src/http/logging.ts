@@ -7,9 +7,14 @@ import type { DestinationStream } from 'pino';
 const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|secret|password)=)[^&]*/gi;
 // Anything shaped like an API key, wherever in the URL a client put it; its public prefix stays.
 const API_KEY_LIKE = /(vgl_[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
+// A learner link's token is its credential: the path segment after /learn/, whatever its shape.
+const LEARNER_TOKEN = /(\/learn(?:\/|%2f))[^/?#]+/gi;
 
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(SECRET_QUERY, '$1[redacted]').replace(API_KEY_LIKE, '$1[redacted]');
+  return url
+    ?.replace(SECRET_QUERY, '$1[redacted]')
+    .replace(API_KEY_LIKE, '$1[redacted]')
+    .replace(LEARNER_TOKEN, '$1[redacted]');
 }
 
 /** Accepts a sane client-supplied X-Request-Id, otherwise makes one. */

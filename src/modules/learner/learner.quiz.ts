@@ -1,0 +1,96 @@
+import type { Db } from '../../db/database.js';
+import { type QuizResult, scoreQuiz } from '../courses/catalogue.js';
+import type { TrainingCourse } from '../courses/courses.lookup.js';
+import { quizLocked } from './learner.errors.js';
+import {
+  courseProgressRows,
+  lockCourseProgress,
+  recordEnrollmentResult,
+  touchEnrollment,
+  updateCourseProgress,
+} from './learner.repository.js';
+import {
+  type CourseProgress,
+  firstUnreadLesson,
+  type Learner,
+  learnerCourse,
+  toProgress,
+} from './learner.service.js';
+
+/** Quizzes: reading a submitted form, recording an attempt, and the enrollment's score and completion. */
+
+export interface QuizAnswers {
+  /** A choice index per question, null where none (valid) was given. */
+  answers: (number | null)[];
+  /** 0-based indexes of the questions without an answer. */
+  missing: number[];
+}
+
+/** Reads a submitted quiz form: field `q<i>` holds the choice index given to question i. */
+export function readQuizAnswers(course: TrainingCourse, form: Record<string, unknown>): QuizAnswers {
+  const answers = course.quiz.map((question, i) => {
+    const value = form[`q${i}`];
+    if (typeof value !== 'string' || !/^\d{1,2}$/.test(value)) return null;
+    const choice = Number(value);
+    return choice < question.choices.length ? choice : null;
+  });
+  const missing = answers.flatMap((a, i) => (a === null ? [i] : []));
+  return { answers, missing };
+}
+
+/**
+ * The enrollment's score and completion from its courses' progress: the score is the floor of
+ * the mean best score once every quiz has been taken; complete once every quiz is passed.
+ */
+export function summarizeEnrollment(
+  courseKeys: string[],
+  progress: Map<string, Pick<CourseProgress, 'attempts' | 'bestScore' | 'passedAt'>>,
+): { score: number | null; complete: boolean } {
+  const taken = courseKeys.map((key) => progress.get(key));
+  if (taken.length === 0 || taken.some((p) => !p || p.attempts === 0))
+    return { score: null, complete: false };
+  const total = taken.reduce((sum, p) => sum + (p?.bestScore ?? 0), 0);
+  return {
+    score: Math.floor(total / taken.length),
+    complete: taken.every((p) => p?.passedAt !== null),
+  };
+}
+
+/**
+ * Scores a quiz attempt and records it with the course's best score and first pass, then the
+ * enrollment's score and completion, all in one transaction. Every question must be answered.
+ */
+export async function submitQuiz(
+  db: Db,
+  learner: Learner,
+  courseKey: string,
+  answers: number[],
+  now = Date.now(),
+): Promise<QuizResult> {
+  const { courses, current } = await learnerCourse(db, learner, courseKey);
+  const course = current.course;
+  if (answers.length !== course.quiz.length) throw new Error('submitQuiz needs one answer per question');
+  const result = scoreQuiz(course, answers);
+  await db.transaction().execute(async (trx) => {
+    await touchEnrollment(trx, learner.enrollmentId, now);
+    const row = await lockCourseProgress(trx, learner.enrollmentId, courseKey, now);
+    if (firstUnreadLesson({ course, progress: toProgress(row) }) !== null) throw quizLocked();
+    await updateCourseProgress(trx, learner.enrollmentId, courseKey, {
+      attempts: row.attempts + 1,
+      best_score: Math.max(row.best_score ?? 0, result.score),
+      last_answers: JSON.stringify(answers),
+      passed_at: row.passed_at ?? (result.passed ? now : null),
+      updated_at: now,
+    });
+    const rows = await courseProgressRows(trx, learner.enrollmentId);
+    const summary = summarizeEnrollment(
+      courses.map((c) => c.course.key),
+      new Map(rows.map((r) => [r.course_key, toProgress(r)])),
+    );
+    await recordEnrollmentResult(trx, learner.enrollmentId, {
+      score: summary.score,
+      completedAt: summary.complete ? now : null,
+    });
+  });
+  return result;
+}

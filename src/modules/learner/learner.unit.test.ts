@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { builtIn } from '../../../test/helpers/learner.js';
+import { redactUrl } from '../../http/logging.js';
+import { html, SafeHtml } from './learner.html.js';
+import { readQuizAnswers, summarizeEnrollment } from './learner.quiz.js';
+
+describe('summarizeEnrollment', () => {
+  type Taken = { attempts: number; bestScore: number | null; passedAt: number | null };
+  const taken = (bestScore: number, passed: boolean): Taken => ({
+    attempts: 1,
+    bestScore,
+    passedAt: passed ? 1 : null,
+  });
+
+  it('has no score until every quiz has been taken', () => {
+    expect(summarizeEnrollment(['a', 'b'], new Map([['a', taken(100, true)]]))).toEqual({
+      score: null,
+      complete: false,
+    });
+    const untried = new Map<string, Taken>([
+      ['a', taken(100, true)],
+      ['b', { attempts: 0, bestScore: null, passedAt: null }],
+    ]);
+    expect(summarizeEnrollment(['a', 'b'], untried).score).toBeNull();
+  });
+
+  it('scores the floor of the mean best score, complete only when every quiz is passed', () => {
+    const passedAll = new Map([
+      ['a', taken(100, true)],
+      ['b', taken(87, true)],
+    ]);
+    expect(summarizeEnrollment(['a', 'b'], passedAll)).toEqual({ score: 93, complete: true });
+    const oneFailed = new Map([
+      ['a', taken(100, true)],
+      ['b', taken(50, false)],
+    ]);
+    expect(summarizeEnrollment(['a', 'b'], oneFailed)).toEqual({ score: 75, complete: false });
+  });
+
+  it('never completes a campaign without courses', () => {
+    expect(summarizeEnrollment([], new Map())).toEqual({ score: null, complete: false });
+  });
+});
+
+describe('readQuizAnswers', () => {
+  const course = builtIn('phishing');
+
+  it('reads one choice per question and lists the questions left unanswered or answered with nonsense', () => {
+    const form: Record<string, unknown> = {
+      q0: '2',
+      q1: '0',
+      q2: '9',
+      q3: ['1', '2'],
+      q4: '-1',
+      q5: ' 1',
+      extra: '1',
+    };
+    const { answers, missing } = readQuizAnswers(course, form);
+    expect(answers).toEqual([2, 0, null, null, null, null, null]);
+    expect(missing).toEqual([2, 3, 4, 5, 6]);
+  });
+});
+
+describe('html templates', () => {
+  it('escape every interpolated value, except HTML made by a template', () => {
+    const name = `<script>alert("x")</script>&'`;
+    expect(html`<p title="${name}">${name}</p>`.value).toBe(
+      '<p title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</p>',
+    );
+    expect(html`<ul>${['<a>', html`<li>${'<b>'}</li>`]}</ul>`.value).toBe(
+      '<ul>&lt;a&gt;<li>&lt;b&gt;</li></ul>',
+    );
+    expect(html`${null}${undefined}${false}${0}`.value).toBe('0');
+    expect(html`${new SafeHtml('<em>kept</em>')}`.value).toBe('<em>kept</em>');
+  });
+});
+
+describe('redactUrl', () => {
+  it('hides the token of a learner link, wherever the path goes next', () => {
+    expect(redactUrl('/learn/12.tqfrst.abcDEF_-123/courses/phishing/quiz?x=1')).toBe(
+      '/learn/[redacted]/courses/phishing/quiz?x=1',
+    );
+    expect(redactUrl('/learn/anything')).toBe('/learn/[redacted]');
+    expect(redactUrl('//LEARN/abc')).toBe('//LEARN/[redacted]');
+    expect(redactUrl('/learn%2Fabc.def')).toBe('/learn%2F[redacted]');
+    expect(redactUrl('/admin/learners')).toBe('/admin/learners');
+  });
+});
