@@ -6,6 +6,7 @@ import { type Db, openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { hasOperator } from './modules/admins/admins.service.js';
 import { createSetupLink } from './modules/invitations/invitations.service.js';
+import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /** Starts the server: configuration, migrations, listen; closes gracefully on SIGTERM/SIGINT. */
 async function start(): Promise<void> {
@@ -15,10 +16,13 @@ async function start(): Promise<void> {
   const app = await buildApp({ config, database });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
 
-  // Requests already received finish and are answered; then the database closes.
+  let background: BackgroundWork | undefined;
+  // The workers stop first (mail being sent finishes), then requests already received finish
+  // and are answered; then the database closes.
   closeWithGrace({ delay: 30_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an uncaught error');
     else app.log.info({ signal }, 'shutting down');
+    await background?.stop();
     await app.close();
   });
 
@@ -26,6 +30,14 @@ async function start(): Promise<void> {
   const where = database.dialect === 'sqlite' ? config.databaseUrl : 'postgres (DATABASE_URL)';
   const base = baseUrl(config.host, app.server.address());
   app.log.info(`Vigil is ready: ${base}/admin/ and ${base}${app.apiPrefix}/docs (database: ${where})`);
+  if (config.workers.enabled) {
+    background = startBackgroundWork({
+      db: database.db,
+      config,
+      baseUrl: config.publicUrl ?? base,
+      log: app.log,
+    });
+  }
   await printSetupLink(app, database.db, base);
 }
 

@@ -10,6 +10,7 @@ import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
 import type { CliContext, Io } from './output.js';
 import { UsageError } from './output.js';
+import { workerCommands } from './worker.js';
 
 /**
  * `vigil`: the operator command. It works on the database named by DATABASE_URL (the
@@ -32,7 +33,9 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   };
 
   const program = new Command('vigil')
-    .description('Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations.')
+    .description(
+      'Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations, workers.',
+    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
     .showHelpAfterError('(run with --help for usage)');
@@ -53,6 +56,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   keyCommands(program, context);
   groupCommands(program, context);
   campaignCommands(program, context);
+  workerCommands(program, context);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -72,7 +72,12 @@ export async function queueDueReminders(db: Db, now: number): Promise<number> {
     total += await db.transaction().execute(async (trx) => {
       const claimed = await trx
         .insertInto('campaign_reminders')
-        .values({ campaign_id: round.campaignId, days_before_due: round.days, queued_at: now, queued_count: 0 })
+        .values({
+          campaign_id: round.campaignId,
+          days_before_due: round.days,
+          queued_at: now,
+          queued_count: 0,
+        })
         .onConflict((oc) => oc.columns(['campaign_id', 'days_before_due']).doNothing())
         .executeTakeFirst();
       if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0 || round.skip) return 0;

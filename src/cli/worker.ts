@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { pino } from 'pino';
+import { loadConfig } from '../config.js';
+import { startBackgroundWork } from '../workers/background.js';
+import type { CliContext } from './output.js';
+
+/** Resolves with the first SIGTERM or SIGINT. */
+function untilStopped(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      resolve(signal);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
+
+export function workerCommands(program: Command, ctx: CliContext): void {
+  program
+    .command('worker')
+    .description(
+      'run the background work (scheduled launches, reminders, the mail queue) without HTTP, until SIGTERM or SIGINT',
+    )
+    .action(async () => {
+      const config = loadConfig(ctx.io.env);
+      const db = await ctx.db();
+      const log = pino({ level: config.logLevel });
+      const baseUrl = config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+      if (!config.publicUrl) {
+        log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
+      }
+      const work = startBackgroundWork({ db, config, baseUrl, log });
+      const signal = await untilStopped();
+      log.info({ signal }, 'stopping the background work');
+      await work.stop();
+    });
+}

@@ -1,0 +1,138 @@
+import type { NodemailerError } from 'nodemailer';
+import { createTransport } from 'nodemailer';
+
+/** One rendered message, ready to go out. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** `<…@…>`: the same for every attempt at one queued message, so receivers can drop a duplicate. */
+  messageId: string;
+}
+
+export type TransportKind = 'smtp' | 'outbox';
+
+/** Where messages go: an SMTP server (`SMTP_URL`), or nowhere but the built-in outbox. */
+export interface MailTransport {
+  readonly kind: TransportKind;
+  /** Resolves once the message is accepted; rejects with a MailSendError. */
+  send(mail: OutgoingMail): Promise<void>;
+  /** Closes pooled connections (after the sends in flight). */
+  close(): Promise<void>;
+}
+
+/** A failed send: `permanent` ones fail the message at once, the others are retried later. */
+export class MailSendError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    /**
+     * The server, not this message, is the problem (unreachable, timed out, closing with 421,
+     * refusing our sign-in): the next messages would fail the same way.
+     */
+    readonly serverUnavailable = false,
+  ) {
+    super(message);
+    this.name = 'MailSendError';
+  }
+}
+
+const MAX_ERROR_LENGTH = 300;
+
+/**
+ * Whether a failure is worth retrying, and a short description of it. A 5xx reply refuses this
+ * message for good (550 mailbox unavailable); so does an address the client itself cannot use.
+ * Everything else (4xx replies, refused or dropped connections, timeouts) may pass later. A
+ * failed sign-in (EAUTH, 535) is a configuration fault, not this message's: it is retried, so
+ * the queue survives until the credentials are fixed instead of failing every message in it.
+ * Failures that say the server itself is unavailable are flagged, so the worker pauses.
+ */
+export function classifySendError(err: unknown, secrets: string[] = []): MailSendError {
+  const e = (err ?? {}) as Partial<NodemailerError>;
+  const permanent =
+    e.code !== 'EAUTH' && (e.permanent === true || (e.code === 'EENVELOPE' && e.responseCode === undefined));
+  const reply = typeof e.response === 'string' && e.response !== '' ? e.response : undefined;
+  let text = reply ?? (err instanceof Error ? err.message : String(err));
+  if (!reply && e.code && !text.includes(e.code)) text = `${e.code}: ${text}`;
+  for (const secret of secrets) if (secret) text = text.split(secret).join('[redacted]');
+  text = text.replace(/\s+/g, ' ').trim();
+  const serverUnavailable =
+    !permanent && (e.responseCode === undefined || e.responseCode === 421 || e.code === 'EAUTH');
+  return new MailSendError(
+    text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text,
+    permanent,
+    serverUnavailable,
+  );
+}
+
+/** The parts of an SMTP URL that must never reach a log line or `last_error`. */
+function credentialsOf(smtpUrl: string): string[] {
+  try {
+    const url = new URL(smtpUrl);
+    return [url.password, decodeURIComponent(url.password), url.username, decodeURIComponent(url.username)]
+      .filter((s) => s.length >= 3)
+      .sort((a, b) => b.length - a.length);
+  } catch {
+    return [];
+  }
+}
+
+export interface SmtpTransportOptions {
+  smtpUrl: string;
+  /** Connections in the pool, i.e. messages in flight at once. */
+  concurrency: number;
+  /**
+   * A send must end well before the worker's claim on the message runs out, or another worker
+   * would take the message over while this one may still deliver it.
+   */
+  timeoutMs: number;
+}
+
+/** Pooled SMTP (nodemailer): a few long-lived connections reused for every message. */
+export function smtpTransport(options: SmtpTransportOptions): MailTransport {
+  const transporter = createTransport({
+    url: options.smtpUrl,
+    pool: true,
+    maxConnections: options.concurrency,
+    connectionTimeout: options.timeoutMs,
+    greetingTimeout: options.timeoutMs,
+    socketTimeout: options.timeoutMs,
+  });
+  const secrets = credentialsOf(options.smtpUrl);
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      try {
+        await transporter.sendMail({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: mail.messageId,
+        });
+      } catch (err) {
+        throw classifySendError(err, secrets);
+      }
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+/** No SMTP server: a message is delivered by being recorded as sent; the web interface shows it. */
+export function outboxTransport(): MailTransport {
+  return {
+    kind: 'outbox',
+    async send() {},
+    async close() {},
+  };
+}
+
+/** SMTP when `smtpUrl` is set, else the built-in outbox. */
+export function createMailTransport(options: Omit<SmtpTransportOptions, 'smtpUrl'> & { smtpUrl?: string }) {
+  return options.smtpUrl ? smtpTransport({ ...options, smtpUrl: options.smtpUrl }) : outboxTransport();
+}

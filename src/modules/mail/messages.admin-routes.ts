@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listEnvelope, listWindow } from '../../admin/list.js';
+import { parseId } from '../../ids.js';
+import {
+  AdminMessage,
+  AdminMessageDetail,
+  MailSummary,
+  MessageIdParams,
+  MessageList,
+  MessageListQuery,
+} from './messages.admin-schemas.js';
+import { presentMessage, presentMessageDetail } from './messages.presenter.js';
+import { getMessage, listMessagesPage, messageCounts, retryMessage } from './messages.service.js';
+
+/**
+ * The outbox: an account's mail queue and its record, relative to `/admin/api/accounts/:accountId`
+ * (whose hooks have checked the session, the CSRF token and the account). Nothing is sent here:
+ * a retry only queues the message again for the workers.
+ */
+export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/messages',
+    { schema: { hide: true, querystring: MessageListQuery, response: { 200: MessageList } } },
+    async (request) => {
+      const { status, campaign_id } = request.query;
+      const page = await listMessagesPage(
+        app.db,
+        request.admin.accountId,
+        // An id too large to exist matches nothing (0), like another account's campaign.
+        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0) },
+        listWindow(request.query),
+      );
+      return listEnvelope(page, presentMessage);
+    },
+  );
+
+  app.get(
+    '/messages/summary',
+    { schema: { hide: true, response: { 200: MailSummary } } },
+    async (request) => ({
+      transport: app.config.mail.smtpUrl ? ('smtp' as const) : ('outbox' as const),
+      counts: await messageCounts(app.db, request.admin.accountId),
+    }),
+  );
+
+  app.get(
+    '/messages/:messageId',
+    { schema: { hide: true, params: MessageIdParams, response: { 200: AdminMessageDetail } } },
+    async (request) =>
+      presentMessageDetail(await getMessage(app.db, request.admin.accountId, request.params.messageId)),
+  );
+
+  app.post(
+    '/messages/:messageId/retry',
+    { schema: { hide: true, params: MessageIdParams, response: { 200: AdminMessage } } },
+    async (request) =>
+      presentMessage(await retryMessage(app.db, request.admin.accountId, request.params.messageId)),
+  );
+};

@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { ListOf, listQueryFields } from '../../admin/list.js';
+import type { MessageStatus } from '../../db/schema.js';
+import { Id, POSITIVE_INTEGER_PATTERN, Timestamp } from '../../http/schemas.js';
+import { MESSAGE_STATUSES } from './messages.service.js';
+
+/** Request and response schemas of the outbox routes of the admin API (kept out of the OpenAPI document). */
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const AdminMessage = Type.Object({
+  id: Id,
+  kind: Type.Union([Type.Literal('invitation'), Type.Literal('reminder'), Type.Literal('link')]),
+  status: Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] }),
+  to_address: Nullable(Type.String()),
+  subject: Nullable(Type.String()),
+  campaign: Nullable(Type.Object({ id: Id, name: Type.String() })),
+  employee: Nullable(
+    Type.Object({ id: Id, first_name: Type.String(), last_name: Type.String(), email: Type.String() }),
+  ),
+  attempts: Type.Integer({ minimum: 0 }),
+  last_error: Nullable(Type.String()),
+  transport: Nullable(Type.String()),
+  created_at: Timestamp,
+  sent_at: Nullable(Timestamp),
+  next_attempt_at: Nullable(Timestamp),
+});
+
+export const AdminMessageDetail = Type.Object({
+  ...AdminMessage.properties,
+  body_text: Nullable(Type.String()),
+  body_html: Nullable(Type.String()),
+});
+
+export const MessageList = ListOf(AdminMessage);
+
+export const MessageListQuery = Type.Object({
+  ...listQueryFields,
+  status: Type.Optional(Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] })),
+  campaign_id: Type.Optional(Type.String({ pattern: POSITIVE_INTEGER_PATTERN })),
+});
+
+export const MessageIdParams = Type.Object({ messageId: Type.String() });
+
+export const MailSummary = Type.Object({
+  transport: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')]),
+  counts: Type.Object(
+    Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, Type.Integer({ minimum: 0 })])) as Record<
+      MessageStatus,
+      ReturnType<typeof Type.Integer>
+    >,
+  ),
+});

@@ -1,0 +1,106 @@
+import { countRows } from '../../db/count.js';
+import type { Db } from '../../db/database.js';
+import type { MessageStatus } from '../../db/schema.js';
+
+/** SQL of the outbox (the admin API): an account's messages with their employee and campaign. */
+
+export interface MessageFilter {
+  status?: MessageStatus;
+  campaignId?: number;
+}
+
+function listed(db: Db, accountId: number, filter: MessageFilter) {
+  let query = db.selectFrom('messages as m').where('m.account_id', '=', accountId);
+  if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
+  if (filter.campaignId !== undefined) query = query.where('m.campaign_id', '=', filter.campaignId);
+  return query;
+}
+
+function withPeople(db: Db, accountId: number, filter: MessageFilter) {
+  return listed(db, accountId, filter)
+    .leftJoin('enrollments as e', (j) =>
+      j.onRef('e.id', '=', 'm.enrollment_id').onRef('e.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('employees as p', (j) =>
+      j.onRef('p.id', '=', 'e.employee_id').onRef('p.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('training_campaigns as c', (j) =>
+      j.onRef('c.id', '=', 'm.campaign_id').onRef('c.account_id', '=', 'm.account_id'),
+    )
+    .select([
+      'm.id',
+      'm.kind',
+      'm.status',
+      'm.to_address',
+      'm.subject',
+      'm.attempts',
+      'm.last_error',
+      'm.transport',
+      'm.created_at',
+      'm.sent_at',
+      'm.next_attempt_at',
+      'c.id as campaign_id',
+      'c.name as campaign_name',
+      'p.id as employee_id',
+      'p.first_name',
+      'p.last_name',
+      'p.email',
+    ]);
+}
+
+export type MessageRow = Awaited<ReturnType<typeof listMessages>>[number];
+export type MessageDetailRow = MessageRow & { body_text: string | null; body_html: string | null };
+
+export function countMessages(db: Db, accountId: number, filter: MessageFilter): Promise<number> {
+  return countRows(listed(db, accountId, filter));
+}
+
+/** One page of an account's messages, newest first. */
+export function listMessages(
+  db: Db,
+  accountId: number,
+  filter: MessageFilter,
+  limit: number,
+  offset: number,
+) {
+  return withPeople(db, accountId, filter).orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+}
+
+export function findMessage(
+  db: Db,
+  accountId: number,
+  messageId: number,
+): Promise<MessageDetailRow | undefined> {
+  return withPeople(db, accountId, {})
+    .select(['m.body_text', 'm.body_html'])
+    .where('m.id', '=', messageId)
+    .executeTakeFirst();
+}
+
+/** How many of an account's messages are in each status. */
+export async function countByStatus(db: Db, accountId: number): Promise<Map<MessageStatus, number>> {
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+    .where('account_id', '=', accountId)
+    .groupBy('status')
+    .execute();
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** Queues a failed message again, as new (attempts from zero); false when it is not failed. */
+export async function requeueFailed(
+  db: Db,
+  accountId: number,
+  messageId: number,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set({ status: 'queued', attempts: 0, next_attempt_at: now, locked_until: null })
+    .where('account_id', '=', accountId)
+    .where('id', '=', messageId)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,72 @@
+import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
+import type { Db } from '../../db/database.js';
+import type { MessageStatus } from '../../db/schema.js';
+import { conflict, notFound } from '../../errors.js';
+import { parseId } from '../../ids.js';
+import {
+  countByStatus,
+  countMessages,
+  findMessage,
+  listMessages,
+  type MessageDetailRow,
+  type MessageFilter,
+  type MessageRow,
+  requeueFailed,
+} from './messages.repository.js';
+
+export const MESSAGE_STATUSES: readonly MessageStatus[] = [
+  'queued',
+  'sending',
+  'sent',
+  'failed',
+  'cancelled',
+];
+
+export const messageNotFound = () => notFound('Message not found');
+
+export function listMessagesPage(
+  db: Db,
+  accountId: number,
+  filter: MessageFilter,
+  window: ListWindow,
+): Promise<ListPage<MessageRow>> {
+  return readList(
+    window,
+    () => countMessages(db, accountId, filter),
+    (limit, offset) => listMessages(db, accountId, filter, limit, offset),
+  );
+}
+
+export async function getMessage(
+  db: Db,
+  accountId: number,
+  messageId: string | number,
+): Promise<MessageDetailRow> {
+  const id = parseId(messageId);
+  const row = id === null ? undefined : await findMessage(db, accountId, id);
+  if (!row) throw messageNotFound();
+  return row;
+}
+
+/** Every status with its count (zero included). */
+export async function messageCounts(db: Db, accountId: number): Promise<Record<MessageStatus, number>> {
+  const counts = await countByStatus(db, accountId);
+  return Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<
+    MessageStatus,
+    number
+  >;
+}
+
+/** Puts a failed message back in the queue; the workers send it as soon as the send rate allows. */
+export async function retryMessage(
+  db: Db,
+  accountId: number,
+  messageId: string | number,
+): Promise<MessageDetailRow> {
+  const message = await getMessage(db, accountId, messageId);
+  if (message.status !== 'failed') throw conflict('Only a failed message can be retried');
+  if (!(await requeueFailed(db, accountId, message.id, Date.now()))) {
+    throw conflict('Only a failed message can be retried');
+  }
+  return getMessage(db, accountId, message.id);
+}

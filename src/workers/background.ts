@@ -1,0 +1,62 @@
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { createMailTransport } from '../modules/mail/mail.transport.js';
+import { MailWorker, type WorkerLog } from './mail-worker.js';
+import { startScheduler } from './scheduler.js';
+
+export interface BackgroundWork {
+  /** Stops the scheduler and the mail worker (sends under way finish), then closes SMTP connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work of one instance: the scheduler (launches, reminders) and the mail worker.
+ * The server runs it beside HTTP; `vigil worker` runs it alone.
+ */
+export function startBackgroundWork(options: {
+  db: Db;
+  config: Config;
+  /** Where learners reach the server, for the links in the mail. */
+  baseUrl: string;
+  log: WorkerLog;
+}): BackgroundWork {
+  const { db, config, baseUrl, log } = options;
+  const { mail } = config;
+  const transport = createMailTransport({
+    smtpUrl: mail.smtpUrl,
+    concurrency: mail.concurrency,
+    // Within half the lease: the worker starts sends only in a claim's first half.
+    timeoutMs: Math.floor(mail.leaseMs / 2),
+  });
+  const worker = new MailWorker({
+    db,
+    transport,
+    baseUrl,
+    from: mail.from,
+    ratePerMinute: mail.ratePerMinute,
+    concurrency: mail.concurrency,
+    maxAttempts: mail.maxAttempts,
+    retryBaseMs: mail.retryBaseMs,
+    leaseMs: mail.leaseMs,
+    linkTtlMs: config.learner.linkTtlMs,
+    log,
+  });
+  worker.start();
+  const scheduler = startScheduler({
+    db,
+    intervalMs: config.workers.schedulerIntervalMs,
+    log,
+    onQueued: () => worker.wake(),
+  });
+  log.info(
+    { transport: transport.kind, rate_per_minute: mail.ratePerMinute, concurrency: mail.concurrency },
+    'background work started: scheduler and mail worker',
+  );
+  return {
+    async stop() {
+      await scheduler.stop();
+      await worker.stop();
+      await transport.close();
+    },
+  };
+}

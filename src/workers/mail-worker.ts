@@ -1,0 +1,293 @@
+import type { Db } from '../db/database.js';
+import { type Composer, mailComposer } from '../modules/mail/mail.compose.js';
+import { type Claim, claimDueMessages, finishClaim, releaseClaims } from '../modules/mail/mail.repository.js';
+import { classifySendError, MailSendError, type MailTransport } from '../modules/mail/mail.transport.js';
+import { type Clock, systemClock } from './clock.js';
+import { SendRate } from './send-rate.js';
+
+/** What the workers log through (pino's logger fits). */
+export interface WorkerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface MailWorkerOptions {
+  db: Db;
+  transport: MailTransport;
+  /** Where learners reach the server: the links in the mail start with it. */
+  baseUrl: string;
+  from: string;
+  ratePerMinute: number;
+  concurrency: number;
+  maxAttempts: number;
+  retryBaseMs: number;
+  leaseMs: number;
+  linkTtlMs: number;
+  log: WorkerLog;
+  clock?: Clock;
+  /** Most messages claimed at once (default: 4 per connection, 10 to 50). */
+  batchSize?: number;
+  /** How often an idle worker looks for due messages (default 1 s). */
+  pollMs?: number;
+  /** Jitter source (tests pin it). */
+  random?: () => number;
+}
+
+export interface MailTotals {
+  sent: number;
+  retried: number;
+  failed: number;
+  cancelled: number;
+}
+
+type Outcome = keyof MailTotals | 'lost';
+
+const MAX_RETRY_DELAY_MS = 6 * 3_600_000;
+/** The longest the worker waits before trying an unavailable mail server again. */
+const MAX_PAUSE_MS = 5 * 60_000;
+
+/**
+ * The wait before attempt `attempts + 1`: `base·2^(attempts−1)`, at most 6 hours, with ±10 %
+ * jitter so messages that failed together (a server briefly down) do not all return at once.
+ */
+export function retryDelay(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.min(MAX_RETRY_DELAY_MS, Math.round(exponential * (0.9 + 0.2 * random())));
+}
+
+/** Runs `fn` over `items`, at most `limit` at a time, in order of start. */
+async function eachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runner = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
+}
+
+/**
+ * The mail worker: claims due messages from the queue in small batches, renders each from
+ * current data, sends with at most `concurrency` in flight and `ratePerMinute` a minute, and
+ * records the outcome in one update right after the server's answer. Retries back off
+ * exponentially; `maxAttempts` failures or a permanent refusal fail a message. Several workers
+ * (processes, machines) can share one queue: claims are disjoint, and an expired claim (a
+ * worker that died mid-send) is taken over. When the mail server itself is unavailable, the
+ * worker pauses (backing off up to 5 minutes) instead of spending every queued message's
+ * attempts on it; one message at a time probes whether it is back.
+ */
+export class MailWorker {
+  private readonly options: Required<Omit<MailWorkerOptions, 'clock' | 'random'>>;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly rate: SendRate;
+  private readonly abort = new AbortController();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wakeIdle: (() => void) | undefined;
+  /** No claims before this time: the mail server was unavailable. */
+  private pausedUntil = 0;
+  private serverFailures = 0;
+
+  constructor(options: MailWorkerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    const batchSize = options.batchSize ?? Math.min(50, Math.max(10, options.concurrency * 4));
+    this.options = { pollMs: 1000, ...options, batchSize };
+    this.rate = new SendRate(
+      options.ratePerMinute,
+      SendRate.capacityFor(options.ratePerMinute, batchSize),
+      this.clock,
+    );
+  }
+
+  /**
+   * Claims and handles one batch (waiting for the send rate first). `full` tells that the batch
+   * was as large as asked, so more may be due at once.
+   */
+  async runBatch(): Promise<MailTotals & { claimed: number; full: boolean }> {
+    const totals: MailTotals = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+    await this.rate.ready(this.abort.signal);
+    if (this.stopping || this.paused()) return { ...totals, claimed: 0, full: false };
+    const want = Math.min(this.options.batchSize, this.rate.available());
+    const now = this.clock.now();
+    const claims = await claimDueMessages(this.options.db, {
+      now,
+      limit: want,
+      leaseUntil: now + this.options.leaseMs,
+    });
+    this.rate.take(claims.length);
+    if (claims.length === 0) return { ...totals, claimed: 0, full: false };
+
+    const { baseUrl, from, linkTtlMs } = this.options;
+    const render = await mailComposer(this.options.db, claims, {
+      baseUrl,
+      from,
+      linkTtlMs,
+      now: () => this.clock.now(),
+    });
+    // A send may take up to half the lease (the transport's timeout), so one begun in the first
+    // half ends before the claim does; a slow batch hands the rest back rather than risk a
+    // second worker taking over a message this one is still sending.
+    const startBy = now + this.options.leaseMs / 2;
+    const unstarted: Claim[] = [];
+    await eachConcurrently(claims, this.options.concurrency, async (claim) => {
+      if (this.stopping || this.paused() || this.clock.now() > startBy) {
+        unstarted.push(claim);
+        return;
+      }
+      const outcome = await this.handle(claim, render);
+      if (outcome !== 'lost') totals[outcome]++;
+    });
+    if (unstarted.length > 0) await releaseClaims(this.options.db, unstarted, this.clock.now());
+    if (totals.sent + totals.cancelled > 0) {
+      this.options.log.info(
+        { sent: totals.sent, cancelled: totals.cancelled, transport: this.options.transport.kind },
+        'mail batch sent',
+      );
+    }
+    return { ...totals, claimed: claims.length, full: claims.length === want };
+  }
+
+  /** Handles batches until nothing is due now (tests, the benchmark, a one-off run). */
+  async drain(): Promise<MailTotals> {
+    const totals: MailTotals = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+    for (;;) {
+      const batch = await this.runBatch();
+      for (const key of Object.keys(totals) as (keyof MailTotals)[]) totals[key] += batch[key];
+      if (batch.claimed === 0) return totals;
+    }
+  }
+
+  /** Runs in the background: at once again after a full batch, else after `pollMs` (or `wake()`). */
+  start(): void {
+    this.loop ??= (async () => {
+      while (!this.stopping) {
+        let full = false;
+        try {
+          full = (await this.runBatch()).full;
+        } catch (err) {
+          this.options.log.error({ err }, 'mail worker: could not process the queue');
+        }
+        const pause = this.pausedUntil - this.clock.now();
+        if (!full && !this.stopping) await this.idle(Math.max(this.options.pollMs, pause));
+      }
+    })();
+  }
+
+  /** Looks for due messages now (something was just queued). */
+  wake(): void {
+    this.wakeIdle?.();
+  }
+
+  /**
+   * Stops claiming; sends already under way finish (waited for up to `timeoutMs`), claimed ones
+   * not yet begun go back to the queue. The transport is the caller's to close afterwards.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping = true;
+    this.abort.abort();
+    this.wake();
+    if (!this.loop) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.loop,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.options.log.warn({ timeout_ms: timeoutMs }, 'mail worker: sends still in flight at shutdown');
+          resolve();
+        }, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private paused(): boolean {
+    return this.clock.now() < this.pausedUntil;
+  }
+
+  /** The server failed us again: pause longer each time, up to MAX_PAUSE_MS. */
+  private pauseForServer(now: number): void {
+    this.serverFailures++;
+    const pause = Math.min(
+      MAX_PAUSE_MS,
+      retryDelay(this.serverFailures, this.options.retryBaseMs, this.random),
+    );
+    this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+    this.options.log.warn({ pause_ms: pause }, 'mail worker: the mail server is unavailable; pausing');
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        this.wakeIdle = undefined;
+        resolve();
+      };
+      timer = setTimeout(finish, ms);
+      this.wakeIdle = finish;
+    });
+  }
+
+  /** Sends one claimed message and records what happened; never throws. */
+  private async handle(claim: Claim, render: Composer): Promise<Outcome> {
+    const { db, transport, log, maxAttempts, retryBaseMs } = this.options;
+    try {
+      const mail = render(claim);
+      if (typeof mail === 'string') {
+        return (await finishClaim(db, claim, { status: 'cancelled', last_error: mail }))
+          ? 'cancelled'
+          : 'lost';
+      }
+      let failure: MailSendError | undefined;
+      try {
+        await transport.send(mail);
+      } catch (err) {
+        failure = err instanceof MailSendError ? err : classifySendError(err);
+      }
+      const now = this.clock.now();
+      if (!failure) this.serverFailures = 0;
+      else if (failure.serverUnavailable) this.pauseForServer(now);
+      if (!failure) {
+        const recorded = await finishClaim(db, claim, {
+          status: 'sent',
+          sent_at: now,
+          transport: transport.kind,
+          to_address: mail.to,
+          subject: mail.subject,
+          body_text: mail.text,
+          body_html: mail.html,
+          message_id: mail.messageId,
+          last_error: null,
+        });
+        if (!recorded) log.warn({ message: claim.id }, 'mail worker: sent a message whose claim had run out');
+        return recorded ? 'sent' : 'lost';
+      }
+      const giveUp = failure.permanent || claim.attempts >= maxAttempts;
+      log.warn(
+        { message: claim.id, attempt: claim.attempts, permanent: failure.permanent, error: failure.message },
+        giveUp ? 'mail worker: message failed' : 'mail worker: send failed, will retry',
+      );
+      if (giveUp) {
+        return (await finishClaim(db, claim, { status: 'failed', last_error: failure.message }))
+          ? 'failed'
+          : 'lost';
+      }
+      const retried = await finishClaim(db, claim, {
+        status: 'queued',
+        next_attempt_at: now + retryDelay(claim.attempts, retryBaseMs, this.random),
+        last_error: failure.message,
+      });
+      return retried ? 'retried' : 'lost';
+    } catch (err) {
+      // The database failed us: the claim runs out and the message is tried again then.
+      log.error({ err, message: claim.id }, 'mail worker: could not record a message');
+      return 'lost';
+    }
+  }
+}
+
+/** Sends everything due now with a worker of these options (tests, one-off runs). */
+export function drainMailQueue(options: MailWorkerOptions): Promise<MailTotals> {
+  return new MailWorker(options).drain();
+}

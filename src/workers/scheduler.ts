@@ -1,0 +1,60 @@
+import type { Db } from '../db/database.js';
+import { launchDueCampaigns } from '../modules/campaigns/campaigns.launch.js';
+import { queueDueReminders } from '../modules/campaigns/campaigns.reminders.js';
+import type { WorkerLog } from './mail-worker.js';
+
+export interface ScheduledWork {
+  launched: number;
+  reminders: number;
+}
+
+/**
+ * One pass of the scheduler: launch the scheduled campaigns whose start has come, then queue the
+ * reminder rounds that are due. Each step is safe to run on several instances at once, and a
+ * failing step is logged without stopping the other.
+ */
+export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Promise<ScheduledWork> {
+  const work: ScheduledWork = { launched: 0, reminders: 0 };
+  try {
+    work.launched = await launchDueCampaigns(db, now);
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not launch scheduled campaigns');
+  }
+  try {
+    work.reminders = await queueDueReminders(db, now);
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not queue reminders');
+  }
+  if (work.launched + work.reminders > 0)
+    log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');
+  return work;
+}
+
+export interface SchedulerOptions {
+  db: Db;
+  intervalMs: number;
+  log: WorkerLog;
+  /** Called after a pass that queued mail (to wake the mail worker). */
+  onQueued?: () => void;
+}
+
+/** Runs `runScheduledWork` at once and then every `intervalMs`; passes never overlap. */
+export function startScheduler(options: SchedulerOptions): { stop(): Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const pass = () => {
+    running = runScheduledWork(options.db, Date.now(), options.log).then((work) => {
+      if (work.launched + work.reminders > 0) options.onQueued?.();
+      if (!stopped) timer = setTimeout(pass, options.intervalMs);
+    });
+  };
+  pass();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
