@@ -54,7 +54,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('campaign_courses_pk', ['campaign_id', 'course_key'])
     .execute();
-  await db.schema.createIndex('campaign_courses_course_idx').on('campaign_courses').column('course_key').execute();
+  await db.schema
+    .createIndex('campaign_courses_course_idx')
+    .on('campaign_courses')
+    .column('course_key')
+    .execute();
 
   await db.schema
     .createTable('enrollments')
@@ -143,7 +147,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .execute();
   await db.schema.createIndex('messages_account_idx').on('messages').columns(['account_id', 'id']).execute();
-  await db.schema.createIndex('messages_campaign_idx').on('messages').columns(['campaign_id', 'id']).execute();
+  await db.schema
+    .createIndex('messages_campaign_idx')
+    .on('messages')
+    .columns(['campaign_id', 'id'])
+    .execute();
   // Workers claim due messages through this small index; sent ones leave it.
   await sql`create index messages_due_idx on messages (next_attempt_at, id) where status in ('queued', 'sending')`.execute(
     db,
