@@ -3,6 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customerApi, DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import { takeTraining } from './training-data.js';
 
 /**
  * Opens every main page of the web interface with realistic data, fails on any script error
@@ -15,6 +16,7 @@ let vigil: Vigil;
 let accountId: number;
 let groupId: number;
 let campaignId: number;
+let activeCampaignId: number;
 
 const FIRST = ['Ann', 'Bo', 'Carla', 'Dev', 'Elif', 'Femi', 'Greta', 'Hiro', 'Ines', 'Jon', 'Kai', 'Lena'];
 const LAST = ['Lee', 'Chen', 'Rossi', 'Patel', 'Yilmaz', 'Okafor', 'Berg', 'Tanaka', 'Silva', 'Meyer'];
@@ -68,18 +70,38 @@ beforeAll(async () => {
     groupIds.push(group.id as number);
   }
   groupId = groupIds[0] as number;
-  await vigil.vigil(
-    'campaign',
-    'create',
-    '--account',
-    String(accountId),
-    '--name',
-    'Annual security awareness 2026',
-    '--group',
-    String(groupIds[1]),
-    '--group',
-    String(groupIds[2]),
-  );
+  // A campaign launched twelve days ago that most people have finished, and a draft.
+  const dueDate = new Date(Date.now() + 16 * 86_400_000).toISOString();
+  activeCampaignId = (
+    await vigil.vigil(
+      'campaign',
+      'create',
+      '--account',
+      String(accountId),
+      '--name',
+      'Annual security awareness 2026',
+      '--description',
+      'Every employee, once a year: phishing and passwords.',
+      '--group',
+      String(groupIds[1]),
+      '--group',
+      String(groupIds[2]),
+      '--course',
+      'phishing',
+      '--course',
+      'passwords-and-mfa',
+      '--due-date',
+      dueDate,
+    )
+  ).id as number;
+  await vigil.vigil('campaign', 'launch', '--account', String(accountId), '--id', String(activeCampaignId));
+  await takeTraining(vigil, {
+    accountId,
+    campaignId: activeCampaignId,
+    launchedDaysAgo: 12,
+    complete: 52,
+    start: 14,
+  });
   campaignId = (
     await vigil.vigil(
       'campaign',
@@ -90,14 +112,57 @@ beforeAll(async () => {
       'Finance: invoice fraud',
       '--group',
       String(groupId),
+      '--course',
+      'social-engineering',
     )
   ).id as number;
 });
+
+/** Creates a custom course through the admin API, as the signed-in page would. */
+async function createCourse(page: Page): Promise<string> {
+  const session = await (await page.request.get('/admin/api/session')).json();
+  const res = await page.request.post(`/admin/api/accounts/${accountId}/courses`, {
+    headers: { 'X-CSRF-Token': session.csrf_token },
+    data: {
+      title: 'Invoice fraud for finance teams',
+      summary: 'Spot a fake supplier invoice or a changed bank account before money leaves.',
+      minutes: 12,
+      pass_mark: 75,
+      lessons: [
+        {
+          title: 'Changed bank details',
+          markdown:
+            "## Why it works\n\nAttackers copy a real supplier's invoice and change **only the bank details**.\n\n- Call the supplier on a number you already had\n- Never use the number in the email\n\n**Remember:** a changed account is a reason to call.",
+        },
+        {
+          title: 'Urgent payment requests',
+          markdown: "Urgency is the attacker's friend. Slow down and check.",
+        },
+      ],
+      quiz: [
+        {
+          question: 'A supplier emails new bank details. What do you do first?',
+          choices: [
+            'Pay the next invoice as asked',
+            'Call the supplier on a number you already had',
+            'Reply to the email to confirm',
+          ],
+          answer: 1,
+          explanation: 'Only a number you already had proves who you are talking to.',
+        },
+      ],
+    },
+  });
+  if (res.status() !== 201) throw new Error(`course not created: ${res.status()} ${await res.text()}`);
+  return (await res.json()).key as string;
+}
 
 /** Serious and critical WCAG 2 A/AA violations axe-core finds on the page, as readable lines. */
 async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    // A message's HTML body is the email, shown in a frame with scripts off (axe cannot run there).
+    .exclude('iframe[sandbox]')
     .analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -117,6 +182,7 @@ describe('every main page renders without script errors or serious accessibility
       if (msg.type() === 'error') errors.push(msg.text());
     });
     const a = `/admin/a/${accountId}`;
+    const courseKey = await createCourse(operator.page);
     const pages: [string, string, string][] = [
       ['accounts', '/admin/accounts', 'Accounts'],
       ['overview', a, 'Acme Corporation'],
@@ -124,7 +190,12 @@ describe('every main page renders without script errors or serious accessibility
       ['groups', `${a}/groups`, 'Groups'],
       ['group', `${a}/groups/${groupId}`, 'Finance'],
       ['campaigns', `${a}/campaigns`, 'Campaigns'],
-      ['campaign', `${a}/campaigns/${campaignId}`, 'Finance: invoice fraud'],
+      ['campaign-draft', `${a}/campaigns/${campaignId}`, 'Finance: invoice fraud'],
+      ['campaign-edit', `${a}/campaigns/${activeCampaignId}/edit`, 'Edit Annual security awareness 2026'],
+      ['courses', `${a}/courses`, 'Courses'],
+      ['course', `${a}/courses/phishing`, 'Spotting phishing'],
+      ['course-editor', `${a}/courses/${courseKey}/edit`, 'Edit Invoice fraud for finance teams'],
+      ['outbox', `${a}/outbox`, 'Outbox'],
       ['integration', `${a}/integration`, 'Integration'],
       ['administrators', `${a}/admins`, 'Administrators'],
     ];
@@ -135,6 +206,44 @@ describe('every main page renders without script errors or serious accessibility
       await operator.page.screenshot({ path: `${OUT}/${name}.png` });
       problems.push(...(await accessibilityProblems(operator.page, name)));
     }
+    // The campaign's progress view: a tall window shows the charts and the people.
+    await operator.page.setViewportSize({ width: DESKTOP.width, height: 1500 });
+    await operator.page.goto(`${a}/campaigns/${activeCampaignId}`);
+    await operator.page
+      .getByRole('table', { name: 'People in this campaign' })
+      .getByRole('row')
+      .nth(3)
+      .waitFor();
+    await operator.page.waitForLoadState('networkidle');
+    await operator.page.screenshot({ path: `${OUT}/campaign.png` });
+    problems.push(...(await accessibilityProblems(operator.page, 'campaign')));
+    await operator.page.setViewportSize(DESKTOP);
+
+    // A new campaign with its pickers filled in.
+    await operator.page.goto(`${a}/campaigns/new`);
+    await operator.page.getByLabel('Name', { exact: true }).fill('Phishing refresher for Sales');
+    for (const [label, option] of [
+      ['Courses', 'Spotting phishing'],
+      ['Courses', 'Recognizing social engineering'],
+      ['Target groups', 'Sales'],
+    ] as const) {
+      await operator.page.getByRole('combobox', { name: label, exact: true }).click();
+      await operator.page.getByRole('option', { name: option }).click();
+    }
+    await operator.page.keyboard.press('Escape');
+    await operator.page.setViewportSize({ width: DESKTOP.width, height: 1200 });
+    await operator.page.screenshot({ path: `${OUT}/campaign-new.png` });
+    problems.push(...(await accessibilityProblems(operator.page, 'campaign-new')));
+    await operator.page.setViewportSize(DESKTOP);
+
+    // One message of the outbox: headers, and the HTML body in its sandboxed frame.
+    await operator.page.goto(`${a}/outbox`);
+    await operator.page.getByRole('table', { name: 'Messages' }).getByRole('button').first().click();
+    await operator.page.getByRole('dialog').locator('iframe').waitFor();
+    await operator.page.waitForLoadState('networkidle');
+    await operator.page.screenshot({ path: `${OUT}/outbox-message.png` });
+    problems.push(...(await accessibilityProblems(operator.page, 'outbox-message')));
+
     // The import page with a checked file: preview, counts and the rows with problems.
     await operator.page.goto(`${a}/employees/import`);
     const rows = [
@@ -175,6 +284,9 @@ describe('every main page renders without script errors or serious accessibility
     for (const [name, path, heading] of [
       ['phone-employees', `${a}/employees`, 'Employees'],
       ['phone-group', `${a}/groups/${groupId}`, 'Finance'],
+      ['phone-campaigns', `${a}/campaigns`, 'Training campaigns'],
+      ['phone-course', `${a}/courses/phishing`, 'Spotting phishing'],
+      ['phone-outbox', `${a}/outbox`, 'Outbox'],
     ] as const) {
       await phone.page.goto(path);
       await phone.page.getByRole('heading', { name: heading }).first().waitFor();
@@ -182,6 +294,17 @@ describe('every main page renders without script errors or serious accessibility
       await phone.page.screenshot({ path: `${OUT}/${name}.png` });
       problems.push(...(await accessibilityProblems(phone.page, name)));
     }
+    // The campaign's progress on a phone, in a tall window (see the import page above).
+    await phone.page.setViewportSize({ width: PHONE.width, height: 2300 });
+    await phone.page.goto(`${a}/campaigns/${activeCampaignId}`);
+    await phone.page
+      .getByRole('table', { name: 'People in this campaign' })
+      .getByRole('row')
+      .nth(3)
+      .waitFor();
+    await phone.page.waitForLoadState('networkidle');
+    await phone.page.screenshot({ path: `${OUT}/phone-campaign.png` });
+    problems.push(...(await accessibilityProblems(phone.page, 'phone-campaign')));
     await phone.context.close();
 
     const signIn = await vigil.newPage(DESKTOP);

@@ -11,14 +11,19 @@ import { AccountsPage } from './pages/accounts/AccountsPage';
 import { AdminsPage } from './pages/admins/AdminsPage';
 import { AcceptLinkPage } from './pages/auth/AcceptLinkPage';
 import { SignInPage } from './pages/auth/SignInPage';
+import { CampaignFormPage } from './pages/campaigns/CampaignFormPage';
 import { CampaignPage } from './pages/campaigns/CampaignPage';
 import { CampaignsPage } from './pages/campaigns/CampaignsPage';
+import { CourseFormPage } from './pages/courses/CourseFormPage';
+import { CoursePage } from './pages/courses/CoursePage';
+import { CoursesPage } from './pages/courses/CoursesPage';
 import { EmployeesPage } from './pages/employees/EmployeesPage';
 import { ImportPage } from './pages/employees/import/ImportPage';
 import { GroupPage } from './pages/groups/GroupPage';
 import { GroupsPage } from './pages/groups/GroupsPage';
 import { HomeRedirect } from './pages/HomeRedirect';
 import { IntegrationPage } from './pages/integration/IntegrationPage';
+import { OutboxPage } from './pages/outbox/OutboxPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { queryClient } from './queryClient';
 import { cssVariablesResolver, theme } from './theme';
@@ -53,7 +58,14 @@ const router = createBrowserRouter(
             { path: 'groups', element: <GroupsPage /> },
             { path: 'groups/:groupId', element: <GroupPage /> },
             { path: 'campaigns', element: <CampaignsPage /> },
+            { path: 'campaigns/new', element: <CampaignFormPage /> },
             { path: 'campaigns/:campaignId', element: <CampaignPage /> },
+            { path: 'campaigns/:campaignId/edit', element: <CampaignFormPage /> },
+            { path: 'courses', element: <CoursesPage /> },
+            { path: 'courses/new', element: <CourseFormPage /> },
+            { path: 'courses/:courseKey', element: <CoursePage /> },
+            { path: 'courses/:courseKey/edit', element: <CourseFormPage /> },
+            { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
             { path: '*', element: <NotFound /> },

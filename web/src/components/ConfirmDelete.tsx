@@ -11,17 +11,20 @@ interface ConfirmDeleteProps {
   children: ReactNode;
   /** The confirming button's label: "Delete", "Revoke", "Remove". */
   confirmLabel?: string;
+  /** The confirming button's colour: red for what cannot be undone, the theme's for a big step ("Launch"). */
+  confirmColor?: string;
   /** Runs the deletion; the dialog closes when it succeeds and shows the error when it fails. */
   onConfirm: () => Promise<unknown>;
 }
 
-/** A dialog that asks before something is deleted or revoked for good. */
+/** A dialog that asks before something is deleted or revoked for good (or another step that cannot be undone). */
 export function ConfirmDelete({
   opened,
   onClose,
   title,
   children,
   confirmLabel = 'Delete',
+  confirmColor = 'red',
   onConfirm,
 }: ConfirmDeleteProps) {
   const [busy, setBusy] = useState(false);
@@ -53,7 +56,7 @@ export function ConfirmDelete({
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button color="red" loading={busy} onClick={confirm} data-autofocus>
+          <Button color={confirmColor} loading={busy} onClick={confirm} data-autofocus>
             {confirmLabel}
           </Button>
         </Group>

@@ -1,8 +1,10 @@
 import { Divider, NavLink, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
+  IconBook,
   IconBuildingSkyscraper,
   IconHome,
+  IconMail,
   IconPlugConnected,
   IconSchool,
   IconUserShield,
@@ -30,6 +32,8 @@ function accountItems(accountId: number): Item[] {
     { label: 'Employees', to: accountPath(accountId, 'employees'), icon: icon(IconUsers) },
     { label: 'Groups', to: accountPath(accountId, 'groups'), icon: icon(IconUsersGroup) },
     { label: 'Campaigns', to: accountPath(accountId, 'campaigns'), icon: icon(IconSchool) },
+    { label: 'Courses', to: accountPath(accountId, 'courses'), icon: icon(IconBook) },
+    { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'API keys', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
   ];

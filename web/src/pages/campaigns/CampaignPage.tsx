@@ -1,37 +1,40 @@
-import { Anchor, Card, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { Anchor, Group as Row, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { getCampaign } from '../../api/campaigns';
+import { type Campaign, changeCampaignStatus, getCampaign } from '../../api/campaigns';
 import { BackLink } from '../../components/BackLink';
-import { DateText } from '../../components/DateText';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { StatusBadge } from '../../components/StatusBadge';
 import { accountPath, useAccount } from '../../layout/account-context';
-import { StatusBadge } from './StatusBadge';
+import { CampaignActions, stepped } from './CampaignActions';
+import { CampaignFacts } from './CampaignFacts';
+import { EnrollmentsTable } from './EnrollmentsTable';
+import { ProgressView } from './ProgressView';
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text component="dd" m={0} fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
-}
+/** While a campaign runs its figures move: read them again this often. */
+export const LIVE_REFRESH_MS = 20_000;
 
-/** /a/:accountId/campaigns/:campaignId — status, target groups and dates of one campaign. */
+const isLive = (c: Campaign | undefined) => c?.status === 'active';
+const wasLaunched = (c: Campaign) =>
+  c.launched_at !== null || ['active', 'completed', 'archived'].includes(c.status);
+
+/** /a/:accountId/campaigns/:campaignId — a campaign: its lifecycle buttons, settings, progress and people. */
 export function CampaignPage() {
   const account = useAccount();
+  const queryClient = useQueryClient();
   const campaignId = Number(useParams().campaignId);
   const campaign = useQuery({
     queryKey: ['campaign', account.id, campaignId],
     queryFn: () => getCampaign(account.id, campaignId),
     enabled: Number.isInteger(campaignId),
+    refetchInterval: (query) => (isLive(query.state.data) ? LIVE_REFRESH_MS : false),
+  });
+  const step = useMutation({
+    mutationFn: (action: Parameters<typeof changeCampaignStatus>[2]) =>
+      changeCampaignStatus(account.id, campaignId, action),
+    onSuccess: (saved) => stepped(queryClient, account.id, saved),
   });
   const back = <BackLink to={accountPath(account.id, 'campaigns')}>Training campaigns</BackLink>;
 
@@ -45,42 +48,62 @@ export function CampaignPage() {
     );
   }
   const c = campaign.data;
+  const editPath = accountPath(account.id, 'campaigns', c.id, 'edit');
 
   return (
     <>
-      <PageHeader title={c.name} above={back} description="Training campaign" />
+      <PageHeader
+        title={c.name}
+        above={back}
+        description={
+          <Row gap="xs" component="span" align="center">
+            {/* A live region: a step (Schedule, Launch…) is announced by the status it leads to. */}
+            <span role="status">
+              <StatusBadge status={c.status} size="lg" />
+            </span>
+            <Text component="span" size="sm" c="dimmed">
+              Training campaign
+            </Text>
+          </Row>
+        }
+        actions={
+          <CampaignActions
+            accountId={account.id}
+            campaign={c}
+            onStep={(action) => step.mutate(action)}
+            busy={step.isPending ? (step.variables ?? null) : null}
+          />
+        }
+      />
       <Stack gap="lg">
-        <Card withBorder padding="lg">
-          <SimpleGrid cols={{ base: 1, xs: 3 }} component="dl" m={0}>
-            <Fact label="Status">
-              <StatusBadge status={c.status} />
-            </Fact>
-            <Fact label="Created">
-              <DateText value={c.created_at} absolute />
-            </Fact>
-            <Fact label="Last updated">
-              <DateText value={c.updated_at} absolute />
-            </Fact>
-          </SimpleGrid>
-        </Card>
-        <Card withBorder padding="lg" component="section" aria-labelledby="targets">
-          <Title order={2} size="h4" id="targets" mb="sm">
-            Target groups
-          </Title>
-          {c.groups.length === 0 ? (
-            <Text c="dimmed">This campaign targets no group yet.</Text>
-          ) : (
-            <List>
-              {c.groups.map((g) => (
-                <List.Item key={g.id}>
-                  <Anchor component={Link} to={accountPath(account.id, 'groups', g.id)}>
-                    {g.name}
-                  </Anchor>
-                </List.Item>
-              ))}
-            </List>
-          )}
-        </Card>
+        {step.error ? (
+          <ErrorAlert error={step.error} title={`Could not ${step.variables ?? 'change'} the campaign`} />
+        ) : null}
+        {step.error && c.allowed_actions.includes('edit') ? (
+          <Text size="sm">
+            <Anchor component={Link} to={editPath}>
+              Edit the campaign
+            </Anchor>{' '}
+            to fix what is missing, then try again.
+          </Text>
+        ) : null}
+        {c.description && (
+          <Text style={{ whiteSpace: 'pre-line' }} maw={820}>
+            {c.description}
+          </Text>
+        )}
+        <CampaignFacts accountId={account.id} campaign={c} />
+        {wasLaunched(c) ? (
+          <>
+            <ProgressView accountId={account.id} campaign={c} live={isLive(c)} />
+            <EnrollmentsTable accountId={account.id} campaign={c} live={isLive(c)} />
+          </>
+        ) : (
+          <Text c="dimmed">
+            Nobody is enrolled yet. People are enrolled and invited when the campaign is launched
+            {c.status === 'scheduled' ? ' at its start date' : ' (now, or at its start date once scheduled)'}.
+          </Text>
+        )}
       </Stack>
     </>
   );

@@ -1,0 +1,171 @@
+import { Button, NativeSelect, Group as Row, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload, IconMail, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import {
+  type Campaign,
+  ENROLLMENT_STATUSES,
+  type Enrollment,
+  type EnrollmentStatus,
+  enrollmentsCsvUrl,
+  listEnrollments,
+} from '../../api/campaigns';
+import { DateText } from '../../components/DateText';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { useClampPage, useListState } from '../../components/list-state';
+import { ENROLLMENT_COLORS, StatusBadge, statusLabel } from '../../components/StatusBadge';
+import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { accountPath } from '../../layout/account-context';
+import { scoreText } from './campaign-format';
+
+interface EnrollmentsTableProps {
+  accountId: number;
+  campaign: Campaign;
+  live: boolean;
+}
+
+/** Everyone enrolled, paged and filtered by the server, with the CSV export of all of them. */
+export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTableProps) {
+  const list = useListState();
+  const [status, setStatus] = useState<EnrollmentStatus | ''>('');
+  const params = { status, search: list.query, page: list.page, page_size: list.pageSize };
+  const enrollments = useQuery({
+    queryKey: ['enrollments', accountId, campaign.id, params],
+    queryFn: ({ signal }) => listEnrollments(accountId, campaign.id, params, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: live ? 20_000 : false,
+  });
+  useClampPage(enrollments.data, list.page, list.pageSize, list.setPage);
+  const filtered = Boolean(list.query || status);
+
+  return (
+    <Stack component="section" aria-labelledby="people-heading" gap="sm">
+      <Row justify="space-between" align="flex-end">
+        <Title order={2} size="h3" id="people-heading">
+          People
+        </Title>
+        <Row gap="xs">
+          <Button
+            component={Link}
+            to={`${accountPath(accountId, 'outbox')}?campaign=${campaign.id}`}
+            variant="default"
+            leftSection={<IconMail size={16} aria-hidden />}
+          >
+            Messages
+          </Button>
+          <Button
+            component="a"
+            href={enrollmentsCsvUrl(accountId, campaign.id)}
+            download
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+          >
+            Export CSV
+          </Button>
+        </Row>
+      </Row>
+      <Row gap="sm" align="flex-end">
+        <TextInput
+          aria-label="Search people"
+          placeholder="Search by name or email"
+          type="search"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.search}
+          onChange={(e) => list.setSearch(e.currentTarget.value)}
+          style={{ flex: '1 1 14rem' }}
+          maw={400}
+        />
+        <NativeSelect
+          aria-label="Status"
+          data={[
+            { value: '', label: 'All statuses' },
+            ...ENROLLMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
+          ]}
+          value={status}
+          onChange={(e) => {
+            setStatus(e.currentTarget.value as EnrollmentStatus | '');
+            list.setPage(1);
+          }}
+          w={170}
+        />
+      </Row>
+      <ErrorAlert error={enrollments.error} title="Could not load the people" />
+      <DataTable<Enrollment>
+        {...pagedTableProps}
+        aria-label="People in this campaign"
+        records={enrollments.data?.results ?? []}
+        totalRecords={enrollments.data?.count ?? 0}
+        page={list.page}
+        onPageChange={list.setPage}
+        recordsPerPage={list.pageSize}
+        {...pageSizeProps}
+        onRecordsPerPageChange={list.setPageSize}
+        fetching={enrollments.isFetching}
+        emptyState={
+          filtered ? (
+            <EmptyState title="Nobody matches">Try another search or status.</EmptyState>
+          ) : (
+            <EmptyState title="Nobody is enrolled">
+              The target groups had no members when the campaign was launched.
+            </EmptyState>
+          )
+        }
+        columns={[
+          {
+            accessor: 'name',
+            title: 'Name',
+            render: (e) => `${e.employee.last_name}, ${e.employee.first_name}`,
+          },
+          {
+            accessor: 'email',
+            title: 'Email',
+            render: (e) => e.employee.email,
+            visibleMediaQuery: WIDE_ONLY,
+          },
+          {
+            accessor: 'status',
+            title: 'Status',
+            render: (e) => <StatusBadge status={e.status} color={ENROLLMENT_COLORS[e.status]} />,
+          },
+          {
+            accessor: 'started_at',
+            title: 'Started',
+            render: (e) => <DateText value={e.started_at} />,
+            visibleMediaQuery: WIDE_ONLY,
+          },
+          {
+            accessor: 'completed_at',
+            title: 'Completed',
+            render: (e) => <DateText value={e.completed_at} />,
+            visibleMediaQuery: WIDE_ONLY,
+          },
+          { accessor: 'score', title: 'Score', textAlign: 'right', render: (e) => scoreText(e.score) },
+          {
+            accessor: 'invitation',
+            title: 'Invitation',
+            render: (e) =>
+              e.invitation ? (
+                <Text size="sm" span>
+                  {statusLabel(e.invitation.status)}
+                  {e.invitation.sent_at && (
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      <DateText value={e.invitation.sent_at} />
+                    </Text>
+                  )}
+                </Text>
+              ) : (
+                <Text size="sm" c="dimmed" span>
+                  None
+                </Text>
+              ),
+            visibleMediaQuery: WIDE_ONLY,
+          },
+        ]}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,49 @@
+// Which campaign fields a status lets change, and why the others are fixed.
+import type { Campaign, CampaignInput, CampaignStatus } from '../../api/campaigns';
+
+export type Field = keyof CampaignInput;
+
+export const ALL_FIELDS: Field[] = [
+  'name',
+  'description',
+  'course_keys',
+  'group_ids',
+  'start_date',
+  'due_date',
+  'reminder_days',
+  'enroll_new_members',
+];
+
+/**
+ * What each status lets change (docs/admin-api.md § Training campaigns), for disabling inputs
+ * with a reason; the server decides, and a campaign without `edit` in its actions changes nothing.
+ */
+const EDITABLE: Record<CampaignStatus, Field[]> = {
+  draft: ALL_FIELDS,
+  scheduled: ALL_FIELDS,
+  active: ['name', 'description', 'due_date', 'reminder_days', 'enroll_new_members'],
+  completed: ['name', 'description'],
+  archived: [],
+};
+
+export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert: string }>> = {
+  active: {
+    fixed: 'Fixed once the campaign is launched.',
+    alert:
+      'This campaign is active: its courses, target groups and start date are fixed. The name, description, due date, reminders and late enrollment can still change.',
+  },
+  completed: {
+    fixed: 'A completed campaign keeps its settings.',
+    alert: 'This campaign is completed: only its name and description can change.',
+  },
+  archived: {
+    fixed: 'An archived campaign keeps its settings.',
+    alert: 'This campaign is archived: it can no longer change.',
+  },
+};
+
+/** The fields the form may send for this campaign (all for a new one). */
+export function editableFields(campaign: Campaign | null): Set<Field> {
+  if (!campaign) return new Set(ALL_FIELDS);
+  return new Set(campaign.allowed_actions.includes('edit') ? EDITABLE[campaign.status] : []);
+}

@@ -1,0 +1,205 @@
+import {
+  Card,
+  NumberInput,
+  Group as Row,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { type Course, createCourse, getCourse, updateCourse } from '../../api/courses';
+import { BackLink } from '../../components/BackLink';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { FormActions } from '../../components/FormActions';
+import { fieldError } from '../../components/form-errors';
+import { invalidateAccount } from '../../components/invalidate';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { submitWith } from '../../components/use-on-open';
+import { accountPath, useAccount } from '../../layout/account-context';
+import { fieldPath, lessonsOf, questionsOf, toInput } from './course-draft';
+import { LessonsEditor } from './LessonsEditor';
+import { QuizEditor } from './QuizEditor';
+
+/** /a/:accountId/courses/new and …/courses/:courseKey/edit (custom courses only). */
+export function CourseFormPage() {
+  const account = useAccount();
+  const key = useParams().courseKey;
+  const course = useQuery({
+    queryKey: ['course', account.id, key],
+    queryFn: () => getCourse(account.id, key ?? ''),
+    enabled: key !== undefined,
+  });
+  const back = (
+    <BackLink to={accountPath(account.id, 'courses', ...(key ? [key] : []))}>
+      {key ? (course.data?.title ?? 'Course') : 'Courses'}
+    </BackLink>
+  );
+
+  if (key === undefined) return <CourseForm course={null} back={back} />;
+  if (course.isPending) return <Loading />;
+  if (!course.data || course.data.built_in) {
+    return (
+      <>
+        <PageHeader
+          title={course.data ? 'Built-in courses cannot change' : 'Course not found'}
+          above={back}
+        />
+        <ErrorAlert
+          error={
+            course.error ??
+            new Error(course.data ? 'Create a course of your own instead.' : 'This course does not exist.')
+          }
+        />
+      </>
+    );
+  }
+  return <CourseForm key={course.data.key} course={course.data} back={back} />;
+}
+
+function Section({
+  title,
+  id,
+  children,
+  error,
+}: {
+  title: string;
+  id: string;
+  children: ReactNode;
+  error?: string;
+}) {
+  return (
+    <Stack component="section" aria-labelledby={id} gap="sm">
+      <Title order={2} size="h3" id={id}>
+        {title}
+      </Title>
+      {error && (
+        <Text c="red.9" size="sm" role="alert">
+          {error}
+        </Text>
+      )}
+      {children}
+    </Stack>
+  );
+}
+
+function CourseForm({ course, back }: { course: Course | null; back: ReactNode }) {
+  const account = useAccount();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState(course?.title ?? '');
+  const [summary, setSummary] = useState(course?.summary ?? '');
+  const [minutes, setMinutes] = useState<number | string>(course?.minutes ?? 10);
+  const [passMark, setPassMark] = useState<number | string>(course?.pass_mark ?? 80);
+  const [lessons, setLessons] = useState(() => lessonsOf(course));
+  const [questions, setQuestions] = useState(() => questionsOf(course));
+
+  const save = useMutation({
+    mutationFn: () => {
+      const input = toInput({ title, summary, minutes, pass_mark: passMark }, lessons, questions);
+      return course ? updateCourse(account.id, course.key, input) : createCourse(account.id, input);
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['course', account.id, saved.key], saved);
+      invalidateAccount(queryClient, account.id, 'courses', 'campaign', 'campaigns');
+      notifications.show({
+        color: 'teal',
+        message: course ? `Saved course "${saved.title}"` : `Created course "${saved.title}"`,
+      });
+      navigate(accountPath(account.id, 'courses', saved.key));
+    },
+  });
+  const error = (field: string) => fieldError(save.error, field);
+  // Fields some input shows already; the alert lists only the others.
+  const shown = ['title', 'summary', 'minutes', 'pass_mark', 'lessons', 'quiz'];
+  lessons.forEach((_, i) => {
+    for (const f of ['title', 'markdown']) shown.push(fieldPath(['lessons', i, f]));
+  });
+  questions.forEach((q, i) => {
+    for (const f of ['question', 'choices', 'answer', 'explanation']) shown.push(fieldPath(['quiz', i, f]));
+    q.choices.forEach((_, j) => {
+      shown.push(fieldPath(['quiz', i, 'choices', j]));
+    });
+  });
+
+  return (
+    <>
+      <PageHeader
+        title={course ? `Edit ${course.title}` : 'New course'}
+        above={back}
+        description="Lessons in Markdown, then a short quiz; campaigns can use the course as soon as it is saved."
+      />
+      <form onSubmit={submitWith(save)} noValidate>
+        <Stack maw={860} gap="xl">
+          <ErrorAlert error={save.error} hideFields={shown} title="Could not save the course" />
+          <Card withBorder padding="lg">
+            <Stack gap="md">
+              <TextInput
+                label="Title"
+                required
+                data-autofocus
+                value={title}
+                onChange={(e) => setTitle(e.currentTarget.value)}
+                error={error('title')}
+                maxLength={150}
+              />
+              <Textarea
+                label="Summary"
+                description="One or two sentences: what learners will be able to do afterwards."
+                autosize
+                minRows={2}
+                maxRows={5}
+                value={summary}
+                onChange={(e) => setSummary(e.currentTarget.value)}
+                error={error('summary')}
+                maxLength={500}
+              />
+              <SimpleGrid cols={{ base: 1, xs: 2 }}>
+                <NumberInput
+                  label="Minutes"
+                  description="Time to read the lessons and take the quiz"
+                  min={1}
+                  max={600}
+                  allowDecimal={false}
+                  value={minutes}
+                  onChange={setMinutes}
+                  error={error('minutes')}
+                />
+                <NumberInput
+                  label="Pass mark"
+                  description="Percent of right answers needed to pass"
+                  min={1}
+                  max={100}
+                  allowDecimal={false}
+                  suffix="%"
+                  value={passMark}
+                  onChange={setPassMark}
+                  error={error('pass_mark')}
+                />
+              </SimpleGrid>
+            </Stack>
+          </Card>
+          <Section title="Lessons" id="lessons-heading" error={error('lessons')}>
+            <LessonsEditor lessons={lessons} onChange={setLessons} error={save.error} />
+          </Section>
+          <Section title="Quiz" id="quiz-heading" error={error('quiz')}>
+            <QuizEditor questions={questions} onChange={setQuestions} error={save.error} />
+          </Section>
+          <Row justify="flex-end">
+            <FormActions
+              onCancel={() => navigate(-1)}
+              saving={save.isPending}
+              submitLabel={course ? 'Save changes' : 'Create course'}
+            />
+          </Row>
+        </Stack>
+      </form>
+    </>
+  );
+}

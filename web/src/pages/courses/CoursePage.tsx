@@ -1,0 +1,217 @@
+import {
+  Accordion,
+  Badge,
+  Button,
+  Card,
+  List,
+  Group as Row,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  Typography,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { type Course, deleteCourse, getCourse } from '../../api/courses';
+import { BackLink } from '../../components/BackLink';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { formatNumber, plural } from '../../components/format';
+import { invalidateAccount } from '../../components/invalidate';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { accountPath, useAccount } from '../../layout/account-context';
+import { CourseKindBadge } from './CoursesPage';
+import classes from './lesson.module.css';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="sm" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text component="dd" m={0} fw={600} size="lg">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/** /a/:accountId/courses/:courseKey — a course as the learner gets it: lessons, then the quiz with its answers. */
+export function CoursePage() {
+  const account = useAccount();
+  const key = useParams().courseKey ?? '';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [deleting, setDeleting] = useState(false);
+  const course = useQuery({
+    queryKey: ['course', account.id, key],
+    queryFn: () => getCourse(account.id, key),
+  });
+  const back = <BackLink to={accountPath(account.id, 'courses')}>Courses</BackLink>;
+
+  if (course.isPending) return <Loading />;
+  if (!course.data) {
+    return (
+      <>
+        <PageHeader title="Course not found" above={back} />
+        <ErrorAlert error={course.error ?? new Error('This course does not exist.')} />
+      </>
+    );
+  }
+  const c = course.data;
+  const remove = async () => {
+    await deleteCourse(account.id, c.key);
+    invalidateAccount(queryClient, account.id, 'courses');
+    queryClient.removeQueries({ queryKey: ['course', account.id, c.key] });
+    notifications.show({ color: 'teal', message: `Deleted course "${c.title}"` });
+    navigate(accountPath(account.id, 'courses'), { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title={c.title}
+        above={back}
+        description={
+          <Row gap="xs" component="span">
+            <CourseKindBadge builtIn={c.built_in} />
+            <Text component="span">{c.summary}</Text>
+          </Row>
+        }
+        actions={
+          c.built_in ? undefined : (
+            <>
+              <Button
+                variant="default"
+                leftSection={<IconPencil size={16} aria-hidden />}
+                onClick={() => navigate(accountPath(account.id, 'courses', c.key, 'edit'))}
+              >
+                Edit course
+              </Button>
+              <Button
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={16} aria-hidden />}
+                onClick={() => setDeleting(true)}
+              >
+                Delete course
+              </Button>
+            </>
+          )
+        }
+      />
+      <Stack gap="lg">
+        <Card withBorder padding="lg">
+          <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0}>
+            <Fact label="Time">{c.minutes} min</Fact>
+            <Fact label="Pass mark">{c.pass_mark}%</Fact>
+            <Fact label="Lessons">{formatNumber(c.lessons.length)}</Fact>
+            <Fact label="Quiz">{plural(c.quiz.length, 'question')}</Fact>
+          </SimpleGrid>
+        </Card>
+        <Lessons course={c} />
+        <Quiz course={c} />
+      </Stack>
+      <ConfirmDelete
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete course?"
+        onConfirm={remove}
+      >
+        The course <strong>{c.title}</strong> will be deleted. A course that a campaign uses cannot be
+        deleted.
+      </ConfirmDelete>
+    </>
+  );
+}
+
+function Lessons({ course }: { course: Course }) {
+  return (
+    <Stack component="section" aria-labelledby="lessons-heading" gap="sm">
+      <Title order={2} size="h3" id="lessons-heading">
+        Lessons
+      </Title>
+      <Accordion variant="separated" multiple defaultValue={['0']}>
+        {course.lessons.map((lesson, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list in the course's order
+          <Accordion.Item key={i} value={String(i)}>
+            <Accordion.Control>
+              <Text fw={600}>
+                {i + 1}. {lesson.title}
+              </Text>
+            </Accordion.Control>
+            <Accordion.Panel>
+              {/* The one place HTML is inserted: the lesson as the server rendered and made safe for learners. */}
+              <Typography maw={760} className={classes.lesson}>
+                {/* biome-ignore lint/security/noDangerouslySetInnerHtml: server-rendered Markdown, raw HTML off (src/modules/courses/markdown.ts) */}
+                <div dangerouslySetInnerHTML={{ __html: lesson.html }} />
+              </Typography>
+            </Accordion.Panel>
+          </Accordion.Item>
+        ))}
+      </Accordion>
+    </Stack>
+  );
+}
+
+function Quiz({ course }: { course: Course }) {
+  return (
+    <Stack component="section" aria-labelledby="quiz-heading" gap="sm">
+      <Title order={2} size="h3" id="quiz-heading">
+        Quiz
+      </Title>
+      <Text c="dimmed" size="sm">
+        Learners pass with {course.pass_mark}% of the answers right. The right answers are marked.
+      </Text>
+      <Stack gap="sm" component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
+        {course.quiz.map((q, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list in the course's order
+          <Card key={i} withBorder padding="md" component="li">
+            <Text fw={600} mb="xs">
+              {i + 1}. {q.question}
+            </Text>
+            <List spacing={6} listStyleType="none" aria-label={`Choices for question ${i + 1}`}>
+              {q.choices.map((choice, j) => (
+                <List.Item
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list in the course's order
+                  key={j}
+                  icon={
+                    <ThemeIcon
+                      size={20}
+                      radius="xl"
+                      variant={j === q.answer ? 'filled' : 'light'}
+                      color={j === q.answer ? 'teal.8' : 'gray'}
+                      aria-hidden
+                    >
+                      {j === q.answer ? <IconCheck size={13} /> : <span />}
+                    </ThemeIcon>
+                  }
+                >
+                  <Text span fw={j === q.answer ? 600 : 400}>
+                    {choice}
+                  </Text>
+                  {j === q.answer && (
+                    <Badge ml="xs" size="sm" color="teal" variant="light">
+                      Right answer
+                    </Badge>
+                  )}
+                </List.Item>
+              ))}
+            </List>
+            {q.explanation && (
+              <Text size="sm" c="dimmed" mt="sm">
+                {q.explanation}
+              </Text>
+            )}
+          </Card>
+        ))}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,122 @@
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Group as Row,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { type LessonDraft, MAX_LESSONS, move, nestedError, newLesson } from './course-draft';
+import { MarkdownPreview } from './MarkdownPreview';
+
+interface LessonsEditorProps {
+  lessons: LessonDraft[];
+  onChange: (lessons: LessonDraft[]) => void;
+  error: unknown;
+}
+
+/** The lessons of a custom course: add, remove, reorder; each a title and Markdown with a preview. */
+export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) {
+  const change = (index: number, patch: Partial<LessonDraft>) =>
+    onChange(lessons.map((l, i) => (i === index ? { ...l, ...patch } : l)));
+
+  return (
+    <Stack gap="md">
+      {lessons.map((lesson, i) => {
+        const n = i + 1;
+        return (
+          <Fieldset key={lesson.id} legend={`Lesson ${n}`} radius="md">
+            <Stack gap="sm">
+              <Row align="flex-end" wrap="nowrap" gap="xs">
+                <TextInput
+                  label="Title"
+                  value={lesson.title}
+                  onChange={(e) => change(i, { title: e.currentTarget.value })}
+                  error={nestedError(error, 'lessons', i, 'title')}
+                  style={{ flex: 1 }}
+                  maxLength={150}
+                />
+                <Row gap={4} wrap="nowrap" mb={4}>
+                  <Tooltip label="Move up">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Move lesson ${n} up`}
+                      disabled={i === 0}
+                      onClick={() => onChange(move(lessons, i, -1))}
+                    >
+                      <IconArrowUp size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Move down">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Move lesson ${n} down`}
+                      disabled={i === lessons.length - 1}
+                      onClick={() => onChange(move(lessons, i, 1))}
+                    >
+                      <IconArrowDown size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Remove">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove lesson ${n}`}
+                      disabled={lessons.length === 1}
+                      onClick={() => onChange(lessons.filter((_, j) => j !== i))}
+                    >
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Row>
+              </Row>
+              <Tabs defaultValue="write" variant="outline" keepMounted={false}>
+                <Tabs.List>
+                  <Tabs.Tab value="write">Write</Tabs.Tab>
+                  <Tabs.Tab value="preview">Preview</Tabs.Tab>
+                </Tabs.List>
+                <Tabs.Panel value="write" pt="xs">
+                  <Textarea
+                    label="Text (Markdown)"
+                    description="## for a heading, **bold**, - for a list, [text](https://…) for a link. HTML is shown as text."
+                    autosize
+                    minRows={6}
+                    maxRows={24}
+                    value={lesson.markdown}
+                    onChange={(e) => change(i, { markdown: e.currentTarget.value })}
+                    error={nestedError(error, 'lessons', i, 'markdown')}
+                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+                  />
+                </Tabs.Panel>
+                <Tabs.Panel value="preview" pt="xs">
+                  {lesson.markdown.trim() ? (
+                    <MarkdownPreview source={lesson.markdown} />
+                  ) : (
+                    <Text c="dimmed" size="sm">
+                      Nothing to preview yet.
+                    </Text>
+                  )}
+                </Tabs.Panel>
+              </Tabs>
+            </Stack>
+          </Fieldset>
+        );
+      })}
+      <Row>
+        <Button
+          variant="light"
+          leftSection={<IconPlus size={16} aria-hidden />}
+          disabled={lessons.length >= MAX_LESSONS}
+          onClick={() => onChange([...lessons, newLesson()])}
+        >
+          Add lesson
+        </Button>
+      </Row>
+    </Stack>
+  );
+}

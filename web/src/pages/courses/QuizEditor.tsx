@@ -1,0 +1,168 @@
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Radio,
+  Group as Row,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import {
+  MAX_CHOICES,
+  MAX_QUESTIONS,
+  MIN_CHOICES,
+  move,
+  nestedError,
+  newChoice,
+  newQuestion,
+  type QuestionDraft,
+} from './course-draft';
+
+interface QuizEditorProps {
+  questions: QuestionDraft[];
+  onChange: (questions: QuestionDraft[]) => void;
+  error: unknown;
+}
+
+/** The quiz of a custom course: questions with 2–6 choices, one of them right, and an explanation. */
+export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
+  const change = (index: number, patch: Partial<QuestionDraft>) =>
+    onChange(questions.map((q, i) => (i === index ? { ...q, ...patch } : q)));
+
+  return (
+    <Stack gap="md">
+      {questions.map((q, i) => {
+        const n = i + 1;
+        const removeChoice = (j: number) =>
+          change(i, {
+            choices: q.choices.filter((_, k) => k !== j),
+            // The right answer stays on the same choice (or the first one if it was removed).
+            answer: q.answer === j ? 0 : q.answer > j ? q.answer - 1 : q.answer,
+          });
+        return (
+          <Fieldset key={q.id} legend={`Question ${n}`} radius="md">
+            <Stack gap="sm">
+              <Row align="flex-end" wrap="nowrap" gap="xs">
+                <TextInput
+                  label="Question"
+                  value={q.question}
+                  onChange={(e) => change(i, { question: e.currentTarget.value })}
+                  error={nestedError(error, 'quiz', i, 'question')}
+                  style={{ flex: 1 }}
+                />
+                <Row gap={4} wrap="nowrap" mb={4}>
+                  <Tooltip label="Move up">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Move question ${n} up`}
+                      disabled={i === 0}
+                      onClick={() => onChange(move(questions, i, -1))}
+                    >
+                      <IconArrowUp size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Move down">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={`Move question ${n} down`}
+                      disabled={i === questions.length - 1}
+                      onClick={() => onChange(move(questions, i, 1))}
+                    >
+                      <IconArrowDown size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label="Remove">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove question ${n}`}
+                      disabled={questions.length === 1}
+                      onClick={() => onChange(questions.filter((_, j) => j !== i))}
+                    >
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Row>
+              </Row>
+              <Radio.Group
+                label="Choices"
+                description="Mark the right answer."
+                value={String(q.answer)}
+                onChange={(value) => change(i, { answer: Number(value) })}
+                error={nestedError(error, 'quiz', i, 'choices') ?? nestedError(error, 'quiz', i, 'answer')}
+              >
+                <Stack gap="xs" mt="xs">
+                  {q.choices.map((choice, j) => (
+                    <Row key={choice.id} wrap="nowrap" gap="sm" align="center">
+                      <Radio value={String(j)} aria-label={`Choice ${j + 1} is the right answer`} />
+                      <TextInput
+                        aria-label={`Choice ${j + 1}`}
+                        placeholder={`Choice ${j + 1}`}
+                        value={choice.text}
+                        onChange={(e) => {
+                          const text = e.currentTarget.value;
+                          change(i, { choices: q.choices.map((c, k) => (k === j ? { ...c, text } : c)) });
+                        }}
+                        error={nestedError(error, 'quiz', i, 'choices', j)}
+                        style={{ flex: 1 }}
+                      />
+                      <Tooltip label="Remove choice">
+                        <ActionIcon
+                          variant="subtle"
+                          color="gray"
+                          aria-label={`Remove choice ${j + 1}`}
+                          disabled={q.choices.length <= MIN_CHOICES}
+                          onClick={() => removeChoice(j)}
+                        >
+                          <IconX size={16} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Row>
+                  ))}
+                </Stack>
+              </Radio.Group>
+              <Row gap="sm">
+                <Button
+                  variant="subtle"
+                  size="compact-sm"
+                  leftSection={<IconPlus size={14} aria-hidden />}
+                  disabled={q.choices.length >= MAX_CHOICES}
+                  onClick={() => change(i, { choices: [...q.choices, newChoice()] })}
+                >
+                  Add choice
+                </Button>
+                <Text size="xs" c="dimmed">
+                  {MIN_CHOICES} to {MAX_CHOICES} choices
+                </Text>
+              </Row>
+              <Textarea
+                label="Explanation"
+                description="Shown to the learner after answering: why the right answer is right."
+                autosize
+                minRows={2}
+                maxRows={6}
+                value={q.explanation}
+                onChange={(e) => change(i, { explanation: e.currentTarget.value })}
+                error={nestedError(error, 'quiz', i, 'explanation')}
+              />
+            </Stack>
+          </Fieldset>
+        );
+      })}
+      <Row>
+        <Button
+          variant="light"
+          leftSection={<IconPlus size={16} aria-hidden />}
+          disabled={questions.length >= MAX_QUESTIONS}
+          onClick={() => onChange([...questions, newQuestion()])}
+        >
+          Add question
+        </Button>
+      </Row>
+    </Stack>
+  );
+}

@@ -1,0 +1,188 @@
+import {
+  Anchor,
+  Button,
+  Code,
+  Modal,
+  Group as Row,
+  ScrollArea,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconRefresh } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { getMessage, messageTitle, retryMessage } from '../../api/messages';
+import { DateText } from '../../components/DateText';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { invalidateAccount } from '../../components/invalidate';
+import { Loading } from '../../components/Loading';
+import { StatusBadge, statusLabel } from '../../components/StatusBadge';
+import { accountPath } from '../../layout/account-context';
+
+interface MessageModalProps {
+  accountId: number;
+  messageId: number | null;
+  opened: boolean;
+  onClose: () => void;
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text size="sm" component="dd" m={0}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+/**
+ * One message as it was (or will be) sent: headers, the text body in a <pre>, and the HTML body
+ * inside a sandboxed frame with no scripts, forms or same-origin access — never in the app's DOM.
+ */
+export function MessageModal({ accountId, messageId, opened, onClose }: MessageModalProps) {
+  const queryClient = useQueryClient();
+  const message = useQuery({
+    queryKey: ['messages', accountId, 'one', messageId],
+    queryFn: () => getMessage(accountId, messageId ?? 0),
+    enabled: opened && messageId !== null,
+  });
+  const retry = useMutation({
+    mutationFn: () => retryMessage(accountId, messageId ?? 0),
+    onSuccess: () => {
+      invalidateAccount(queryClient, accountId, 'messages');
+      notifications.show({ color: 'teal', message: 'The message is queued to be sent again' });
+    },
+  });
+  const m = message.data;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {
+        retry.reset();
+        onClose();
+      }}
+      title={m ? messageTitle(m) : 'Message'}
+      size="xl"
+    >
+      {!m ? (
+        message.error ? (
+          <ErrorAlert error={message.error} />
+        ) : (
+          <Loading label="Loading the message" />
+        )
+      ) : (
+        <Stack>
+          <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} component="dl" m={0} spacing="sm" verticalSpacing="xs">
+            <Fact label="To">
+              {m.employee
+                ? `${m.employee.first_name} ${m.employee.last_name} <${m.to_address}>`
+                : m.to_address}
+            </Fact>
+            {!m.subject && <Fact label="Subject">Written when it is sent</Fact>}
+            <Fact label="Kind">{statusLabel(m.kind)}</Fact>
+            <Fact label="Status">
+              <StatusBadge status={m.status} />
+            </Fact>
+            <Fact label="Campaign">
+              {m.campaign ? (
+                <Anchor
+                  component={Link}
+                  to={accountPath(accountId, 'campaigns', m.campaign.id)}
+                  onClick={onClose}
+                >
+                  {m.campaign.name}
+                </Anchor>
+              ) : (
+                '—'
+              )}
+            </Fact>
+            <Fact label="Attempts">{m.attempts}</Fact>
+            <Fact label="Created">
+              <DateText value={m.created_at} absolute />
+            </Fact>
+            <Fact label="Sent">
+              <DateText value={m.sent_at} absolute empty="Not yet" />
+            </Fact>
+            {m.next_attempt_at && m.status !== 'sent' && (
+              <Fact label="Next attempt">
+                <DateText value={m.next_attempt_at} absolute />
+              </Fact>
+            )}
+          </SimpleGrid>
+          {m.last_error && (
+            <Text size="sm" c="red.9">
+              Last error: <Code>{m.last_error}</Code>
+            </Text>
+          )}
+          {m.body_text === null && m.body_html === null ? (
+            <Text c="dimmed" size="sm">
+              The message is written when it is sent: its text appears here then.
+            </Text>
+          ) : (
+            <Tabs defaultValue="html" variant="outline">
+              <Tabs.List>
+                <Tabs.Tab value="html">HTML</Tabs.Tab>
+                <Tabs.Tab value="text">Plain text</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="html" pt="sm">
+                <iframe
+                  title="HTML body of the message"
+                  sandbox=""
+                  referrerPolicy="no-referrer"
+                  srcDoc={m.body_html ?? ''}
+                  style={{
+                    width: '100%',
+                    height: 360,
+                    border: '1px solid var(--mantine-color-default-border)',
+                    borderRadius: 'var(--mantine-radius-md)',
+                    background: 'white',
+                  }}
+                />
+              </Tabs.Panel>
+              <Tabs.Panel value="text" pt="sm">
+                <ScrollArea.Autosize mah={360} type="auto">
+                  <pre
+                    style={{
+                      margin: 0,
+                      padding: 'var(--mantine-spacing-sm)',
+                      whiteSpace: 'pre-wrap',
+                      fontSize: 'var(--mantine-font-size-sm)',
+                      background: 'var(--mantine-color-gray-0)',
+                      borderRadius: 'var(--mantine-radius-md)',
+                    }}
+                  >
+                    {m.body_text}
+                  </pre>
+                </ScrollArea.Autosize>
+              </Tabs.Panel>
+            </Tabs>
+          )}
+          <ErrorAlert error={retry.error} title="Could not retry the message" />
+          <Row justify="flex-end">
+            {m.status === 'failed' && (
+              <Button
+                leftSection={<IconRefresh size={16} aria-hidden />}
+                loading={retry.isPending}
+                onClick={() => retry.mutate()}
+              >
+                Retry
+              </Button>
+            )}
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+          </Row>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
