@@ -51,18 +51,6 @@ export function findEnrollment(db: Db, enrollmentId: number): Promise<Enrollment
     .executeTakeFirst();
 }
 
-/** The campaign's course keys, in the campaign's order. */
-export async function campaignCourseKeys(db: Db, campaignId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('campaign_courses')
-    .select('course_key')
-    .where('campaign_id', '=', campaignId)
-    .orderBy('position')
-    .orderBy('course_key')
-    .execute();
-  return rows.map((r) => r.course_key);
-}
-
 /** Every course the learner has acted in. */
 export function courseProgressRows(db: Db, enrollmentId: number): Promise<CourseProgressRow[]> {
   return db.selectFrom('enrollment_courses').selectAll().where('enrollment_id', '=', enrollmentId).execute();

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { courseKeysOfCampaigns } from '../campaigns/campaigns.repository.js';
 import { findCourses, type TrainingCourse } from '../courses/courses.lookup.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
 import {
@@ -9,7 +10,6 @@ import {
 } from './learner.errors.js';
 import {
   type CourseProgressRow,
-  campaignCourseKeys,
   courseProgressRows,
   findEnrollment,
   linkMessageStats,
@@ -122,7 +122,7 @@ export function canSeeCompletion(learner: Learner): learner is Learner & { compl
 
 /** The campaign's courses in order, with the learner's progress in each. */
 export async function learnerCourses(db: Db, learner: Learner): Promise<LearnerCourse[]> {
-  const keys = await campaignCourseKeys(db, learner.campaignId);
+  const keys = (await courseKeysOfCampaigns(db, [learner.campaignId])).get(learner.campaignId) ?? [];
   const [courses, rows] = await Promise.all([
     findCourses(db, learner.accountId, keys),
     courseProgressRows(db, learner.enrollmentId),

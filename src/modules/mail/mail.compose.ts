@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
+import { courseKeysOfCampaigns } from '../campaigns/campaigns.repository.js';
 import { findCourses } from '../courses/courses.lookup.js';
 import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../learner/learner-links.js';
-import { type Claim, campaignCourseKeys, type MessageContext, messageContexts } from './mail.repository.js';
+import { type Claim, type MessageContext, messageContexts } from './mail.repository.js';
 import { messageIdFor, renderMail } from './mail.templates.js';
 import type { OutgoingMail } from './mail.transport.js';
 
@@ -33,7 +34,7 @@ async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
   const campaigns = new Map(
     contexts.flatMap((c) => (c.campaign_id === null ? [] : [[c.campaign_id, c.account_id]])),
   );
-  const keys = await campaignCourseKeys(db, [...campaigns.keys()]);
+  const keys = await courseKeysOfCampaigns(db, [...campaigns.keys()]);
   const courses = new Map<number, { title: string; minutes: number }[]>();
   for (const [campaignId, accountId] of campaigns) {
     const campaignKeys = keys.get(campaignId) ?? [];

@@ -100,21 +100,6 @@ export async function messageContexts(db: Db, ids: number[]): Promise<Map<number
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The course keys of each campaign, in the campaign's order. */
-export async function campaignCourseKeys(db: Db, campaignIds: number[]): Promise<Map<number, string[]>> {
-  const keys = new Map<number, string[]>(campaignIds.map((id) => [id, []]));
-  if (campaignIds.length === 0) return keys;
-  const rows = await db
-    .selectFrom('campaign_courses')
-    .select(['campaign_id', 'course_key'])
-    .where('campaign_id', 'in', campaignIds)
-    .orderBy('campaign_id')
-    .orderBy('position')
-    .execute();
-  for (const row of rows) keys.get(row.campaign_id)?.push(row.course_key);
-  return keys;
-}
-
 /**
  * Ends a claim with these values, only if it is still ours (still `sending` at our attempt):
  * a worker whose claim ran out must not overwrite what the worker that took over recorded.
