@@ -155,7 +155,10 @@ describe('groupMembersPage', () => {
 describe('addGroupMembers and removeGroupMembers', () => {
   it('add and remove some members, moving the count and ETag only when membership changes', async () => {
     const { accountId, customerView } = await account();
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => makeEmployee(t.app, accountId)));
+    // One after the other, so that their ids ascend a, b, c (the Customer API lists members by id).
+    const a = await makeEmployee(t.app, accountId);
+    const b = await makeEmployee(t.app, accountId);
+    const c = await makeEmployee(t.app, accountId);
     const group = await makeGroup(t.app, accountId);
     const v0 = await customerView(group.id);
 
