@@ -41,28 +41,21 @@ export function allowedActions(status: CampaignStatus): CampaignAction[] {
   return ACTIONS[status];
 }
 
+const ALL_FIELDS: CampaignField[] = [
+  'name',
+  'description',
+  'course_keys',
+  'group_ids',
+  'start_at',
+  'due_at',
+  'reminder_days',
+  'enroll_new_members',
+];
+
 /** The fields that may still change in each status. */
 const EDITABLE: Record<CampaignStatus, CampaignField[]> = {
-  draft: [
-    'name',
-    'description',
-    'course_keys',
-    'group_ids',
-    'start_at',
-    'due_at',
-    'reminder_days',
-    'enroll_new_members',
-  ],
-  scheduled: [
-    'name',
-    'description',
-    'course_keys',
-    'group_ids',
-    'start_at',
-    'due_at',
-    'reminder_days',
-    'enroll_new_members',
-  ],
+  draft: ALL_FIELDS,
+  scheduled: ALL_FIELDS,
   active: ['name', 'description', 'due_at', 'reminder_days', 'enroll_new_members'],
   completed: ['name', 'description'],
   archived: [],

@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { CampaignStatus, MessageKind, MessagesTable } from '../../db/schema.js';
+import { messagesWithPeople } from './messages.repository.js';
 
 /** SQL of the mail workers: claiming due messages, reading what to render, recording outcomes. */
 
@@ -68,18 +69,8 @@ export interface MessageContext {
 
 export async function messageContexts(db: Db, ids: number[]): Promise<Map<number, MessageContext>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('messages as m')
+  const rows = await messagesWithPeople(db)
     .leftJoin('accounts as a', 'a.id', 'm.account_id')
-    .leftJoin('enrollments as e', (j) =>
-      j.onRef('e.id', '=', 'm.enrollment_id').onRef('e.account_id', '=', 'm.account_id'),
-    )
-    .leftJoin('employees as p', (j) =>
-      j.onRef('p.id', '=', 'e.employee_id').onRef('p.account_id', '=', 'm.account_id'),
-    )
-    .leftJoin('training_campaigns as c', (j) =>
-      j.onRef('c.id', '=', 'm.campaign_id').onRef('c.account_id', '=', 'm.account_id'),
-    )
     .select([
       'm.id',
       'm.kind',

@@ -16,8 +16,10 @@ function listed(db: Db, accountId: number, filter: MessageFilter) {
   return query;
 }
 
-function withPeople(db: Db, accountId: number, filter: MessageFilter) {
-  return listed(db, accountId, filter)
+/** Messages with (left-joined) their enrollment `e`, employee `p` and campaign `c`, each of the message's account. */
+export function messagesWithPeople(db: Db) {
+  return db
+    .selectFrom('messages as m')
     .leftJoin('enrollments as e', (j) =>
       j.onRef('e.id', '=', 'm.enrollment_id').onRef('e.account_id', '=', 'm.account_id'),
     )
@@ -26,26 +28,32 @@ function withPeople(db: Db, accountId: number, filter: MessageFilter) {
     )
     .leftJoin('training_campaigns as c', (j) =>
       j.onRef('c.id', '=', 'm.campaign_id').onRef('c.account_id', '=', 'm.account_id'),
-    )
-    .select([
-      'm.id',
-      'm.kind',
-      'm.status',
-      'm.to_address',
-      'm.subject',
-      'm.attempts',
-      'm.last_error',
-      'm.transport',
-      'm.created_at',
-      'm.sent_at',
-      'm.next_attempt_at',
-      'c.id as campaign_id',
-      'c.name as campaign_name',
-      'p.id as employee_id',
-      'p.first_name',
-      'p.last_name',
-      'p.email',
-    ]);
+    );
+}
+
+function withPeople(db: Db, accountId: number, filter: MessageFilter) {
+  let query = messagesWithPeople(db).where('m.account_id', '=', accountId);
+  if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
+  if (filter.campaignId !== undefined) query = query.where('m.campaign_id', '=', filter.campaignId);
+  return query.select([
+    'm.id',
+    'm.kind',
+    'm.status',
+    'm.to_address',
+    'm.subject',
+    'm.attempts',
+    'm.last_error',
+    'm.transport',
+    'm.created_at',
+    'm.sent_at',
+    'm.next_attempt_at',
+    'c.id as campaign_id',
+    'c.name as campaign_name',
+    'p.id as employee_id',
+    'p.first_name',
+    'p.last_name',
+    'p.email',
+  ]);
 }
 
 export type MessageRow = Awaited<ReturnType<typeof listMessages>>[number];

@@ -1,23 +1,10 @@
 import { Anchor, Badge, Card, Group as Row, SimpleGrid, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Campaign } from '../../api/campaigns';
 import { DateText } from '../../components/DateText';
+import { Fact } from '../../components/Fact';
 import { accountPath } from '../../layout/account-context';
 import { remindersText } from './campaign-format';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text component="dd" m={0} fw={500}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** The campaign's settings: dates, reminders, courses and target groups (as links). */
 export function CampaignFacts({ accountId, campaign: c }: { accountId: number; campaign: Campaign }) {

@@ -15,12 +15,13 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type Course, deleteCourse, getCourse } from '../../api/courses';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { Fact } from '../../components/Fact';
 import { formatNumber, plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
@@ -28,19 +29,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
 import classes from './lesson.module.css';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="sm" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text component="dd" m={0} fw={600} size="lg">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /** /a/:accountId/courses/:courseKey — a course as the learner gets it: lessons, then the quiz with its answers. */
 export function CoursePage() {
@@ -109,10 +97,18 @@ export function CoursePage() {
       <Stack gap="lg">
         <Card withBorder padding="lg">
           <SimpleGrid cols={{ base: 2, sm: 4 }} component="dl" m={0}>
-            <Fact label="Time">{c.minutes} min</Fact>
-            <Fact label="Pass mark">{c.pass_mark}%</Fact>
-            <Fact label="Lessons">{formatNumber(c.lessons.length)}</Fact>
-            <Fact label="Quiz">{plural(c.quiz.length, 'question')}</Fact>
+            <Fact large label="Time">
+              {c.minutes} min
+            </Fact>
+            <Fact large label="Pass mark">
+              {c.pass_mark}%
+            </Fact>
+            <Fact large label="Lessons">
+              {formatNumber(c.lessons.length)}
+            </Fact>
+            <Fact large label="Quiz">
+              {plural(c.quiz.length, 'question')}
+            </Fact>
           </SimpleGrid>
         </Card>
         <Lessons course={c} />

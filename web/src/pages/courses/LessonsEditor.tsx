@@ -1,17 +1,7 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group as Row,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
-import { type LessonDraft, MAX_LESSONS, move, nestedError, newLesson } from './course-draft';
+import { Button, Fieldset, Group as Row, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { type LessonDraft, MAX_LESSONS, nestedError, newLesson } from './course-draft';
+import { ItemControls } from './ItemControls';
 import { MarkdownPreview } from './MarkdownPreview';
 
 interface LessonsEditorProps {
@@ -41,39 +31,7 @@ export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) 
                   style={{ flex: 1 }}
                   maxLength={150}
                 />
-                <Row gap={4} wrap="nowrap" mb={4}>
-                  <Tooltip label="Move up">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Move lesson ${n} up`}
-                      disabled={i === 0}
-                      onClick={() => onChange(move(lessons, i, -1))}
-                    >
-                      <IconArrowUp size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Move down">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Move lesson ${n} down`}
-                      disabled={i === lessons.length - 1}
-                      onClick={() => onChange(move(lessons, i, 1))}
-                    >
-                      <IconArrowDown size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Remove">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove lesson ${n}`}
-                      disabled={lessons.length === 1}
-                      onClick={() => onChange(lessons.filter((_, j) => j !== i))}
-                    >
-                      <IconTrash size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                </Row>
+                <ItemControls items={lessons} index={i} noun="lesson" onChange={onChange} />
               </Row>
               <Tabs defaultValue="write" variant="outline" keepMounted={false}>
                 <Tabs.List>

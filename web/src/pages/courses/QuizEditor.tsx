@@ -10,17 +10,17 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconPlus, IconX } from '@tabler/icons-react';
 import {
   MAX_CHOICES,
   MAX_QUESTIONS,
   MIN_CHOICES,
-  move,
   nestedError,
   newChoice,
   newQuestion,
   type QuestionDraft,
 } from './course-draft';
+import { ItemControls } from './ItemControls';
 
 interface QuizEditorProps {
   questions: QuestionDraft[];
@@ -54,39 +54,7 @@ export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
                   error={nestedError(error, 'quiz', i, 'question')}
                   style={{ flex: 1 }}
                 />
-                <Row gap={4} wrap="nowrap" mb={4}>
-                  <Tooltip label="Move up">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Move question ${n} up`}
-                      disabled={i === 0}
-                      onClick={() => onChange(move(questions, i, -1))}
-                    >
-                      <IconArrowUp size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Move down">
-                    <ActionIcon
-                      variant="subtle"
-                      aria-label={`Move question ${n} down`}
-                      disabled={i === questions.length - 1}
-                      onClick={() => onChange(move(questions, i, 1))}
-                    >
-                      <IconArrowDown size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                  <Tooltip label="Remove">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove question ${n}`}
-                      disabled={questions.length === 1}
-                      onClick={() => onChange(questions.filter((_, j) => j !== i))}
-                    >
-                      <IconTrash size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
-                </Row>
+                <ItemControls items={questions} index={i} noun="question" onChange={onChange} />
               </Row>
               <Radio.Group
                 label="Choices"
