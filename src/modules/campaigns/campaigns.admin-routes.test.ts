@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AdminClient, signInAs } from '../../../test/helpers/admin.js';
+import { type AdminClient, type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount, makeCampaign, makeGroup } from '../../../test/helpers/factories.js';
 
@@ -92,5 +92,68 @@ describe('GET …/campaigns and …/campaigns/{id}', () => {
       results: [shown],
     });
     expect((await get(admin, `${base}/campaigns/${first.id}`)).json()).toEqual(shown);
+  });
+});
+
+const ROUTES: Array<[AdminMethod, string, unknown?]> = [
+  ['POST', '/campaigns', { name: 'x' }],
+  ['PATCH', '/campaigns/:id', { name: 'Renamed' }],
+  ['DELETE', '/campaigns/:id'],
+  ['POST', '/campaigns/:id/schedule'],
+  ['POST', '/campaigns/:id/unschedule'],
+  ['POST', '/campaigns/:id/launch'],
+  ['POST', '/campaigns/:id/stop'],
+  ['POST', '/campaigns/:id/archive'],
+  ['GET', '/campaigns/:id/progress'],
+  ['GET', '/campaigns/:id/enrollments'],
+  ['GET', '/campaigns/:id/enrollments.csv'],
+];
+
+describe('access to the campaign routes that change or report', () => {
+  const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
+
+  it('answers 401 without a session, and 404 on another account’s path or for its campaign, changing nothing', async () => {
+    const { base, theirs, admin, theirCampaign } = await accounts();
+    for (const [method, path, body] of ROUTES) {
+      const route = path.replace(':id', String(theirCampaign.id));
+      const anonymous = await send(undefined, method, `${base}${route}`, body);
+      expect(anonymous.statusCode, `${method} ${path}`).toBe(401);
+      const theirPath = await send(admin, method, `/accounts/${theirs}${route}`, body);
+      expect(theirPath.json(), `${method} ${path}`).toEqual({ error: 'Account not found', status: 404 });
+      if (path.includes(':id')) {
+        const ours = await send(admin, method, `${base}${route}`, body);
+        expect(ours.json(), `${method} ${path}`).toEqual({ error: 'Campaign not found', status: 404 });
+      }
+    }
+    const kept = await t.app.db
+      .selectFrom('training_campaigns')
+      .select(['name', 'status'])
+      .where('id', '=', theirCampaign.id)
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ name: 'Theirs', status: 'draft' });
+  });
+
+  it('refuses a change without the CSRF token', async () => {
+    const { base, admin } = await accounts();
+    const created = await send(admin, 'POST', `${base}/campaigns`, { name: 'Mine' });
+    const headers = { ...admin.headers };
+    delete headers['x-csrf-token'];
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api${base}/campaigns/${created.json().id}/archive`,
+      headers,
+    });
+    expect(res.json()).toEqual({ error: 'Invalid CSRF token', status: 403 });
+    expect((await get(admin, `${base}/campaigns/${created.json().id}`)).json().status).toBe('draft');
+  });
+
+  it('refuses an unknown status filter', async () => {
+    const { base, admin } = await accounts();
+    const res = await get(admin, `${base}/campaigns?status=running`);
+    expect(res.json()).toEqual({
+      error: 'Validation failed',
+      status: 400,
+      details: { status: ['must be one of draft, scheduled, active, completed, archived'] },
+    });
   });
 });
