@@ -12,9 +12,7 @@ import { AdminsPage } from './pages/admins/AdminsPage';
 import { AcceptLinkPage } from './pages/auth/AcceptLinkPage';
 import { SignInPage } from './pages/auth/SignInPage';
 import { CampaignFormPage } from './pages/campaigns/CampaignFormPage';
-import { CampaignPage } from './pages/campaigns/CampaignPage';
 import { CampaignsPage } from './pages/campaigns/CampaignsPage';
-import { CourseFormPage } from './pages/courses/CourseFormPage';
 import { CoursePage } from './pages/courses/CoursePage';
 import { CoursesPage } from './pages/courses/CoursesPage';
 import { EmployeesPage } from './pages/employees/EmployeesPage';
@@ -27,6 +25,13 @@ import { OutboxPage } from './pages/outbox/OutboxPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { queryClient } from './queryClient';
 import { cssVariablesResolver, theme } from './theme';
+
+const campaignPage = async () => ({
+  Component: (await import('./pages/campaigns/CampaignPage')).CampaignPage,
+});
+const courseFormPage = async () => ({
+  Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
+});
 
 const router = createBrowserRouter(
   [
@@ -59,12 +64,13 @@ const router = createBrowserRouter(
             { path: 'groups/:groupId', element: <GroupPage /> },
             { path: 'campaigns', element: <CampaignsPage /> },
             { path: 'campaigns/new', element: <CampaignFormPage /> },
-            { path: 'campaigns/:campaignId', element: <CampaignPage /> },
+            // Code-split: the charts (recharts) and the Markdown editor (markdown-it) load only on these pages.
+            { path: 'campaigns/:campaignId', lazy: campaignPage },
             { path: 'campaigns/:campaignId/edit', element: <CampaignFormPage /> },
             { path: 'courses', element: <CoursesPage /> },
-            { path: 'courses/new', element: <CourseFormPage /> },
+            { path: 'courses/new', lazy: courseFormPage },
             { path: 'courses/:courseKey', element: <CoursePage /> },
-            { path: 'courses/:courseKey/edit', element: <CourseFormPage /> },
+            { path: 'courses/:courseKey/edit', lazy: courseFormPage },
             { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
