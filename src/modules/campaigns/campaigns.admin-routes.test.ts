@@ -107,6 +107,7 @@ const ROUTES: Array<[AdminMethod, string, unknown?]> = [
   ['GET', '/campaigns/:id/progress'],
   ['GET', '/campaigns/:id/enrollments'],
   ['GET', '/campaigns/:id/enrollments.csv'],
+  ['POST', '/campaigns/:id/enrollments/1/resend'],
 ];
 
 describe('access to the campaign routes that change or report', () => {

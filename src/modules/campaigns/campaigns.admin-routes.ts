@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { listEnvelope, listWindow } from '../../admin/list.js';
 import type { CampaignStatus } from '../../db/schema.js';
 import { validationFailed } from '../../errors.js';
 import {
   AdminCampaign,
+  AdminEnrollment,
   CampaignBody,
   CampaignIdParams,
   CampaignList,
@@ -25,7 +27,12 @@ import {
   unscheduleCampaign,
   updateCampaign,
 } from './campaigns.service.js';
-import { campaignProgress, exportEnrollments, listEnrollmentsPage } from './enrollments.service.js';
+import {
+  campaignProgress,
+  exportEnrollments,
+  listEnrollmentsPage,
+  resendInvitation,
+} from './enrollments.service.js';
 
 const STATUSES: CampaignStatus[] = ['draft', 'scheduled', 'active', 'completed', 'archived'];
 
@@ -146,6 +153,26 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       );
       return listEnvelope(page, presentAdminEnrollment);
     },
+  );
+
+  app.post(
+    '/campaigns/:campaignId/enrollments/:enrollmentId/resend',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ campaignId: Type.String(), enrollmentId: Type.String() }),
+        response: { 200: AdminEnrollment },
+      },
+    },
+    async (request) =>
+      presentAdminEnrollment(
+        await resendInvitation(
+          app.db,
+          request.admin.accountId,
+          request.params.campaignId,
+          request.params.enrollmentId,
+        ),
+      ),
   );
 
   app.get(

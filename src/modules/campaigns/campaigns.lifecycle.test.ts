@@ -261,6 +261,79 @@ describe('scheduling and launching', () => {
   });
 });
 
+describe('resending an invitation', () => {
+  it('queues one fresh invitation for one person, shows it in the table, and refuses what makes no sense', async () => {
+    const { accountId, admin, base, sales, ops, ann } = await setup();
+    const c = await draft(admin, base, {
+      course_keys: ['phishing'],
+      group_ids: [sales.id],
+      due_date: future(5),
+    });
+    await send(admin, 'POST', `${base}/campaigns/${c.id}/launch`);
+    const rows = (await send(admin, 'GET', `${base}/campaigns/${c.id}/enrollments`)).json().results;
+    const annsId = rows.find((e: { employee: { id: number } }) => e.employee.id === ann.id).id;
+    const resend = (id: number | string = annsId, campaignId: number = c.id) =>
+      send(admin, 'POST', `${base}/campaigns/${campaignId}/enrollments/${id}/resend`);
+
+    // The first invitation has not gone out yet.
+    expect((await resend()).json()).toEqual({
+      error: 'An invitation to this person is already waiting to be sent',
+      status: 409,
+    });
+    await t.app.db
+      .updateTable('messages')
+      .set({ status: 'sent', sent_at: Date.now() })
+      .where('account_id', '=', accountId)
+      .execute();
+    const res = await resend();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: annsId,
+      employee: { id: ann.id },
+      invitation: { status: 'queued', sent_at: null },
+    });
+    const invitations = (await messages(accountId)).filter((m) => m.enrollment_id === annsId);
+    expect(invitations).toHaveLength(2);
+    expect(
+      await t.app.db
+        .selectFrom('messages')
+        .select('round')
+        .where('enrollment_id', '=', annsId)
+        .orderBy('round')
+        .execute(),
+    ).toEqual([{ round: 0 }, { round: 1 }]);
+
+    const other = await draft(admin, base, {
+      name: 'Other',
+      course_keys: ['phishing'],
+      group_ids: [ops.id],
+      due_date: future(5),
+    });
+    await send(admin, 'POST', `${base}/campaigns/${other.id}/launch`);
+    for (const id of [999_999_999, 'abc']) {
+      expect((await resend(id)).json()).toEqual({ error: 'Enrollment not found', status: 404 });
+    }
+    expect((await resend(annsId, other.id)).json()).toEqual({ error: 'Enrollment not found', status: 404 });
+
+    await t.app.db
+      .updateTable('enrollments')
+      .set({ completed_at: Date.now() })
+      .where('id', '=', annsId)
+      .execute();
+    await t.app.db
+      .updateTable('messages')
+      .set({ status: 'sent' })
+      .where('account_id', '=', accountId)
+      .execute();
+    expect((await resend()).json()).toEqual({ error: 'This person has completed the training', status: 409 });
+    await send(admin, 'POST', `${base}/campaigns/${c.id}/stop`);
+    expect((await resend()).json()).toEqual({
+      error: 'Invitations go out only while the campaign is active',
+      status: 409,
+    });
+  });
+});
+
 describe('what each status allows', () => {
   it('fixes courses and groups after launch, but lets the due date and reminders move', async () => {
     const { admin, base, sales, ops } = await setup();

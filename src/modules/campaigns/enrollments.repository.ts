@@ -59,6 +59,8 @@ export interface EnrollmentFilter {
   status?: EnrollmentStatus;
   /** A LIKE pattern over names and address (containsPattern). */
   pattern?: string;
+  /** Only this enrollment. */
+  enrollmentId?: number;
 }
 
 type EnrollmentQuery = SelectQueryBuilder<DB, 'enrollments' | 'employees', object>;
@@ -68,6 +70,7 @@ function filtered(db: Db, filter: EnrollmentFilter): EnrollmentQuery {
     .selectFrom('enrollments')
     .innerJoin('employees', 'employees.id', 'enrollments.employee_id')
     .where('enrollments.campaign_id', '=', filter.campaignId);
+  if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
   const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
   switch (filter.status) {
     case 'completed':
@@ -116,14 +119,19 @@ export interface EnrollmentListRow {
   invitation_sent_at: number | null;
 }
 
-/** Enrollments with their employee and invitation, filtered (not yet ordered or limited). */
+/** Enrollments with their employee and latest invitation, filtered (not yet ordered or limited). */
 function enrollmentRows(db: Db, filter: EnrollmentFilter) {
   return filtered(db, filter)
     .leftJoin('messages as m', (join) =>
       join
         .onRef('m.enrollment_id', '=', 'enrollments.id')
         .on('m.kind', '=', 'invitation')
-        .on('m.round', '=', 0),
+        // The first invitation is round 0; an administrator's resends are 1, 2, …
+        .on(
+          'm.round',
+          '=',
+          sql<number>`(select max(i.round) from messages i where i.enrollment_id = enrollments.id and i.kind = 'invitation')`,
+        ),
     )
     .select([
       'enrollments.id',
@@ -240,4 +248,31 @@ export async function courseCounts(
       },
     ]),
   );
+}
+
+/** One enrollment of a campaign, with the state of its latest invitation; undefined if not this campaign's. */
+export async function findCampaignEnrollment(
+  db: Db,
+  campaignId: number,
+  enrollmentId: number,
+): Promise<
+  | { id: number; completed_at: number | null; round: number | null; invitation_status: string | null }
+  | undefined
+> {
+  return db
+    .selectFrom('enrollments as e')
+    .leftJoin('messages as m', (join) =>
+      join
+        .onRef('m.enrollment_id', '=', 'e.id')
+        .on('m.kind', '=', 'invitation')
+        .on(
+          'm.round',
+          '=',
+          sql<number>`(select max(i.round) from messages i where i.enrollment_id = e.id and i.kind = 'invitation')`,
+        ),
+    )
+    .select(['e.id', 'e.completed_at', 'm.round', 'm.status as invitation_status'])
+    .where('e.campaign_id', '=', campaignId)
+    .where('e.id', '=', enrollmentId)
+    .executeTakeFirst();
 }

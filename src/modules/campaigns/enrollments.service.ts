@@ -3,10 +3,12 @@ import { stringify } from 'csv-stringify';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
-import { validationFailed } from '../../errors.js';
+import { conflict, notFound, validationFailed } from '../../errors.js';
+import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { isoOrNull } from '../../time.js';
 import { findCourses } from '../courses/courses.lookup.js';
+import { queueCampaignMessages } from '../mail/mail.queue.js';
 import { type CampaignView, getCampaign } from './campaigns.service.js';
 import {
   completionsByDay,
@@ -17,6 +19,7 @@ import {
   type EnrollmentListRow,
   type EnrollmentStatus,
   enrollmentsAfter,
+  findCampaignEnrollment,
   listEnrollments,
   statusCounts,
 } from './enrollments.repository.js';
@@ -173,6 +176,43 @@ export async function campaignProgress(
       };
     }),
   };
+}
+
+/**
+ * Sends one person their invitation again (an administrator's "Resend invitation": the mail was
+ * lost, or went to an old address): a new invitation message with a fresh link, queued for the
+ * workers. Only while the campaign is active, not to someone who has completed, and not while an
+ * earlier invitation to them is still waiting to go out.
+ */
+export async function resendInvitation(
+  db: Db,
+  accountId: number,
+  campaignId: string | number,
+  enrollmentId: string | number,
+): Promise<Enrollment> {
+  const campaign = await getCampaign(db, accountId, campaignId);
+  const id = parseId(enrollmentId);
+  const now = Date.now();
+  await db.transaction().execute(async (trx) => {
+    const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
+    if (!enrollment) throw notFound('Enrollment not found');
+    if (campaign.status !== 'active') throw conflict('Invitations go out only while the campaign is active');
+    if (enrollment.completed_at !== null) throw conflict('This person has completed the training');
+    if (enrollment.invitation_status === 'queued' || enrollment.invitation_status === 'sending') {
+      throw conflict('An invitation to this person is already waiting to be sent');
+    }
+    await queueCampaignMessages(trx, {
+      accountId,
+      campaignId: campaign.id,
+      kind: 'invitation',
+      round: (enrollment.round ?? -1) + 1,
+      now,
+      enrollmentIds: [enrollment.id],
+    });
+  });
+  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
+  const [row] = await enrollmentsAfter(db, { ...filter, enrollmentId: id as number }, 0, 1);
+  return withStatus(campaign, now)(row as EnrollmentListRow);
 }
 
 const CSV_COLUMNS = [
