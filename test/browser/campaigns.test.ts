@@ -189,6 +189,21 @@ describe('training campaigns in the web interface', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
     await dialog.waitFor({ state: 'detached' });
 
+    // Ann says she lost the mail: send her invitation again from the people table.
+    await messages.getByRole('link', { name: 'Phishing basics' }).first().click();
+    await page.getByRole('button', { name: 'Resend invitation to Ann Lee' }).click();
+    await page.getByText('A new invitation to Ann Lee is on its way').waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Outbox' }).click();
+    await eventually(
+      async () =>
+        (await messages
+          .locator('tbody tr')
+          .filter({ hasText: 'ann@training.example' })
+          .filter({ hasText: /Sent/ })
+          .count()) === 2,
+      'Ann’s second invitation is sent',
+    );
+
     // Stop, then archive: each button only while the status allows it.
     await messages.getByRole('link', { name: 'Phishing basics' }).first().click();
     await page.getByRole('button', { name: 'Stop campaign' }).click();

@@ -126,6 +126,13 @@ export function listEnrollments(
   });
 }
 
+/** Queues a fresh invitation to one person (while the campaign is active). */
+export function resendInvitation(accountId: number, campaignId: number, enrollmentId: number) {
+  return request<Enrollment>(`${base(accountId)}/${campaignId}/enrollments/${enrollmentId}/resend`, {
+    method: 'POST',
+  });
+}
+
 /** The URL of the enrollments' CSV (a download, opened by the browser itself). */
 export function enrollmentsCsvUrl(accountId: number, campaignId: number): string {
   return apiUrl(`${base(accountId)}/${campaignId}/enrollments.csv`);

@@ -1,6 +1,18 @@
-import { Button, NativeSelect, Group as Row, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconDownload, IconMail, IconSearch } from '@tabler/icons-react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  ActionIcon,
+  Button,
+  NativeSelect,
+  Group as Row,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconMail, IconMailForward, IconSearch } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -11,15 +23,19 @@ import {
   type EnrollmentStatus,
   enrollmentsCsvUrl,
   listEnrollments,
+  resendInvitation,
 } from '../../api/campaigns';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { invalidateAccount } from '../../components/invalidate';
 import { useClampPage, useListState } from '../../components/list-state';
 import { ENROLLMENT_COLORS, StatusBadge, statusLabel } from '../../components/StatusBadge';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
 import { accountPath } from '../../layout/account-context';
 import { scoreText } from './campaign-format';
+
+const fullName = (e: Enrollment) => `${e.employee.first_name} ${e.employee.last_name}`;
 
 interface EnrollmentsTableProps {
   accountId: number;
@@ -37,8 +53,19 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
     queryFn: ({ signal }) => listEnrollments(accountId, campaign.id, params, signal),
     placeholderData: keepPreviousData,
     refetchInterval: live ? 20_000 : false,
+    // Invitations change in the background (the mail worker): read again whenever the page opens.
+    staleTime: 0,
   });
   useClampPage(enrollments.data, list.page, list.pageSize, list.setPage);
+  const queryClient = useQueryClient();
+  const resend = useMutation({
+    mutationFn: (e: Enrollment) => resendInvitation(accountId, campaign.id, e.id),
+    onSuccess: (_, e) => {
+      notifications.show({ color: 'teal', message: `A new invitation to ${fullName(e)} is on its way` });
+      invalidateAccount(queryClient, accountId, 'enrollments', 'messages');
+    },
+    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+  });
   const filtered = Boolean(list.query || status);
 
   return (
@@ -164,6 +191,30 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
               ),
             visibleMediaQuery: WIDE_ONLY,
           },
+          ...(campaign.status === 'active'
+            ? [
+                {
+                  accessor: 'actions',
+                  title: <VisuallyHidden>Actions</VisuallyHidden>,
+                  textAlign: 'right' as const,
+                  render: (e: Enrollment) => {
+                    const waiting = e.invitation?.status === 'queued' || e.invitation?.status === 'sending';
+                    return (
+                      <Tooltip label={waiting ? 'An invitation is waiting to be sent' : 'Resend invitation'}>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={`Resend invitation to ${fullName(e)}`}
+                          disabled={e.status === 'completed' || waiting || resend.isPending}
+                          onClick={() => resend.mutate(e)}
+                        >
+                          <IconMailForward size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    );
+                  },
+                },
+              ]
+            : []),
         ]}
       />
     </Stack>

@@ -50,7 +50,12 @@ export function OutboxPage() {
     queryKey: ['messages', account.id, params],
     queryFn: ({ signal }) => listMessages(account.id, params, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: busy ? BUSY_REFRESH_MS : false,
+    // While anything is on its way, in the summary or on this page (the two are read at
+    // different moments: a message sent in between must not stay "queued" here).
+    refetchInterval: (query) =>
+      busy || query.state.data?.results.some((m) => m.status === 'queued' || m.status === 'sending')
+        ? BUSY_REFRESH_MS
+        : false,
   });
   useClampPage(messages.data, list.page, list.pageSize, list.setPage);
   const campaignName = messages.data?.results.find((m) => m.campaign?.id === campaignId)?.campaign?.name;
