@@ -119,6 +119,14 @@ export interface EnrollmentListRow {
   invitation_sent_at: number | null;
 }
 
+/**
+ * The round of an enrollment's latest invitation (the first is round 0, an administrator's
+ * resends 1, 2, …), for joining that one message; `enrollment` is the enrollments table's alias.
+ */
+function latestInvitationRound(enrollment: 'enrollments' | 'e') {
+  return sql<number>`(select max(i.round) from messages i where i.enrollment_id = ${sql.ref(`${enrollment}.id`)} and i.kind = 'invitation')`;
+}
+
 /** Enrollments with their employee and latest invitation, filtered (not yet ordered or limited). */
 function enrollmentRows(db: Db, filter: EnrollmentFilter) {
   return filtered(db, filter)
@@ -126,12 +134,7 @@ function enrollmentRows(db: Db, filter: EnrollmentFilter) {
       join
         .onRef('m.enrollment_id', '=', 'enrollments.id')
         .on('m.kind', '=', 'invitation')
-        // The first invitation is round 0; an administrator's resends are 1, 2, …
-        .on(
-          'm.round',
-          '=',
-          sql<number>`(select max(i.round) from messages i where i.enrollment_id = enrollments.id and i.kind = 'invitation')`,
-        ),
+        .on('m.round', '=', latestInvitationRound('enrollments')),
     )
     .select([
       'enrollments.id',
@@ -265,11 +268,7 @@ export async function findCampaignEnrollment(
       join
         .onRef('m.enrollment_id', '=', 'e.id')
         .on('m.kind', '=', 'invitation')
-        .on(
-          'm.round',
-          '=',
-          sql<number>`(select max(i.round) from messages i where i.enrollment_id = e.id and i.kind = 'invitation')`,
-        ),
+        .on('m.round', '=', latestInvitationRound('e')),
     )
     .select(['e.id', 'e.completed_at', 'm.round', 'm.status as invitation_status'])
     .where('e.campaign_id', '=', campaignId)
