@@ -32,12 +32,7 @@ export function startBackgroundWork(options: {
     db,
     transport,
     baseUrl,
-    from: mail.from,
-    ratePerMinute: mail.ratePerMinute,
-    concurrency: mail.concurrency,
-    maxAttempts: mail.maxAttempts,
-    retryBaseMs: mail.retryBaseMs,
-    leaseMs: mail.leaseMs,
+    ...mail,
     linkTtlMs: config.learner.linkTtlMs,
     log,
   });

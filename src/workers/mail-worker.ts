@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { type Composer, mailComposer } from '../modules/mail/mail.compose.js';
 import { type Claim, claimDueMessages, finishClaim, releaseClaims } from '../modules/mail/mail.repository.js';
@@ -12,17 +13,16 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
-export interface MailWorkerOptions {
+/** The mail settings of `config.mail` (see config.ts), and what the worker works with. */
+export interface MailWorkerOptions
+  extends Pick<
+    Config['mail'],
+    'from' | 'ratePerMinute' | 'concurrency' | 'maxAttempts' | 'retryBaseMs' | 'leaseMs'
+  > {
   db: Db;
   transport: MailTransport;
   /** Where learners reach the server: the links in the mail start with it. */
   baseUrl: string;
-  from: string;
-  ratePerMinute: number;
-  concurrency: number;
-  maxAttempts: number;
-  retryBaseMs: number;
-  leaseMs: number;
   linkTtlMs: number;
   log: WorkerLog;
   clock?: Clock;

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { testEnv } from '../helpers/app.js';
@@ -159,4 +160,19 @@ export async function customerApi(
     post: (path, body) => call('POST', path, body),
     put: (path, body) => call('PUT', path, body),
   };
+}
+
+/** Serious and critical WCAG 2 A/AA violations axe-core finds on the page, as readable lines. */
+export async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    // A message's HTML body is the email, shown in a frame with scripts off (axe cannot run there).
+    .exclude('iframe[sandbox]')
+    .analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
 }

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { afterFile } from '../helpers/cleanup.js';
 import { builtIn, makeEnrollment } from '../helpers/learner.js';
-import { PHONE, startVigil, type Vigil } from './harness.js';
+import { accessibilityProblems, PHONE, startVigil, type Vigil } from './harness.js';
 
 /**
  * An employee takes their training on a phone from the personal link: every lesson, a failed
@@ -26,18 +25,6 @@ beforeAll(async () => {
   db = database.db;
   afterFile(() => database.close());
 });
-
-async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
-}
 
 /** Answers every question of the quiz on the page: right, except the first `wrong` ones. */
 async function answerQuiz(page: Page, quiz: typeof phishing.quiz, wrong = 0): Promise<void> {

@@ -1,8 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { customerApi, DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import {
+  accessibilityProblems,
+  customerApi,
+  DESKTOP,
+  PHONE,
+  signedInPage,
+  startVigil,
+  type Vigil,
+} from './harness.js';
 import { takeTraining } from './training-data.js';
 
 /**
@@ -155,21 +162,6 @@ async function createCourse(page: Page): Promise<string> {
   });
   if (res.status() !== 201) throw new Error(`course not created: ${res.status()} ${await res.text()}`);
   return (await res.json()).key as string;
-}
-
-/** Serious and critical WCAG 2 A/AA violations axe-core finds on the page, as readable lines. */
-async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    // A message's HTML body is the email, shown in a frame with scripts off (axe cannot run there).
-    .exclude('iframe[sandbox]')
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-    );
 }
 
 describe('every main page renders without script errors or serious accessibility problems', () => {

@@ -1,7 +1,7 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/schema.js';
-import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { conflict, FieldErrorCollector, notFound, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
@@ -317,17 +317,24 @@ export async function findCampaigns(
   return { ...result, items: await withDetails(db, accountId, result.items) };
 }
 
-/** A page of an account's training campaigns for the web interface, newest first. */
+const STATUSES: CampaignStatus[] = ['draft', 'scheduled', 'active', 'completed', 'archived'];
+
+/** A page of an account's training campaigns for the web interface, newest first, optionally of one status. */
 export async function listCampaignsPage(
   db: Db,
   accountId: number,
   window: ListWindow,
-  query: { status?: CampaignStatus } = {},
+  query: { status?: string } = {},
 ): Promise<ListPage<CampaignView>> {
+  const status = query.status || undefined;
+  if (status !== undefined && !(STATUSES as string[]).includes(status)) {
+    throw validationFailed({ status: [`must be one of ${STATUSES.join(', ')}`] });
+  }
+  const only = status as CampaignStatus | undefined;
   const page = await readList(
     window,
-    () => countCampaigns(db, accountId, query.status),
-    (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: query.status }),
+    () => countCampaigns(db, accountId, only),
+    (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: only }),
   );
   return { ...page, items: await withDetails(db, accountId, page.items) };
 }

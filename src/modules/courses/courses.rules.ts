@@ -1,6 +1,7 @@
 import type { FieldErrorCollector } from '../../errors.js';
 import { checkName, checkText } from '../../fields.js';
-import type { Lesson, QuizQuestion } from './catalogue.js';
+import type { QuizQuestion } from './catalogue.js';
+import type { TrainingCourse } from './courses.lookup.js';
 
 /** What an administrator's own course may hold (the built-in ones follow content/courses/README.md). */
 
@@ -8,14 +9,11 @@ export const MAX_LESSONS = 50;
 export const MAX_QUESTIONS = 50;
 const LESSON_MAX = 100_000;
 
-export interface CourseInput {
-  title: string;
-  summary: string;
-  minutes: number;
-  pass_mark: number;
-  lessons: Lesson[];
-  quiz: QuizQuestion[];
-}
+/** The fields of a course that its author writes. */
+export type CourseInput = Pick<
+  TrainingCourse,
+  'title' | 'summary' | 'minutes' | 'pass_mark' | 'lessons' | 'quiz'
+>;
 
 function checkInteger(
   errors: FieldErrorCollector,

@@ -24,6 +24,7 @@ import {
   lessonIndex,
   markLessonRead,
   NEW_LINK_INTERVAL_MS,
+  openActiveLearner,
   openLearner,
   requestNewLink,
   requireActive,
@@ -110,8 +111,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: LessonParams } },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
-      const learner = await openLearner(app.db, token);
-      requireActive(learner);
+      const learner = await openActiveLearner(app.db, token);
       const { current } = await learnerCourse(app.db, learner, courseKey);
       return sendPage(
         reply,
@@ -126,8 +126,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: LessonParams } },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
-      const learner = await openLearner(app.db, token);
-      requireActive(learner);
+      const learner = await openActiveLearner(app.db, token);
       const { course } = await markLessonRead(app.db, learner, courseKey, lesson);
       const paths = learnerPaths(token);
       const next = Number(lesson) + 1;
@@ -142,8 +141,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/courses/:courseKey/quiz',
     { schema: { hide: true, params: CourseParams } },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
-      requireActive(learner);
+      const learner = await openActiveLearner(app.db, request.params.token);
       const { current } = await learnerCourse(app.db, learner, request.params.courseKey);
       const paths = learnerPaths(request.params.token);
       if (firstUnreadLesson(current) !== null) return sendPage(reply, 200, quizLockedPage(paths, current));
@@ -156,8 +154,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: CourseParams } },
     async (request, reply) => {
       const { token, courseKey } = request.params;
-      const learner = await openLearner(app.db, token);
-      requireActive(learner);
+      const learner = await openActiveLearner(app.db, token);
       const { current } = await learnerCourse(app.db, learner, courseKey);
       const paths = learnerPaths(token);
       if (firstUnreadLesson(current) !== null) return sendPage(reply, 409, quizLockedPage(paths, current));
@@ -172,8 +169,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/courses/:courseKey/result',
     { schema: { hide: true, params: CourseParams } },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
-      requireActive(learner);
+      const learner = await openActiveLearner(app.db, request.params.token);
       const { courses, current, position } = await learnerCourse(app.db, learner, request.params.courseKey);
       const paths = learnerPaths(request.params.token);
       const answers = current.progress.lastAnswers;

@@ -115,6 +115,13 @@ export function requireActive(learner: Learner): void {
   if (learner.expired) throw learnerLinkExpired();
 }
 
+/** The learner of a link that may show or record training now (requireActive). */
+export async function openActiveLearner(db: Db, token: string): Promise<Learner> {
+  const learner = await openLearner(db, token);
+  requireActive(learner);
+  return learner;
+}
+
 /** A learner who completed keeps their completion page, after the campaign ends too (not with an expired link). */
 export function canSeeCompletion(learner: Learner): learner is Learner & { completedAt: number } {
   return learner.completedAt !== null && !learner.expired;

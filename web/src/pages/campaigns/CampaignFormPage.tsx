@@ -29,6 +29,7 @@ import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { submitWith } from '../../components/use-on-open';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -58,12 +59,7 @@ export function CampaignFormPage() {
   if (campaignId === null) return <CampaignForm campaign={null} back={back} />;
   if (campaign.isPending && Number.isInteger(campaignId)) return <Loading />;
   if (!campaign.data) {
-    return (
-      <>
-        <PageHeader title="Campaign not found" above={back} />
-        <ErrorAlert error={campaign.error ?? new Error('This campaign does not exist.')} />
-      </>
-    );
+    return <NotFoundPage thing="campaign" back={back} error={campaign.error} />;
   }
   return <CampaignForm key={campaign.data.id} campaign={campaign.data} back={back} />;
 }

@@ -5,6 +5,7 @@ import { type Campaign, changeCampaignStatus, getCampaign } from '../../api/camp
 import { BackLink } from '../../components/BackLink';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -40,12 +41,7 @@ export function CampaignPage() {
 
   if (campaign.isPending && Number.isInteger(campaignId)) return <Loading />;
   if (!campaign.data) {
-    return (
-      <>
-        <PageHeader title="Campaign not found" above={back} />
-        <ErrorAlert error={campaign.error ?? new Error('This campaign does not exist.')} />
-      </>
-    );
+    return <NotFoundPage thing="campaign" back={back} error={campaign.error} />;
   }
   const c = campaign.data;
   const editPath = accountPath(account.id, 'campaigns', c.id, 'edit');

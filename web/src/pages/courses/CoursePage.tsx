@@ -20,11 +20,11 @@ import { useNavigate, useParams } from 'react-router';
 import { type Course, deleteCourse, getCourse } from '../../api/courses';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { Fact } from '../../components/Fact';
 import { formatNumber, plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
@@ -45,12 +45,7 @@ export function CoursePage() {
 
   if (course.isPending) return <Loading />;
   if (!course.data) {
-    return (
-      <>
-        <PageHeader title="Course not found" above={back} />
-        <ErrorAlert error={course.error ?? new Error('This course does not exist.')} />
-      </>
-    );
+    return <NotFoundPage thing="course" back={back} error={course.error} />;
   }
   const c = course.data;
   const remove = async () => {

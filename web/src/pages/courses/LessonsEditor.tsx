@@ -1,6 +1,6 @@
 import { Button, Fieldset, Group as Row, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { type LessonDraft, MAX_LESSONS, nestedError, newLesson } from './course-draft';
+import { type LessonDraft, MAX_LESSONS, nestedError, newLesson, patchAt } from './course-draft';
 import { ItemControls } from './ItemControls';
 import { MarkdownPreview } from './MarkdownPreview';
 
@@ -12,8 +12,7 @@ interface LessonsEditorProps {
 
 /** The lessons of a custom course: add, remove, reorder; each a title and Markdown with a preview. */
 export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) {
-  const change = (index: number, patch: Partial<LessonDraft>) =>
-    onChange(lessons.map((l, i) => (i === index ? { ...l, ...patch } : l)));
+  const change = (index: number, patch: Partial<LessonDraft>) => onChange(patchAt(lessons, index, patch));
 
   return (
     <Stack gap="md">

@@ -18,6 +18,7 @@ import {
   nestedError,
   newChoice,
   newQuestion,
+  patchAt,
   type QuestionDraft,
 } from './course-draft';
 import { ItemControls } from './ItemControls';
@@ -30,8 +31,7 @@ interface QuizEditorProps {
 
 /** The quiz of a custom course: questions with 2–6 choices, one of them right, and an explanation. */
 export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
-  const change = (index: number, patch: Partial<QuestionDraft>) =>
-    onChange(questions.map((q, i) => (i === index ? { ...q, ...patch } : q)));
+  const change = (index: number, patch: Partial<QuestionDraft>) => onChange(patchAt(questions, index, patch));
 
   return (
     <Stack gap="md">

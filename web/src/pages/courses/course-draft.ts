@@ -78,6 +78,11 @@ export function toInput(
   };
 }
 
+/** The list with one item changed. */
+export function patchAt<T>(items: T[], index: number, patch: Partial<T>): T[] {
+  return items.map((item, i) => (i === index ? { ...item, ...patch } : item));
+}
+
 /** Moves the item at `from` one step up (-1) or down (+1). */
 export function move<T>(items: T[], from: number, step: -1 | 1): T[] {
   const to = from + step;

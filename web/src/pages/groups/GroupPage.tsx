@@ -7,10 +7,10 @@ import { useNavigate, useParams } from 'react-router';
 import { deleteGroup, getGroup } from '../../api/groups';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
+import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { AddByEmailModal } from './AddByEmailModal';
@@ -36,12 +36,7 @@ export function GroupPage() {
 
   if (group.isPending && Number.isInteger(groupId)) return <Loading />;
   if (!group.data) {
-    return (
-      <>
-        <PageHeader title="Group not found" above={back} />
-        <ErrorAlert error={group.error ?? new Error('This group does not exist.')} />
-      </>
-    );
+    return <NotFoundPage thing="group" back={back} error={group.error} />;
   }
   const g = group.data;
   const close = () => setDialog(null);
