@@ -1,18 +1,29 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { createPostgresPool } from './postgres-pool.js';
 import type { DB } from './schema.js';
+import { SqliteServerDialect } from './sqlite-driver.js';
 
 /** A database handle or an open transaction: repositories accept either. */
 export type Db = Kysely<DB>;
 
 export type Dialect = 'sqlite' | 'postgres';
 
+export interface PoolStats {
+  /** Connections open, idle, and requests waiting for one (PostgreSQL). */
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
   dialect: Dialect;
+  /** Whether the database answers a trivial query within `timeoutMs` (readiness); never waits longer. */
+  ping(timeoutMs: number): Promise<boolean>;
+  /** The connection pool's figures (PostgreSQL; SQLite has no pool). */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
@@ -21,67 +32,92 @@ export function dialectOf(db: { getExecutor(): { adapter: unknown } }): Dialect 
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-// int8 (bigint ids, epoch-ms timestamps, count(*)) as JS numbers: every value we store is
-// below 2^53. Set on a private type registry, not pg's global one.
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+export interface DatabaseOptions {
+  /** The longest a request waits for a connection or for SQLite's write lock (default 2 s). */
+  waitMs?: number;
+  /** The longest one statement may run on PostgreSQL (default 5 s; 0: no limit, for migrations). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL connections at most (default PG_POOL_MAX or 10). */
+  poolMax?: number;
+  /** Told about a PostgreSQL connection that failed (it is replaced; the process carries on). */
+  onConnectionError?: (err: Error) => void;
+}
 
-const STATEMENT_CACHE_SIZE = 500;
+export const DEFAULT_DB_WAIT_MS = 2000;
+export const DEFAULT_DB_STATEMENT_TIMEOUT_MS = 5000;
 
-/**
- * Kysely prepares every query anew, and SQLite's parse and plan cost more than most of our
- * queries take to run: keep the prepared statements, keyed by their SQL text (values travel as
- * parameters, so the texts are few), least recently used dropped first.
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+/** Resolves true when `probe` succeeds within `timeoutMs`, false on failure or timeout. */
+function within(timeoutMs: number, probe: () => Promise<unknown>): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    probe().then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+    );
+  });
+}
+
+function openSqlite(path: string, options: DatabaseOptions): Database {
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const db = new Kysely<DB>({
+    dialect: new SqliteServerDialect({ path, waitMs: options.waitMs ?? DEFAULT_DB_WAIT_MS }),
+  });
   return {
-    close: () => sqlite.close(),
-    prepare(sql) {
-      let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else statement = sqlite.prepare(sql);
-      statements.set(sql, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
-      return statement;
+    db,
+    dialect: 'sqlite',
+    ping: (timeoutMs) => within(timeoutMs, () => sql`select 1`.execute(db)),
+    poolStats: () => undefined,
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string, options: DatabaseOptions): Database {
+  const onConnectionError = options.onConnectionError ?? (() => {});
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_DB_STATEMENT_TIMEOUT_MS;
+  const main = createPostgresPool({
+    url,
+    max: options.poolMax ?? (Number(process.env.PG_POOL_MAX) || 10),
+    waitMs: options.waitMs ?? DEFAULT_DB_WAIT_MS,
+    statementTimeoutMs,
+    onConnectionError,
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: main }) });
+  // Readiness asks on a connection of its own, so a pool busy with stuck requests cannot make
+  // it wait, and it never waits for more than its own deadline.
+  let probe: Db | undefined;
+  const probeDb = () => {
+    probe ??= new Kysely<DB>({
+      dialect: new PostgresDialect({
+        pool: createPostgresPool({ url, max: 1, waitMs: 900, statementTimeoutMs: 400, onConnectionError }),
+      }),
+    });
+    return probe;
+  };
+  return {
+    db,
+    dialect: 'postgres',
+    ping: (timeoutMs) => within(timeoutMs, () => sql`select 1`.execute(probeDb())),
+    poolStats: () => ({
+      total: main.pool.totalCount,
+      idle: main.pool.idleCount,
+      waiting: main.pool.waitingCount,
+    }),
+    close: async () => {
+      await probe?.destroy();
+      await db.destroy();
     },
   };
 }
 
-function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const sqlite = new SQLite(path);
-  // WAL + synchronous=NORMAL: a committed transaction survives the process being killed
-  // (kill -9); only an operating-system crash or power loss can lose the last commits.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
-}
-
-function openPostgres(url: string): Database {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: Number(process.env.PG_POOL_MAX) || 10,
-    connectionTimeoutMillis: 5000,
-    types: pgTypes,
-  });
-  // An idle client losing its connection (server restart) must not crash the process;
-  // the pool replaces it and requests in the meantime answer 503.
-  pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
-}
-
 /** Opens the database named by a `sqlite:PATH` or `postgres://…` URL. */
-export function openDatabase(url: string): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length) || ':memory:');
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length) || ':memory:', options);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   throw new Error('DATABASE_URL must start with sqlite: or postgres://');
 }

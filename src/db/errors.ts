@@ -25,6 +25,9 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
   '08006',
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout
+  '55P03', // lock_not_available
+  '25P03', // idle_in_transaction_session_timeout
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'SQLITE_CANTOPEN',
@@ -38,7 +41,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!e) return false;
   if (e.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_IOERR'))) return true;
   const message = e.message ?? '';
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|driver has already been destroyed/i.test(
+  return /Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client was closed and is not queryable|database is busy|Client has encountered a connection error|connect ECONNREFUSED|driver has already been destroyed/i.test(
     message,
   );
 }

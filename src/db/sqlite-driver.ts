@@ -1,0 +1,326 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import SQLite from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type Kysely,
+  type Dialect as KyselyDialect,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * SQLite for a server: better-sqlite3 runs every statement synchronously on the event loop, and
+ * one connection serializes everything behind whatever transaction holds it. So:
+ *
+ * - one **writer** connection, behind an async lock, runs write transactions (`begin immediate`,
+ *   so the write lock is taken at once and never upgraded) and single write statements;
+ * - **readers** (WAL lets them read while the writer writes) run single reads on a shared
+ *   connection, and read-only transactions (snapshots) each on a connection of their own;
+ * - waits are bounded and never block the event loop: the writer's lock is awaited, and when
+ *   another process holds SQLite's write lock (`SQLITE_BUSY`) the attempt is retried after
+ *   short sleeps, up to `waitMs`, then fails as `SQLITE_BUSY` (the API answers 503).
+ */
+
+export interface SqliteOptions {
+  path: string;
+  /** The longest a statement or transaction waits for the write lock (ours or another process's). */
+  waitMs: number;
+  /** Connections kept for read-only transactions (snapshots). */
+  snapshotReaders?: number;
+}
+
+type Statement = SQLite.Statement<unknown[], unknown>;
+
+/** A connection with its prepared statements, kept by SQL text (values travel as parameters). */
+class Connection {
+  private readonly statements = new Map<string, Statement>();
+  constructor(
+    readonly sqlite: SQLite.Database,
+    private readonly cacheSize = 500,
+  ) {}
+
+  prepare(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement) return statement;
+    statement = this.sqlite.prepare(sql);
+    this.statements.set(sql, statement);
+    // Least recently prepared first out: the texts are few (values are parameters), so this is a safety net.
+    if (this.statements.size > this.cacheSize)
+      this.statements.delete(this.statements.keys().next().value as string);
+    return statement;
+  }
+
+  run(sql: string, parameters: readonly unknown[]): QueryResult<unknown> {
+    const statement = this.prepare(sql);
+    // `.all()` also for `insert … returning`: `.get()` would leave the statement open and keep the
+    // WAL from being reset.
+    if (statement.reader) return { rows: statement.all(parameters as unknown[]) as unknown[] };
+    const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+}
+
+function busyError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'SQLITE_BUSY' });
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+}
+
+/** Runs `attempt` until it does not fail with SQLITE_BUSY or `deadline` passes (sleeping, not spinning). */
+async function retryWhileBusy<T>(deadline: number, attempt: () => T): Promise<T> {
+  for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      return attempt();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() + pause > deadline) throw err;
+    }
+    await sleep(pause);
+  }
+}
+
+/** An async lock whose waits end in a SQLITE_BUSY error after `waitMs`. */
+class Lock {
+  private held = false;
+  private readonly waiters: Array<{ grant: () => void }> = [];
+
+  async acquire(waitMs: number): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(busyError(`database is busy: no write lock within ${waitMs} ms`));
+      }, waitMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next.grant();
+    else this.held = false;
+  }
+}
+
+/** A pool of connections lent out whole (read-only transactions), with bounded waits. */
+class ReaderPool {
+  private readonly idle: Connection[] = [];
+  private readonly waiters: Array<(c: Connection) => void> = [];
+  constructor(
+    private readonly open: () => Connection,
+    private size: number,
+  ) {}
+
+  async acquire(waitMs: number): Promise<Connection> {
+    const free = this.idle.pop();
+    if (free) return free;
+    if (this.size > 0) {
+      this.size--;
+      return this.open();
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = (c: Connection) => {
+        clearTimeout(timer);
+        resolve(c);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        reject(busyError(`database is busy: no reader within ${waitMs} ms`));
+      }, waitMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  release(connection: Connection): void {
+    const next = this.waiters.shift();
+    if (next) next(connection);
+    else this.idle.push(connection);
+  }
+
+  close(): void {
+    for (const c of this.idle.splice(0)) c.sqlite.close();
+  }
+}
+
+function openConnection(path: string, role: 'writer' | 'reader'): Connection {
+  const sqlite = new SQLite(path);
+  // WAL + synchronous=NORMAL: a committed transaction survives the process being killed
+  // (kill -9); only an operating-system crash or power loss can lose the last commits.
+  if (role === 'writer') sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The writer never sleeps inside SQLite (that would block the event loop): a busy write lock
+  // is retried asynchronously. Readers in WAL mode wait only in rare recoveries, briefly.
+  sqlite.pragma(`busy_timeout = ${role === 'writer' ? 0 : 50}`);
+  return new Connection(sqlite);
+}
+
+/**
+ * What a Kysely "connection" is here: a session that picks the real connection per statement
+ * (outside a transaction) or holds one for the length of a transaction.
+ */
+class Session implements DatabaseConnection {
+  /** The connection a transaction holds, and how it was taken. */
+  transaction: { connection: Connection; mode: 'write' | 'read' } | undefined;
+  constructor(private readonly driver: SqliteServerDriver) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute(this, query) as Promise<QueryResult<R>>;
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not used; Kysely's interface requires it.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported; read in pages');
+  }
+}
+
+export class SqliteServerDriver implements Driver {
+  private writer!: Connection;
+  /** Single reads outside a transaction: synchronous, so one shared connection never interleaves. */
+  private reader!: Connection;
+  private snapshots!: ReaderPool;
+  private readonly writeLock = new Lock();
+  /** Whether a statement only reads, by SQL text. */
+  private readonly readonly = new Map<string, boolean>();
+  private readonly memory: boolean;
+
+  constructor(private readonly options: SqliteOptions) {
+    this.memory = options.path === ':memory:';
+  }
+
+  async init(): Promise<void> {
+    this.writer = openConnection(this.options.path, 'writer');
+    // An in-memory database exists on one connection only: everything goes through the writer.
+    this.reader = this.memory ? this.writer : openConnection(this.options.path, 'reader');
+    this.snapshots = new ReaderPool(
+      () => openConnection(this.options.path, 'reader'),
+      this.memory ? 0 : (this.options.snapshotReaders ?? 4),
+    );
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new Session(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const session = connection as Session;
+    if (settings.accessMode === 'read only' && !this.memory) {
+      const reader = await this.snapshots.acquire(this.options.waitMs);
+      reader.run('begin', []);
+      session.transaction = { connection: reader, mode: 'read' };
+      return;
+    }
+    const deadline = Date.now() + this.options.waitMs;
+    await this.writeLock.acquire(this.options.waitMs);
+    try {
+      await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
+    } catch (err) {
+      this.writeLock.release();
+      throw err;
+    }
+    session.transaction = { connection: this.writer, mode: 'write' };
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    this.endTransaction(connection as Session, 'commit');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.endTransaction(connection as Session, 'rollback');
+  }
+
+  private endTransaction(session: Session, command: 'commit' | 'rollback'): void {
+    const held = session.transaction;
+    if (!held) return;
+    session.transaction = undefined;
+    try {
+      // A failed statement may already have ended it (SQLite rolls back on some errors).
+      if (held.connection.sqlite.inTransaction || command === 'commit') held.connection.run(command, []);
+    } finally {
+      if (held.mode === 'write') this.writeLock.release();
+      else this.snapshots.release(held.connection);
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    (connection as Session).transaction?.connection.run(`savepoint "${name}"`, []);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    (connection as Session).transaction?.connection.run(`rollback to "${name}"`, []);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    (connection as Session).transaction?.connection.run(`release "${name}"`, []);
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // A transaction Kysely could not end (it always commits or rolls back) must not keep its lock.
+    const session = connection as Session;
+    if (session.transaction) this.endTransaction(session, 'rollback');
+  }
+
+  async destroy(): Promise<void> {
+    this.snapshots?.close();
+    if (this.reader !== this.writer) this.reader?.sqlite.close();
+    this.writer?.sqlite.close();
+  }
+
+  /** Runs one statement where it belongs: its transaction's connection, a reader, or the writer. */
+  async execute(session: Session, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    const { sql, parameters } = query;
+    if (session.transaction) return session.transaction.connection.run(sql, parameters);
+    if (this.isReadOnly(sql)) return this.reader.run(sql, parameters);
+    const deadline = Date.now() + this.options.waitMs;
+    await this.writeLock.acquire(this.options.waitMs);
+    try {
+      return await retryWhileBusy(deadline, () => this.writer.run(sql, parameters));
+    } finally {
+      this.writeLock.release();
+    }
+  }
+
+  private isReadOnly(sql: string): boolean {
+    let readonly = this.readonly.get(sql);
+    if (readonly === undefined) {
+      readonly = this.writer.prepare(sql).readonly;
+      if (this.readonly.size > 2000) this.readonly.clear();
+      this.readonly.set(sql, readonly);
+    }
+    return readonly;
+  }
+}
+
+/** Kysely's SQLite dialect, with the driver above. */
+export class SqliteServerDialect implements KyselyDialect {
+  constructor(private readonly options: SqliteOptions) {}
+  createDriver(): Driver {
+    return new SqliteServerDriver(this.options);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector takes any database.
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
