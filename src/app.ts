@@ -1,8 +1,6 @@
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { Redis } from 'ioredis';
-import type { DestinationStream } from 'pino';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream, Logger } from 'pino';
 import { adminPlugin } from './admin/plugin.js';
 import { registerAuthentication } from './auth/authenticate.js';
 import { LastUsedTracker } from './auth/last-used.js';
@@ -12,8 +10,9 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { badRequest } from './errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
+import { SECURITY_HEADERS } from './http/headers.js';
 import { isUsableHost } from './http/links.js';
-import { loggerOptions, redactUrl, requestId } from './http/logging.js';
+import { createLogger, redactUrl, requestId } from './http/logging.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import { registerRouteFallbacks } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
@@ -22,7 +21,9 @@ import { docsRoutes } from './modules/docs/docs.routes.js';
 import { employeesRoutes } from './modules/employees/employees.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { Readiness } from './modules/health/readiness.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
+import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
 // Long enough that any over-long id reaches its route and is simply not found.
@@ -41,25 +42,36 @@ export interface AppOptions {
   config: Config;
   /** An open, migrated database; the app closes it when it closes. */
   database: Database;
-  /** Where log lines go (standard output when absent). */
+  /** Where log lines go (standard output, buffered, when absent). */
   logStream?: DestinationStream;
+  /** The logger itself (the server makes it first, to log while it waits for the database). */
+  logger?: Logger;
 }
 
-function readyWithin(redis: Redis, ms: number): Promise<boolean> {
-  if (redis.status === 'ready') return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+/** Headers every response carries: the API version and the security headers. */
+const STATIC_HEADERS = { 'x-api-version': API_VERSION, ...SECURITY_HEADERS };
+
+/** Hosts already checked by isUsableHost (a client sends the same few again and again). */
+const usableHosts = new Map<string, boolean>();
+function isUsableHostCached(host: string): boolean {
+  let usable = usableHosts.get(host);
+  if (usable === undefined) {
+    usable = isUsableHost(host);
+    if (usableHosts.size >= 1000) usableHosts.clear();
+    usableHosts.set(host, usable);
+  }
+  return usable;
 }
 
 /** Builds the whole HTTP application; never listens. Tests, the CLI and the server share it. */
-export async function buildApp({ config, database, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logStream,
+  logger,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel, logStream),
+    loggerInstance: (logger ?? createLogger(config.logLevel, logStream)) as FastifyBaseLogger,
     genReqId: requestId,
     // Our own onResponse hook logs one line per request (URL redacted).
     logController: new LogController({ disableRequestLogging: true }),
@@ -78,9 +90,8 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     // Undecodable URLs and over-long path parameters are refused by the router before any
     // hook runs: answer them in the contract's shape, with the version header, all the same.
     frameworkErrors: (err, request, reply) => {
-      reply.header('X-API-Version', API_VERSION);
-      reply.header('X-Request-Id', request.id);
-      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.headers(STATIC_HEADERS);
+      reply.header('x-request-id', request.id);
       sendError(reply, toAppError(err, request));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -93,41 +104,39 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   registerRouteFallbacks(app);
   registerErrorHandler(app);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-API-Version', API_VERSION);
-    reply.header('X-Request-Id', request.id);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(STATIC_HEADERS);
+    reply.header('x-request-id', request.id);
+    done();
   });
   // Links and `Location` are built from the Host the client sent: refuse one no URL can hold
   // before anything is done (rather than failing with a 500 after a create).
-  app.addHook('preParsing', async (request) => {
-    if (!isUsableHost(request.host)) throw badRequest('Invalid Host header');
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.host && !isUsableHostCached(request.host)) done(badRequest('Invalid Host header'));
+    else done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
         url: redactUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
+        // Which integration made the request (never the key itself).
+        ...(request.auth ? { account: request.auth.accountId, key: request.auth.keyId } : {}),
       },
       'request completed',
     );
-  });
-  await app.register(helmet, {
-    global: true,
-    // TLS is a proxy's job: a server reached over plain HTTP on a LAN must still load its own assets.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    done();
   });
 
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new SharedRedis(config.redisUrl, { timeoutMs: config.redisTimeoutMs, log: app.log })
     : undefined;
-  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis unavailable'));
   // Budgets are global only once Redis answers: wait for it (briefly) before serving, so the
   // first requests are not counted per instance by the in-memory fallback.
-  if (redis && !(await readyWithin(redis, 5000))) {
-    app.log.warn('redis not ready after 5 s; rate limits are per instance until it is');
-  }
+  await redis?.ready(2000);
+  app.decorate('readiness', new Readiness(database, redis));
   const limiter = createRateLimiter({ keyPrefix: config.rateLimit.keyPrefix, redis });
   const lastUsed = new LastUsedTracker(database.db, config.lastUsedFlushMs, (err) =>
     app.log.warn({ err }, 'could not record API key use'),
@@ -142,6 +151,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
         limiter,
         lastUsed,
         failedAuthPerMinute: config.rateLimit.failedAuthPerMinute,
+        keyCacheMs: config.apiKeyCacheMs,
       });
       await api.register(employeesRoutes);
       await api.register(groupsRoutes);
@@ -167,7 +177,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
   app.addHook('onClose', async () => {
     await lastUsed.close();
     await database.close();
-    await redis?.quit().catch(() => redis.disconnect());
+    await redis?.close();
   });
   return app;
 }

@@ -4,6 +4,20 @@ export interface Config {
   host: string;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** Every Redis command's deadline; past it this instance counts budgets in memory until Redis answers. */
+  redisTimeoutMs: number;
+  database: {
+    /** The longest a request waits for a connection, or for SQLite's write lock. */
+    waitMs: number;
+    /** The longest one statement may take (PostgreSQL `statement_timeout` and the answer on the wire). */
+    statementTimeoutMs: number;
+  };
+  /** HTTP worker processes (`WEB_CONCURRENCY`); 1 serves from this process alone. */
+  webConcurrency: number;
+  /** Bearer token that `GET /metrics` requires; unset: /metrics is not served. */
+  metricsToken: string | undefined;
+  /** How long an authenticated API key is remembered (revocation takes effect within it elsewhere). */
+  apiKeyCacheMs: number;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
   logLevel: string;
@@ -106,6 +120,12 @@ function smtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  return raw;
+}
+
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = (env[name] ?? '').toLowerCase();
   if (raw === '') return fallback;
@@ -124,6 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     redisUrl: env.REDIS_URL || undefined,
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 100, 10, 10_000),
+    database: {
+      waitMs: integer(env, 'DB_WAIT_SECONDS', 2, 1, 60) * 1000,
+      statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_SECONDS', 5, 1, 3600) * 1000,
+    },
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: integer(env, 'BODY_LIMIT', 8 * 1024 * 1024, 4 * 1024 * 1024, 1024 * 1024 * 1024),

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { TEST_REDIS_URL } from './helpers/database.js';
 import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
 
 let t: TestApp;
@@ -473,7 +474,10 @@ describe('health', () => {
   it('GET /readyz answers 200 while the database answers', async () => {
     const res = await send('GET', '/readyz');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', redis: TEST_REDIS_URL ? 'ok' : 'off' },
+    });
   });
 });
 

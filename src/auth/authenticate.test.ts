@@ -165,14 +165,10 @@ describe('authentication', () => {
     expect(res.json()).toEqual({ error: 'Invalid API key', status: 401 });
   });
 
-  it('rejects an expired key', async () => {
-    const { key, keyId } = await makeKey(t.app, { expiresAt: Date.now() + 3_600_000 });
+  it('rejects a key from the moment it expires, even one it has just accepted', async () => {
+    const { key } = await makeKey(t.app, { expiresAt: Date.now() + 1000 });
     expect((await client(t.app, key).get('/customer/campaigns/training/')).statusCode).toBe(200);
-    await t.app.db
-      .updateTable('api_keys')
-      .set({ expires_at: Date.now() - 1000 })
-      .where('id', '=', keyId)
-      .execute();
+    await new Promise((r) => setTimeout(r, 1100));
     const res = await client(t.app, key).get('/customer/campaigns/training/');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Invalid API key', status: 401 });
@@ -309,6 +305,32 @@ describe('rate limits', () => {
     const { key } = await makeKey(t.app);
     const valid = await send(t.app, { headers: { apikey: key }, remoteAddress: address });
     expect(valid.statusCode).toBe(200);
+  });
+});
+
+describe('a key changed by another process', () => {
+  let cached: TestApp;
+  beforeAll(async () => {
+    cached = await buildTestApp({ API_KEY_CACHE_SECONDS: '1' });
+  });
+
+  it('stops working within API_KEY_CACHE_SECONDS of being revoked there', async () => {
+    const { key, keyId } = await makeKey(cached.app);
+    const api = client(cached.app, key);
+    expect((await api.get('/customer/campaigns/training/')).statusCode).toBe(200);
+    // Another instance (or the operator command) revokes it: this one is not told.
+    await cached.app.db
+      .updateTable('api_keys')
+      .set({ revoked_at: Date.now() })
+      .where('id', '=', keyId)
+      .execute();
+    const deadline = Date.now() + 1500;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await api.get('/customer/campaigns/training/')).statusCode;
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
   });
 });
 

@@ -28,6 +28,8 @@ export interface AuthOptions {
   limiter: RateLimiter;
   lastUsed: LastUsedTracker;
   failedAuthPerMinute: number;
+  /** How long an authenticated key is remembered (0: ask the database every time). */
+  keyCacheMs: number;
 }
 
 function setBudgetHeaders(reply: FastifyReply, budget: Budget): void {
@@ -64,8 +66,10 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     const presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!presented) return rejectAuthentication(request, apiKeyRequired());
     const now = Date.now();
-    const key = await authenticateKey(options.db, presented, now);
+    const key = await authenticateKey(options.db, presented, now, options.keyCacheMs);
     if (!key) return rejectAuthentication(request, invalidApiKey());
+    // Known from here on (a 429 or 403 included): the request's log line names the account and key.
+    request.auth = { accountId: key.accountId, keyId: key.keyId, permissions: key.permissions };
 
     options.lastUsed.touch(key.keyId, now);
     const budget = await options.limiter.consume(key.budgetId, key.rateLimit);
@@ -73,6 +77,5 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     if (!budget.allowed) throw rateLimited(budget.resetSeconds);
 
     if (!isGranted(key.permissions, needed)) throw forbidden(missingPermissionMessage(needed));
-    request.auth = { accountId: key.accountId, keyId: key.keyId, permissions: key.permissions };
   });
 }

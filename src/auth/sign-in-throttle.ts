@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import { tooManySignIns } from '../errors.js';
+import type { SharedRedis } from '../redis.js';
 import { createRateLimiter } from './rate-limit.js';
 
 const WINDOW_SECONDS = 15 * 60;
@@ -11,7 +11,7 @@ const WINDOW_SECONDS = 15 * 60;
  */
 export function createSignInThrottle(options: {
   keyPrefix: string;
-  redis?: Redis | undefined;
+  redis?: SharedRedis | undefined;
   perAddress: number;
   perEmail: number;
 }) {

@@ -1,10 +1,41 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
-import { serviceUnavailable } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { errorSchema } from '../../http/error-responses.js';
+import type { Readiness } from './readiness.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's readiness (set to draining on SIGTERM). */
+    readiness: Readiness;
+  }
+}
 
 const Ok = Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] });
+
+const Checks = Type.Object({
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  redis: Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('off')], {
+    description:
+      '`off`: no `REDIS_URL`. `unavailable`: rate limits are counted per instance until it answers.',
+  }),
+});
+
+const Ready = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+      description:
+        '`degraded`: ready, but Redis does not answer, so rate-limit budgets are per instance meanwhile. Keep sending traffic; alert an operator.',
+    }),
+    checks: Checks,
+  },
+  {
+    examples: [
+      { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+      { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } },
+    ],
+  },
+);
 
 /** Liveness and readiness for load balancers and orchestrators; no key needed. */
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -26,23 +57,38 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     {
       schema: {
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers and the instance is not shutting down',
+        description:
+          'Answers within a second. 200: send traffic (`degraded` too). 503: take this instance out of rotation (the database does not answer, or it is draining after SIGTERM); it recovers by itself.',
         tags: ['Operations'],
         security: [],
         response: {
-          200: Ok,
-          503: errorSchema('The database does not answer.', [{ error: 'Service unavailable', status: 503 }]),
+          200: Ready,
+          503: errorSchema('The database does not answer, or the instance is draining.', [
+            {
+              error: 'Service unavailable',
+              status: 503,
+              details: { checks: { database: 'unavailable', redis: 'ok' } },
+            },
+            {
+              error: 'Service unavailable',
+              status: 503,
+              details: { checks: { database: 'ok', redis: 'off' }, draining: true },
+            },
+          ]),
         },
       },
       logLevel: 'warn',
     },
     async () => {
-      try {
-        await sql`select 1`.execute(app.db);
-      } catch {
-        throw serviceUnavailable();
+      const report = await app.readiness.check();
+      if (!report.ready) {
+        throw new AppError(503, 'Service unavailable', {
+          checks: report.checks,
+          ...(report.draining ? { draining: true } : {}),
+        });
       }
-      return { status: 'ok' as const };
+      return { status: report.status as 'ok' | 'degraded', checks: report.checks };
     },
   );
 };

@@ -5,6 +5,7 @@ import { FieldErrorCollector, notFound } from '../../errors.js';
 import { checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import { forgetKey, rememberedKey, rememberKey } from './keys.cache.js';
 import { type ApiKeyRow, findKey, findKeyByHash, insertKey, listKeys, updateKey } from './keys.repository.js';
 
 export const MAX_RATE_LIMIT = 1_000_000;
@@ -92,7 +93,9 @@ async function getKey(db: Db, keyId: number | string, accountId?: number): Promi
 export async function revokeKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKey> {
   const row = await getKey(db, keyId, accountId);
   if (row.revoked_at !== null) return toApiKey(row);
-  return toApiKey((await updateKey(db, row.id, { revoked_at: Date.now() })) ?? row);
+  const revoked = await updateKey(db, row.id, { revoked_at: Date.now() });
+  forgetKey(row.id);
+  return toApiKey(revoked ?? row);
 }
 
 /** Changes a key's per-minute budget. */
@@ -106,7 +109,9 @@ export async function setKeyRateLimit(
   checkRateLimit(errors, rateLimit);
   errors.throwIfAny();
   const row = await getKey(db, keyId, accountId);
-  return toApiKey((await updateKey(db, row.id, { rate_limit: rateLimit })) ?? row);
+  const updated = await updateKey(db, row.id, { rate_limit: rateLimit });
+  forgetKey(row.id);
+  return toApiKey(updated ?? row);
 }
 
 export interface AuthenticatedKey {
@@ -118,17 +123,30 @@ export interface AuthenticatedKey {
   rateLimit: number;
 }
 
-/** The key a request presents, if it is well formed, known, not revoked and not expired. */
-export async function authenticateKey(db: Db, key: string, now: number): Promise<AuthenticatedKey | null> {
+/**
+ * The key a request presents, if it is well formed, known, not revoked and not expired.
+ * Remembered for `cacheMs` after it authenticates (see keys.cache.ts): revocation elsewhere
+ * takes effect within that time.
+ */
+export async function authenticateKey(
+  db: Db,
+  key: string,
+  now: number,
+  cacheMs = 0,
+): Promise<AuthenticatedKey | null> {
   if (!isWellFormedApiKey(key)) return null;
   const hash = hashApiKey(key);
+  const remembered = rememberedKey(hash, now);
+  if (remembered !== undefined) return remembered;
   const row = await findKeyByHash(db, hash);
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
-  return {
+  const authenticated: AuthenticatedKey = {
     keyId: row.id,
     accountId: row.account_id,
     budgetId: `key:${hash.slice(0, 32)}`,
     permissions: parsePermissions(row.permissions),
     rateLimit: row.rate_limit,
   };
+  if (cacheMs > 0) rememberKey(hash, authenticated, row.expires_at, now + cacheMs);
+  return authenticated;
 }
