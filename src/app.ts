@@ -11,6 +11,7 @@ import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { badRequest } from './errors.js';
+import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { isUsableHost } from './http/links.js';
 import { loggerOptions, redactUrl, requestId } from './http/logging.js';
@@ -64,6 +65,7 @@ export async function buildApp({ config, database, logStream }: AppOptions): Pro
     // Our own onResponse hook logs one line per request (URL redacted).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    ...httpServerOptions(config),
     // Unknown fields are ignored (contract), `__proto__` and `constructor.prototype` included:
     // they are dropped while parsing, so they can never reach an object's prototype.
     onProtoPoisoning: 'remove',
