@@ -9,6 +9,7 @@ import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { badRequest } from './errors.js';
+import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
 import { isUsableHost } from './http/links.js';
@@ -76,6 +77,7 @@ export async function buildApp({
     // Our own onResponse hook logs one line per request (URL redacted).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    ...httpServerOptions(config),
     // Unknown fields are ignored (contract), `__proto__` and `constructor.prototype` included:
     // they are dropped while parsing, so they can never reach an object's prototype.
     onProtoPoisoning: 'remove',

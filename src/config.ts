@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes (the contract requires at least 4 MiB). */
   bodyLimit: number;
+  /** The whole request, body included, must arrive within this long (`REQUEST_TIMEOUT_SECONDS`); else 408. */
+  requestTimeoutMs: number;
   rateLimit: {
     /** Default per-minute budget of a new API key. */
     defaultPerMinute: number;
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: integer(env, 'BODY_LIMIT', 8 * 1024 * 1024, 4 * 1024 * 1024, 1024 * 1024 * 1024),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     rateLimit: {
       defaultPerMinute: integer(env, 'RATE_LIMIT_DEFAULT', 600, 1, 1_000_000_000),
       failedAuthPerMinute: integer(env, 'RATE_LIMIT_FAILED_AUTH', 100, 60, 1_000_000_000),

@@ -39,10 +39,13 @@ export const notFound = (message = 'Not found') => new AppError(404, message);
 export const invalidPage = () => new AppError(404, 'Invalid page');
 export const methodNotAllowed = (allow: string[]) =>
   new AppError(405, 'Method not allowed', undefined, { Allow: allow.join(', ') });
+export const requestTimeout = () => new AppError(408, 'Request timeout');
 export const conflict = (message: string) => new AppError(409, message);
 export const preconditionFailed = () => new AppError(412, 'Precondition failed');
 export const payloadTooLarge = () => new AppError(413, 'Payload too large');
 export const unsupportedMediaType = () => new AppError(415, 'Unsupported media type');
+export const expectationFailed = () => new AppError(417, 'Expectation failed');
+export const headerFieldsTooLarge = () => new AppError(431, 'Request header fields too large');
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'Rate limit exceeded', undefined, { 'Retry-After': String(retryAfterSeconds) });
 export const serviceUnavailable = () => new AppError(503, 'Service unavailable');

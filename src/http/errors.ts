@@ -53,14 +53,19 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   return internalError();
 }
 
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  if (error.headers) reply.headers(error.headers);
+/** The contract's error body: `{error, status, details?}`. */
+export function errorBody(error: AppError): { error: string; status: number; details?: unknown } {
   const body: { error: string; status: number; details?: unknown } = {
     error: error.message,
     status: error.status,
   };
   if (error.details) body.details = error.details;
-  return reply.status(error.status).type('application/json; charset=utf-8').send(body);
+  return body;
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
 }
 
 /** One handler renders every error in the contract's shape and hides everything internal. */
