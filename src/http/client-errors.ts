@@ -19,6 +19,7 @@ import {
   requestTimeout,
 } from '../errors.js';
 import { errorBody } from './errors.js';
+import { SECURITY_HEADERS } from './headers.js';
 import { API_VERSION } from './openapi.js';
 
 /**
@@ -26,24 +27,6 @@ import { API_VERSION } from './openapi.js';
  * timeouts, an HTTP/1.1 request without Host, an unknown `Expect`, `CONNECT`. Node and Fastify
  * answer them in their own shapes; here they get the contract's shape and headers instead.
  */
-
-/** The headers helmet adds to the app's answers (test/client-errors.test.ts keeps the two equal). */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy':
-    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';" +
-    "img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Origin-Agent-Cluster': '?1',
-  'Referrer-Policy': 'no-referrer',
-  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
-  'X-Content-Type-Options': 'nosniff',
-  'X-DNS-Prefetch-Control': 'off',
-  'X-Download-Options': 'noopen',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'X-Permitted-Cross-Domain-Policies': 'none',
-  'X-XSS-Protection': '0',
-};
 
 // Headers must arrive within this long, however long the whole request may take.
 const HEADERS_TIMEOUT_MS = 10_000;
