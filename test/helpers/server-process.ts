@@ -118,8 +118,11 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv) {
   return { code: code as number, stdout, stderr };
 }
 
-/** An account and a key made with the operator command, as in production; returns the key. */
-export async function cliKey(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+/** An account and a key made with the operator command, as in production. */
+export async function cliAccountKey(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ accountId: number; key: string }> {
   const account = await runCli(['account', 'create', '--name', 'Operations', '--json'], env);
   expect(account.code, account.stderr).toBe(0);
   const { id } = JSON.parse(account.stdout);
@@ -128,5 +131,10 @@ export async function cliKey(env: NodeJS.ProcessEnv, ...args: string[]): Promise
     env,
   );
   expect(created.code, created.stderr).toBe(0);
-  return JSON.parse(created.stdout).key;
+  return { accountId: id, key: JSON.parse(created.stdout).key };
+}
+
+/** The key of a new account made with the operator command. */
+export async function cliKey(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  return (await cliAccountKey(env, ...args)).key;
 }
