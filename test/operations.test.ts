@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
@@ -10,7 +9,8 @@ import {
   TEST_REDIS_URL,
 } from './helpers/database.js';
 import { client, makeKey } from './helpers/factories.js';
-import { runCli, type ServerProcess, startServer } from './helpers/server-process.js';
+import { cliKey, type ServerProcess, startServer, waitUntilReady } from './helpers/server-process.js';
+import { TcpProxy } from './helpers/tcp-proxy.js';
 
 // What operators rely on: logs that identify requests and never hold a secret, one rate
 // budget across instances, and 503 (not 500) while the database is away, recovering by itself.
@@ -56,19 +56,6 @@ async function server(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const started = await startServer(env);
   servers.push(started);
   return started;
-}
-
-/** An account and a key made with the operator command, as in production. */
-async function cliKey(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
-  const account = await runCli(['account', 'create', '--name', 'Operations', '--json'], env);
-  expect(account.code, account.stderr).toBe(0);
-  const { id } = JSON.parse(account.stdout);
-  const created = await runCli(
-    ['key', 'create', '--account', String(id), '--name', 'ops', ...args, '--json'],
-    env,
-  );
-  expect(created.code, created.stderr).toBe(0);
-  return JSON.parse(created.stdout).key;
 }
 
 function get(baseUrl: string, path: string, key?: string): Promise<Response> {
@@ -198,58 +185,10 @@ describe.skipIf(!TEST_REDIS_URL)('rate limits with a shared Redis', () => {
   });
 });
 
-/** A TCP proxy that can be cut and restored on the same port, standing in for the network. */
-class TcpProxy {
-  private server: Server | undefined;
-  private sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    const server = createServer((downstream) => {
-      const upstream = tcpConnect(this.target.port, this.target.host);
-      for (const socket of [downstream, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => {
-          downstream.destroy();
-          upstream.destroy();
-        });
-      }
-      downstream.pipe(upstream).pipe(downstream);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as { port: number }).port;
-    this.server = server;
-  }
-
-  /** Stops listening and drops every open connection, as a network failure would. */
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise((resolve) => server.close(resolve));
-  }
-}
-
-async function waitForReady(baseUrl: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await get(baseUrl, '/readyz');
-    if (res.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`still not ready: ${res.status} ${await res.text()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe.runIf(dialectUnderTest === 'postgres')('PostgreSQL unreachable', () => {
   let proxy: TcpProxy;
   afterAll(async () => {
-    await proxy?.stop();
+    await proxy?.kill();
   });
 
   it('answers 503 while the database is away and recovers by itself when it returns', async () => {
@@ -267,7 +206,7 @@ describe.runIf(dialectUnderTest === 'postgres')('PostgreSQL unreachable', () => 
       const employees = `${API}/customer/employees/`;
       expect((await get(running.baseUrl, employees, key)).status).toBe(200);
 
-      await proxy.stop();
+      await proxy.kill();
       for (let i = 0; i < 3; i++) {
         for (const res of [
           await get(running.baseUrl, '/readyz'),
@@ -288,7 +227,7 @@ describe.runIf(dialectUnderTest === 'postgres')('PostgreSQL unreachable', () => 
       expect((await get(running.baseUrl, '/healthz')).status).toBe(200);
 
       await proxy.start(); // same port
-      await waitForReady(running.baseUrl);
+      await waitUntilReady(running.baseUrl);
       expect((await get(running.baseUrl, employees, key)).status).toBe(200);
       const rewrite = await fetch(`${running.baseUrl}${employees}`, {
         method: 'POST',

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { expect } from 'vitest';
 
 /** Runs the built server (`dist/server.js`, as `npm start` does) as a real process. */
 
@@ -19,13 +21,22 @@ export async function freePort(): Promise<number> {
 
 export interface ServerProcess {
   child: ChildProcess;
+  pid: number;
   baseUrl: string;
   output: () => string;
   /** Sends a signal and waits for the exit; resolves with the exit code (null when killed). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+export interface StartOptions {
+  /** Wait until `/readyz` answers 200 (default); false returns as soon as the process runs. */
+  waitForReady?: boolean;
+}
+
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  { waitForReady = true }: StartOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [resolve(ROOT, 'dist/server.js')], {
     cwd: ROOT,
@@ -40,21 +51,17 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
     output += d;
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+  if (waitForReady) {
     try {
-      const res = await fetch(`${baseUrl}/readyz`);
-      if (res.status === 200) break;
-    } catch {}
-    if (Date.now() > deadline) {
+      await waitUntilReady(baseUrl, 20_000, child);
+    } catch (err) {
       child.kill('SIGKILL');
-      throw new Error(`server did not become ready:\n${output}`);
+      throw new Error(`${(err as Error).message}:\n${output}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     child,
+    pid: child.pid as number,
     baseUrl,
     output: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
@@ -65,6 +72,31 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<ServerProcess
       return code as number | null;
     },
   };
+}
+
+/** Waits until `/readyz` answers 200; throws after `ms` or when `child` (if given) has exited. */
+export async function waitUntilReady(baseUrl: string, ms = 20_000, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last = 'no answer';
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
+      last = `${res.status} ${await res.text()}`;
+      if (res.status === 200) return;
+    } catch (err) {
+      last = String(err);
+    }
+    if (Date.now() > deadline) throw new Error(`server not ready within ${ms} ms (last: ${last})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A process's resident memory now and its peak (VmRSS, VmHWM from /proc), in MiB. */
+export function processMemory(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
 /** Runs the `vigil` command as an operator would, returning its output and exit code. */
@@ -84,4 +116,25 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv) {
   });
   const [code] = await once(child, 'exit');
   return { code: code as number, stdout, stderr };
+}
+
+/** An account and a key made with the operator command, as in production. */
+export async function cliAccountKey(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ accountId: number; key: string }> {
+  const account = await runCli(['account', 'create', '--name', 'Operations', '--json'], env);
+  expect(account.code, account.stderr).toBe(0);
+  const { id } = JSON.parse(account.stdout);
+  const created = await runCli(
+    ['key', 'create', '--account', String(id), '--name', 'ops', ...args, '--json'],
+    env,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  return { accountId: id, key: JSON.parse(created.stdout).key };
+}
+
+/** The key of a new account made with the operator command. */
+export async function cliKey(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  return (await cliAccountKey(env, ...args)).key;
 }
