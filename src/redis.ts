@@ -20,7 +20,8 @@ export class SharedRedis {
   /** 'starting' until the first answer or failure; it counts as unavailable. */
   private current: RedisState | 'starting' = 'starting';
   private probe: NodeJS.Timeout | undefined;
-  private probing = false;
+  /** The PING in flight, if any: concurrent checks share it. */
+  private checking: Promise<void> | undefined;
   private closed = false;
 
   constructor(
@@ -91,10 +92,22 @@ export class SharedRedis {
     this.probe.unref();
   }
 
-  /** One PING within the deadline: the state follows its outcome. */
-  private async check(): Promise<void> {
-    if (this.probing || this.closed) return;
-    this.probing = true;
+  /** Asks Redis now (readiness): the state after one PING within the deadline. */
+  async refresh(): Promise<RedisState> {
+    await this.check();
+    return this.state;
+  }
+
+  /** One PING within the deadline (shared by concurrent callers): the state follows its outcome. */
+  private check(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.checking ??= this.ping().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async ping(): Promise<void> {
     try {
       if (this.client.status !== 'ready') throw new Error(`connection ${this.client.status}`);
       await this.client.ping();
@@ -107,8 +120,6 @@ export class SharedRedis {
       }
     } catch (err) {
       if (this.current === 'ok') this.markFailed(err);
-    } finally {
-      this.probing = false;
     }
   }
 }

@@ -1,12 +1,41 @@
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 
+/** Up to this much of an answer is gathered and sent in one piece; a longer one streams. */
+const ONE_PIECE_BYTES = 64 * 1024;
+
 /**
- * Sends text that already is the JSON of the route's response (the database built it, see
- * presentGroupDetail). The typed reply only accepts the schema's object type, hence the cast:
- * this text is that object, serialized once instead of twice.
+ * Sends an answer whose JSON text is built piece by piece (the database made the pieces, see
+ * groups.presenter): a short answer as one text, a long one as a stream that takes the next
+ * piece only when the client has taken the last (so a 10 MiB answer is never whole in memory).
+ * Resolves once the client has the whole answer, or went away; the caller's snapshot can end
+ * then. The typed reply only accepts the schema's object type, hence the casts: this text is
+ * that object, serialized once instead of twice.
  */
-export function sendJsonText<R extends Pick<FastifyReply, 'type' | 'send'>>(reply: R, json: string): R {
+export async function sendJsonPieces<R extends FastifyReply>(
+  reply: R,
+  pieces: AsyncIterable<string>,
+): Promise<R> {
   reply.type('application/json; charset=utf-8');
-  reply.send(json as never);
+  const iterator = pieces[Symbol.asyncIterator]();
+  const head: string[] = [];
+  let size = 0;
+  while (size <= ONE_PIECE_BYTES) {
+    const next = await iterator.next();
+    if (next.done) return reply.send(head.join('') as never) as R;
+    head.push(next.value);
+    size += next.value.length;
+  }
+  const rest = { [Symbol.asyncIterator]: () => iterator };
+  const body = Readable.from(
+    (async function* () {
+      yield* head;
+      yield* rest;
+    })(),
+    { objectMode: false },
+  );
+  reply.send(body as never);
+  await finished(body).catch(() => {});
   return reply;
 }

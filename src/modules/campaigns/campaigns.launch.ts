@@ -1,8 +1,15 @@
 import type { Db } from '../../db/database.js';
+import { sliceSize, yieldToOthers } from '../../db/id-slices.js';
 import { FieldErrorCollector } from '../../errors.js';
 import { parseId } from '../../ids.js';
+import { employeeIdAfter } from '../employees/employees.repository.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
-import { dueScheduledCampaigns, lockCampaign, updateCampaignRow } from './campaigns.repository.js';
+import {
+  dueScheduledCampaigns,
+  lockCampaign,
+  lockTargetGroups,
+  updateCampaignRow,
+} from './campaigns.repository.js';
 import { checkReadyToRun } from './campaigns.rules.js';
 import { type CampaignView, campaignNotFound, getCampaign, wrongStatus } from './campaigns.service.js';
 import { enrollGroupMembers, enrollJoiningMembers } from './enrollments.repository.js';
@@ -18,7 +25,9 @@ export interface LaunchCampaignProps {
 /**
  * Launches a campaign: in one transaction it becomes active, every member of its target groups
  * is enrolled once (however many of the groups they are in) and one invitation per enrollment
- * is queued for the mail workers. Nothing is sent here.
+ * is queued for the mail workers. Nothing is sent here. The people are enrolled and invited in
+ * slices of the account's employees by id (db/id-slices.ts), so launching for 100,000 never
+ * stalls other requests.
  */
 export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promise<CampaignView> {
   const id = parseId(props.campaignId);
@@ -48,8 +57,23 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
       ['draft', 'scheduled'],
     );
     if (!launched) throw wrongStatus('launch', row.status);
-    await enrollGroupMembers(trx, { accountId: props.accountId, campaignId: id, now });
-    await queueCampaignMessages(trx, { accountId: props.accountId, campaignId: id, kind: 'invitation', now });
+    await lockTargetGroups(trx, props.accountId, id);
+    const size = sliceSize(trx);
+    for (let after = 0; ; ) {
+      const upTo = (await employeeIdAfter(trx, props.accountId, after, size)) ?? Number.MAX_SAFE_INTEGER;
+      const people = { after, upTo };
+      await enrollGroupMembers(trx, { accountId: props.accountId, campaignId: id, now, ...people });
+      await queueCampaignMessages(trx, {
+        accountId: props.accountId,
+        campaignId: id,
+        kind: 'invitation',
+        now,
+        employees: people,
+      });
+      if (upTo === Number.MAX_SAFE_INTEGER) break;
+      after = upTo;
+      await yieldToOthers();
+    }
   });
   return getCampaign(db, props.accountId, id);
 }
@@ -75,27 +99,38 @@ export async function launchDueCampaigns(db: Db, now: number): Promise<number> {
 }
 
 /**
- * People who just joined a group (inside the membership change's transaction): each active
- * campaign that targets the group and enrolls newcomers enrolls and invites them. Returns how
- * many enrollments were made.
+ * The active campaigns that target this group and enroll newcomers: people who join the group
+ * (inside the membership change's transaction) are enrolled in each and invited.
  */
-export async function enrollNewMembers(
+export async function campaignsEnrollingNewcomers(
   trx: Db,
-  props: { accountId: number; groupId: number; employeeIds: number[]; now?: number },
-): Promise<number> {
-  if (props.employeeIds.length === 0) return 0;
-  const now = props.now ?? Date.now();
-  const campaigns = await trx
+  accountId: number,
+  groupId: number,
+): Promise<number[]> {
+  const rows = await trx
     .selectFrom('campaign_groups as cg')
     .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
     .select('c.id')
-    .where('cg.group_id', '=', props.groupId)
-    .where('c.account_id', '=', props.accountId)
+    .where('cg.group_id', '=', groupId)
+    .where('c.account_id', '=', accountId)
     .where('c.status', '=', 'active')
     .where('c.enroll_new_members', '=', 1)
     .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * People who just joined a group: each of these campaigns (campaignsEnrollingNewcomers)
+ * enrolls and invites them. Returns how many enrollments were made.
+ */
+export async function enrollNewMembers(
+  trx: Db,
+  props: { accountId: number; campaignIds: number[]; employeeIds: number[]; now?: number },
+): Promise<number> {
+  if (props.employeeIds.length === 0) return 0;
+  const now = props.now ?? Date.now();
   let enrolled = 0;
-  for (const { id: campaignId } of campaigns) {
+  for (const campaignId of props.campaignIds) {
     const ids = await enrollJoiningMembers(trx, {
       accountId: props.accountId,
       campaignId,

@@ -52,6 +52,25 @@ export function lockCampaign(
   return query.executeTakeFirst();
 }
 
+/**
+ * Holds the campaign's target groups until commit (PostgreSQL: `for share`), so no member can be
+ * deleted while the launch enrolls them: deleting an employee locks its groups first. SQLite's
+ * write transaction already keeps every other writer out.
+ */
+export async function lockTargetGroups(trx: Db, accountId: number, campaignId: number): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await trx
+    .selectFrom('groups')
+    .select('groups.id')
+    .where('groups.account_id', '=', accountId)
+    .where('groups.id', 'in', (eb) =>
+      eb.selectFrom('campaign_groups').select('group_id').where('campaign_id', '=', campaignId),
+    )
+    .orderBy('groups.id')
+    .forShare()
+    .execute();
+}
+
 export async function replaceCampaignGroups(trx: Db, campaignId: number, groupIds: number[]): Promise<void> {
   await trx.deleteFrom('campaign_groups').where('campaign_id', '=', campaignId).execute();
   if (groupIds.length === 0) return;

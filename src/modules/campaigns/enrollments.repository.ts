@@ -8,10 +8,13 @@ import { idRows } from '../../db/value-table.js';
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed', 'overdue'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
-/** Enrolls every member of the campaign's target groups, once each; already enrolled people are left alone. */
+/**
+ * Enrolls the members of the campaign's target groups whose id is in (`after`, `upTo`], once
+ * each; already enrolled people are left alone.
+ */
 export async function enrollGroupMembers(
   trx: Db,
-  props: { accountId: number; campaignId: number; now: number },
+  props: { accountId: number; campaignId: number; now: number; after: number; upTo: number },
 ): Promise<number> {
   const result = await trx
     .insertInto('enrollments')
@@ -28,6 +31,8 @@ export async function enrollGroupMembers(
         ])
         .distinct()
         .where('cg.campaign_id', '=', props.campaignId)
+        .where('gm.employee_id', '>', props.after)
+        .where('gm.employee_id', '<=', props.upTo)
         .orderBy('gm.employee_id'),
     )
     .onConflict((oc) => oc.columns(['campaign_id', 'employee_id']).doNothing())
@@ -274,4 +279,26 @@ export async function findCampaignEnrollment(
     .where('e.campaign_id', '=', campaignId)
     .where('e.id', '=', enrollmentId)
     .executeTakeFirst();
+}
+
+/**
+ * An employee's enrollments go with it, with their messages (their course progress cascades).
+ * PostgreSQL has no foreign keys to cascade them (migration 0004); SQLite's do the same.
+ */
+export async function deleteEnrollmentsOfEmployee(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<void> {
+  const enrollments = trx
+    .selectFrom('enrollments')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('employee_id', '=', employeeId);
+  await trx.deleteFrom('messages').where('enrollment_id', 'in', enrollments).execute();
+  await trx
+    .deleteFrom('enrollments')
+    .where('account_id', '=', accountId)
+    .where('employee_id', '=', employeeId)
+    .execute();
 }

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { client, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
-import { addMembers } from '../groups/groups.members.repository.js';
+import { addNewMembers, unknownEmployeeIds } from '../groups/groups.members.repository.js';
+import { replaceMembership } from '../groups/groups.membership.js';
 import { lockGroup, recordGroupChange } from '../groups/groups.repository.js';
-import { replaceMembership } from '../groups/groups.service.js';
 import { deleteEmployee, getEmployeeWithGroups, updateEmployee } from './employees.service.js';
 
 // The domain services behind the web interface's employee page (editing, deleting); searching
@@ -150,7 +150,8 @@ describe('deleteEmployee', () => {
     // What replaceMembership does, held open while the deletion starts.
     await t.app.db.transaction().execute(async (trx) => {
       const locked = await lockGroup(trx, accountId, group.id);
-      await addMembers(trx, group.id, [ann.id]);
+      expect(await unknownEmployeeIds(trx, accountId, [ann.id])).toEqual([]);
+      await addNewMembers(trx, group.id, [ann.id]);
       await recordGroupChange(trx, group.id, { employee_count: locked!.employee_count + 1 }, Date.now());
       deletion = deleteEmployee(t.app.db, accountId, ann.id);
       await new Promise((resolve) => setTimeout(resolve, 300));

@@ -171,3 +171,25 @@ export function employeesAfter(
     .limit(limit)
     .execute();
 }
+
+/**
+ * The id of the account's employee `count` places after `afterId` (in id order), or null when
+ * fewer follow: the bounds of slices of the account's people (bulk work in slices, db/id-slices.ts).
+ */
+export async function employeeIdAfter(
+  db: Db,
+  accountId: number,
+  afterId: number,
+  count: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('employees')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(1)
+    .offset(count - 1)
+    .executeTakeFirst();
+  return row ? row.id : null;
+}

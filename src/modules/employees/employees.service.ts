@@ -6,6 +6,8 @@ import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import { deleteEnrollmentsOfEmployee } from '../campaigns/enrollments.repository.js';
+import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
 import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import {
   countEmployees,
@@ -169,6 +171,8 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: stri
         if (now.some((groupId) => !expected.includes(groupId))) return false;
       }
       await leaveAllGroups(trx, id, Date.now());
+      await deleteMembershipsOfEmployee(trx, id);
+      await deleteEnrollmentsOfEmployee(trx, accountId, id);
       await deleteEmployeeRow(trx, accountId, id);
       return true;
     });

@@ -10,15 +10,13 @@ import {
 } from '../../../test/helpers/factories.js';
 import { getCampaign } from '../campaigns/campaigns.service.js';
 import { deleteEmployeeRow } from '../employees/employees.repository.js';
-import { addGroupMembers, addGroupMembersByEmail, removeGroupMembers } from './groups.membership.js';
 import {
-  deleteGroup,
-  getGroup,
-  groupMembersPage,
-  listGroupsPage,
+  addGroupMembers,
+  addGroupMembersByEmail,
+  removeGroupMembers,
   replaceMembership,
-  updateGroup,
-} from './groups.service.js';
+} from './groups.membership.js';
+import { deleteGroup, getGroup, groupMembersPage, listGroupsPage, updateGroup } from './groups.service.js';
 
 // The domain services behind the web interface's group pages; HTTP in groups.admin-routes.test.ts.
 

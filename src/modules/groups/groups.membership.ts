@@ -1,25 +1,120 @@
 import type { Db } from '../../db/database.js';
-import { invalidEmployeeIds, validationFailed } from '../../errors.js';
+import { distinctSorted, sliceSize, slices, yieldToOthers } from '../../db/id-slices.js';
+import { invalidEmployeeIds, preconditionFailed, validationFailed } from '../../errors.js';
 import { normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
-import { enrollNewMembers } from '../campaigns/campaigns.launch.js';
+import { campaignsEnrollingNewcomers, enrollNewMembers } from '../campaigns/campaigns.launch.js';
 import { employeesByEmail } from '../employees/employees.repository.js';
+import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addNewMembers,
+  addNewMembersReturning,
   removeMembers,
-  retryIfEmployeeDeleted,
+  removeMembersBetween,
   unknownEmployeeIds,
 } from './groups.members.repository.js';
 import { lockGroup, recordGroupChange } from './groups.repository.js';
-import { type Group, groupNotFound } from './groups.service.js';
+import {
+  checkGroupChanges,
+  type Group,
+  type GroupDetail,
+  groupNotFound,
+  isRenamed,
+  readMemberChunks,
+} from './groups.service.js';
 
 /**
- * Adding and removing some members (the web interface), beside replaceMembership (the
- * Customer API): the same locks, id checks and version rule. Each change is one transaction
- * on the locked group; the count and version move only when a membership changed.
+ * Changing who is in a group: replacing the whole membership (the Customer API's PUT), and
+ * adding or removing some members (the web interface). Each change is one transaction on the
+ * locked group; the count and version move only when something changed. Long id lists are
+ * handled slice by slice (db/id-slices.ts), so a 100,000-id change never stalls other requests.
  */
 
 export const MAX_EMAILS = 10_000;
+
+/** Every id of these slices must be an employee of the account (else 400 with all those that are not). */
+async function requireEmployees(trx: Db, accountId: number, idSlices: number[][]): Promise<void> {
+  const unknown: number[] = [];
+  for (const slice of idSlices) {
+    unknown.push(...(await unknownEmployeeIds(trx, accountId, slice)));
+    await yieldToOthers();
+  }
+  if (unknown.length > 0) throw invalidEmployeeIds(unknown);
+}
+
+/**
+ * Adds the ids of one slice that are not members yet, and enrolls them in the campaigns that
+ * enroll newcomers; how many were added.
+ */
+async function addSlice(
+  trx: Db,
+  props: { accountId: number; groupId: number; campaignIds: number[] },
+  ids: number[],
+): Promise<number> {
+  if (props.campaignIds.length === 0) return addNewMembers(trx, props.groupId, ids);
+  const added = await addNewMembersReturning(trx, props.groupId, ids);
+  await enrollNewMembers(trx, {
+    accountId: props.accountId,
+    campaignIds: props.campaignIds,
+    employeeIds: added,
+  });
+  return added.length;
+}
+
+export interface ReplaceMembershipProps {
+  accountId: number;
+  groupId: string | number;
+  employeeIds: number[];
+  name?: unknown;
+  description?: unknown;
+  /** The request's If-Match header, if any. */
+  ifMatch?: string;
+}
+
+/**
+ * Replaces a group's membership (and optionally its name and description), all or nothing.
+ * Order of checks: input (400) → group exists (404) → If-Match (412) → ids belong to the
+ * account (400). The difference is made slice by slice in SQL, in id order: each slice's range
+ * of current members loses those not wanted and gains the wanted ones it lacks. The answer's
+ * member list is read inside the same transaction, so it is exactly this request's result.
+ */
+export async function replaceMembership(db: Db, props: ReplaceMembershipProps): Promise<GroupDetail> {
+  const changes = checkGroupChanges(props);
+  const id = parseId(props.groupId);
+  if (id === null) throw groupNotFound();
+  const wanted = distinctSorted(props.employeeIds);
+  const idSlices = slices(wanted, sliceSize(db));
+
+  return db.transaction().execute(async (trx) => {
+    let group = await lockGroup(trx, props.accountId, id);
+    if (!group) throw groupNotFound();
+    if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
+      throw preconditionFailed();
+    await requireEmployees(trx, props.accountId, idSlices);
+
+    const target = {
+      accountId: props.accountId,
+      groupId: id,
+      campaignIds: await campaignsEnrollingNewcomers(trx, props.accountId, id),
+    };
+    let moved = 0;
+    let after = 0;
+    for (const [index, slice] of idSlices.entries()) {
+      const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
+      moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
+      moved += await addSlice(trx, target, slice);
+      after = upTo;
+      await yieldToOthers();
+    }
+    if (idSlices.length === 0)
+      moved += await removeMembersBetween(trx, id, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
+
+    if (moved > 0 || isRenamed(group, changes)) {
+      group = await recordGroupChange(trx, id, { ...changes, employee_count: wanted.length }, Date.now());
+    }
+    return { group, etag: groupEtag(group), members: await readMemberChunks(trx, id) };
+  });
+}
 
 /**
  * Runs `change` on the locked group and records it. Order of checks: group exists (404) →
@@ -33,26 +128,23 @@ function changeMembers<T extends { delta: number }>(
 ): Promise<T & { group: Group }> {
   const id = parseId(groupId);
   if (id === null) throw groupNotFound();
-  return retryIfEmployeeDeleted(() =>
-    db.transaction().execute(async (trx) => {
-      let group = await lockGroup(trx, accountId, id);
-      if (!group) throw groupNotFound();
-      const result = await change(trx, id);
-      if (result.delta !== 0) {
-        const employee_count = group.employee_count + result.delta;
-        group = await recordGroupChange(trx, id, { employee_count }, Date.now());
-      }
-      return { ...result, group };
-    }),
-  );
+  return db.transaction().execute(async (trx) => {
+    let group = await lockGroup(trx, accountId, id);
+    if (!group) throw groupNotFound();
+    const result = await change(trx, id);
+    if (result.delta !== 0) {
+      const employee_count = group.employee_count + result.delta;
+      group = await recordGroupChange(trx, id, { employee_count }, Date.now());
+    }
+    return { ...result, group };
+  });
 }
 
-/** Distinct ids, ascending; any that is not an employee of the account → 400 Invalid employee_ids. */
-async function checkedIds(trx: Db, accountId: number, employeeIds: number[]): Promise<number[]> {
-  const ids = [...new Set(employeeIds)].sort((a, b) => a - b);
-  const unknown = await unknownEmployeeIds(trx, accountId, ids);
-  if (unknown.length > 0) throw invalidEmployeeIds(unknown);
-  return ids;
+/** Distinct ids in slices; any that is not an employee of the account → 400 Invalid employee_ids. */
+async function checkedSlices(trx: Db, accountId: number, employeeIds: number[]): Promise<number[][]> {
+  const idSlices = slices(distinctSorted(employeeIds), sliceSize(trx));
+  await requireEmployees(trx, accountId, idSlices);
+  return idSlices;
 }
 
 /** Adds employees to a group; those already in it are left as they are. */
@@ -63,9 +155,14 @@ export async function addGroupMembers(
   employeeIds: number[],
 ): Promise<{ added: number; group: Group }> {
   const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => {
-    const ids = await checkedIds(trx, accountId, employeeIds);
-    const added = await addNewMembers(trx, id, ids);
-    if (added > 0) await enrollNewMembers(trx, { accountId, groupId: id, employeeIds: ids });
+    const target = {
+      accountId,
+      groupId: id,
+      campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
+    };
+    let added = 0;
+    for (const slice of await checkedSlices(trx, accountId, employeeIds))
+      added += await addSlice(trx, target, slice);
     return { delta: added };
   });
   return { added: delta, group };
@@ -78,9 +175,12 @@ export async function removeGroupMembers(
   groupId: string | number,
   employeeIds: number[],
 ): Promise<{ removed: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => ({
-    delta: -(await removeMembers(trx, id, await checkedIds(trx, accountId, employeeIds))),
-  }));
+  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => {
+    let removed = 0;
+    for (const slice of await checkedSlices(trx, accountId, employeeIds))
+      removed += await removeMembers(trx, id, slice);
+    return { delta: -removed };
+  });
   return { removed: -delta, group };
 }
 
@@ -111,9 +211,19 @@ export async function addGroupMembersByEmail(
   const lookup = [...wanted.keys()].filter((key) => !key.includes('\u0000'));
   const result = await changeMembers(db, accountId, groupId, async (trx, id) => {
     const found = await employeesByEmail(trx, accountId, lookup);
-    const ids = found.map((e) => e.id);
-    const delta = await addNewMembers(trx, id, ids);
-    if (delta > 0) await enrollNewMembers(trx, { accountId, groupId: id, employeeIds: ids });
+    // Locked as any other addition (a concurrent deletion waits); all exist, being just found.
+    const idSlices = await checkedSlices(
+      trx,
+      accountId,
+      found.map((e) => e.id),
+    );
+    const target = {
+      accountId,
+      groupId: id,
+      campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
+    };
+    let delta = 0;
+    for (const slice of idSlices) delta += await addSlice(trx, target, slice);
     return { delta, matched: found.length, found: new Set(found.map((e) => e.email_normalized)) };
   });
   return {

@@ -11,10 +11,21 @@ export function presentGroup(group: GroupListRow) {
   };
 }
 
-/** The detail as JSON text around the database's member list (sent as is, not re-serialized). */
-export function presentGroupDetail(detail: GroupDetail): string {
+/**
+ * The detail's JSON, piece by piece: the group's fields, then its members chunk by chunk as the
+ * database built them (see memberSummaryChunk), never as one text or as member objects.
+ */
+export async function* presentGroupDetail(
+  detail: GroupDetail<Iterable<string> | AsyncIterable<string>>,
+): AsyncGenerator<string> {
   const group = JSON.stringify(presentGroup(detail.group));
-  return `${group.slice(0, -1)},"employees":${detail.membersJson}}`;
+  let separator = '';
+  yield `${group.slice(0, -1)},"employees":[`;
+  for await (const chunk of detail.members) {
+    yield separator + chunk;
+    separator = ',';
+  }
+  yield ']}';
 }
 
 /** A group as operators and administrators see it (the CLI): with its account and times. */

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sendJsonText } from '../../http/json-text.js';
+import { sendJsonPieces } from '../../http/json-text.js';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
+import { replaceMembership } from './groups.membership.js';
 import { presentGroup, presentGroupDetail } from './groups.presenter.js';
 import {
   GroupParams,
@@ -12,7 +13,7 @@ import {
   ReplaceMembershipBody,
   replaceMembershipResponses,
 } from './groups.schemas.js';
-import { findGroups, getGroupDetail, replaceMembership } from './groups.service.js';
+import { findGroups, readGroupDetail } from './groups.service.js';
 
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -46,10 +47,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { permission: 'groups:read' },
     },
-    async (request, reply) => {
-      const detail = await getGroupDetail(app.db, request.auth.accountId, request.params.group_id);
-      return sendJsonText(reply.header('ETag', detail.etag), presentGroupDetail(detail));
-    },
+    async (request, reply) =>
+      readGroupDetail(app.db, request.auth.accountId, request.params.group_id, (detail) =>
+        sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail)),
+      ),
   );
 
   app.put(
@@ -76,7 +77,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: request.body.description,
         ifMatch: request.headers['if-match'],
       });
-      return sendJsonText(reply.header('ETag', detail.etag), presentGroupDetail(detail));
+      return sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail));
     },
   );
 };

@@ -29,13 +29,16 @@ export class Readiness {
 
   constructor(
     private readonly database: Pick<Database, 'ping'>,
-    private readonly redis: Pick<SharedRedis, 'state'> | undefined,
+    private readonly redis: Pick<SharedRedis, 'refresh'> | undefined,
   ) {}
 
   async check(): Promise<ReadinessReport> {
-    const database = (await this.database.ping(DATABASE_PROBE_MS)) ? 'ok' : 'unavailable';
-    const checks: ReadinessChecks = { database, redis: this.redis ? this.redis.state : 'off' };
-    const ready = database === 'ok' && !this.draining;
+    const [answers, redis] = await Promise.all([
+      this.database.ping(DATABASE_PROBE_MS),
+      this.redis ? this.redis.refresh() : ('off' as const),
+    ]);
+    const checks: ReadinessChecks = { database: answers ? 'ok' : 'unavailable', redis };
+    const ready = answers && !this.draining;
     const status = !ready ? 'unavailable' : checks.redis === 'unavailable' ? 'degraded' : 'ok';
     return { ready, status, checks, draining: this.draining };
   }

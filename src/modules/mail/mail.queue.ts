@@ -12,6 +12,8 @@ export interface QueueCampaignMessagesProps {
   now: number;
   /** Only these enrollments (of the campaign); all of them when absent. */
   enrollmentIds?: number[];
+  /** Only the enrollments of employees whose id is in (after, upTo] (a launch, slice by slice). */
+  employees?: { after: number; upTo: number };
   /** Leave out people who have completed the campaign (reminders). */
   incompleteOnly?: boolean;
 }
@@ -41,6 +43,11 @@ export async function queueCampaignMessages(trx: Db, props: QueueCampaignMessage
     .where('e.campaign_id', '=', props.campaignId);
   if (props.enrollmentIds) {
     source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, props.enrollmentIds)})`);
+  }
+  if (props.employees) {
+    source = source
+      .where('e.employee_id', '>', props.employees.after)
+      .where('e.employee_id', '<=', props.employees.upTo);
   }
   if (props.incompleteOnly) source = source.where('e.completed_at', 'is', null);
   const result = await trx
