@@ -9,7 +9,7 @@ import { dialectOf } from '../database.js';
  * Foreign keys whose per-row checks dominated bulk writes on PostgreSQL, where each check is a
  * trigger running a query (SQLite checks them with an in-process index look-up, and keeps them).
  * Putting 100,000 ids into a group took 1.2 s with them and 0.5 s without; a launch for
- * 100,000 people … The code does what they did: a membership change locks the employees it
+ * 100,000 people 2.9 s with them and 1.6 s without. The code does what they did: a membership change locks the employees it
  * adds (`for key share`, as the check did), deleting a group or an employee deletes its rows
  * in these tables, and only drafts (never enrolled) are deleted among campaigns.
  */
