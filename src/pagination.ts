@@ -13,6 +13,12 @@ export interface Page<T> extends PageRequest {
   items: T[];
 }
 
+/** A page whose items are already JSON: an array text made by the database. */
+export interface PageJson extends PageRequest {
+  count: number;
+  results: string;
+}
+
 /** Page 1 by default; page sizes above the maximum are clamped to it. */
 export function pageRequest(query: { page?: number | string; page_size?: number | string }): PageRequest {
   return {

@@ -9,6 +9,8 @@ export interface AccountsTable {
   name: string;
   created_at: number;
   updated_at: number;
+  /** Moves on with every change to what the account's list of groups shows (migration 0004). */
+  groups_revision: Generated<number>;
 }
 
 export interface ApiKeysTable {

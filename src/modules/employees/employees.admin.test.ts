@@ -152,7 +152,13 @@ describe('deleteEmployee', () => {
       const locked = await lockGroup(trx, accountId, group.id);
       expect(await unknownEmployeeIds(trx, accountId, [ann.id])).toEqual([]);
       await addNewMembers(trx, group.id, [ann.id]);
-      await recordGroupChange(trx, group.id, { employee_count: locked!.employee_count + 1 }, Date.now());
+      await recordGroupChange(
+        trx,
+        accountId,
+        group.id,
+        { employee_count: locked!.employee_count + 1 },
+        Date.now(),
+      );
       deletion = deleteEmployee(t.app.db, accountId, ann.id);
       await new Promise((resolve) => setTimeout(resolve, 300));
     });

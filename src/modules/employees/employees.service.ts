@@ -170,7 +170,7 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: stri
         const now = await memberGroupIds(trx, id);
         if (now.some((groupId) => !expected.includes(groupId))) return false;
       }
-      await leaveAllGroups(trx, id, Date.now());
+      await leaveAllGroups(trx, accountId, id, Date.now());
       await deleteMembershipsOfEmployee(trx, id);
       await deleteEnrollmentsOfEmployee(trx, accountId, id);
       await deleteEmployeeRow(trx, accountId, id);

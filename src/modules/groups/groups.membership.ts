@@ -110,7 +110,13 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       moved += await removeMembersBetween(trx, id, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
 
     if (moved > 0 || isRenamed(group, changes)) {
-      group = await recordGroupChange(trx, id, { ...changes, employee_count: wanted.length }, Date.now());
+      group = await recordGroupChange(
+        trx,
+        props.accountId,
+        id,
+        { ...changes, employee_count: wanted.length },
+        Date.now(),
+      );
     }
     return { group, etag: groupEtag(group), members: await readMemberChunks(trx, id) };
   });
@@ -134,7 +140,7 @@ function changeMembers<T extends { delta: number }>(
     const result = await change(trx, id);
     if (result.delta !== 0) {
       const employee_count = group.employee_count + result.delta;
-      group = await recordGroupChange(trx, id, { employee_count }, Date.now());
+      group = await recordGroupChange(trx, accountId, id, { employee_count }, Date.now());
     }
     return { ...result, group };
   });

@@ -1,17 +1,41 @@
 import { type Selectable, sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { GroupsTable } from '../../db/schema.js';
 
 export type GroupRow = Selectable<GroupsTable>;
 
-export function insertGroup(
-  db: Db,
+/**
+ * Moves the account's groups revision on: every change to what the account's list of groups
+ * shows (a group made, renamed or deleted, a count changed) does this in its transaction, so
+ * every instance knows a cached list is stale (groups.service findGroups).
+ */
+export async function bumpGroupsRevision(trx: Db, accountId: number): Promise<void> {
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ groups_revision: eb('groups_revision', '+', 1) }))
+    .where('id', '=', accountId)
+    .execute();
+}
+
+const groupsRevisionOf = prepared((db: Db, p: { accountId: number }) =>
+  db.selectFrom('accounts').select('groups_revision').where('id', '=', p.accountId),
+);
+
+/** The account's groups revision (see bumpGroupsRevision); 0 for no account. */
+export async function groupsRevision(db: Db, accountId: number): Promise<number> {
+  return Number((await groupsRevisionOf.executeTakeFirst(db, { accountId }))?.groups_revision ?? 0);
+}
+
+/** Inserts a group (inside the caller's transaction, which also moves the revision on). */
+export async function insertGroup(
+  trx: Db,
   accountId: number,
   values: { name: string; description: string },
   now: number,
 ): Promise<GroupRow> {
-  return db
+  const group = await trx
     .insertInto('groups')
     .values({
       account_id: accountId,
@@ -23,6 +47,8 @@ export function insertGroup(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await bumpGroupsRevision(trx, accountId);
+  return group;
 }
 
 export function findGroup(db: Db, accountId: number, groupId: number): Promise<GroupRow | undefined> {
@@ -63,23 +89,59 @@ export async function countGroups(db: Db, accountId: number): Promise<number> {
   return countRows(db.selectFrom('groups').where('account_id', '=', accountId));
 }
 
-/** What a list of groups shows: reading the other columns costs more than the query itself. */
+/** What a list of groups shows. */
 export type GroupListRow = Pick<GroupRow, 'id' | 'name' | 'description' | 'employee_count'>;
 
-export function listGroups(
+export interface GroupsPageJson {
+  /** How many groups the account has. */
+  count: number;
+  /** The page's groups as a JSON array text made by the database (the fields of `GroupListItem`). */
+  results: string;
+}
+
+/**
+ * A page of the account's groups by id and their number, in one statement, as JSON made by
+ * the database: materialising 100 rows as objects and serializing them again cost more than
+ * the query.
+ */
+const groupsPage = prepared((db: Db, p: { accountId: number; limit: number; offset: number }) => {
+  const page = db
+    .selectFrom('groups')
+    .select(['id', 'name', 'description', 'employee_count'])
+    .where('account_id', '=', p.accountId)
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset)
+    .as('g');
+  const count = db
+    .selectFrom('groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', p.accountId);
+  return dialectOf(db) === 'postgres'
+    ? db
+        .selectFrom(page)
+        .select([
+          count.as('count'),
+          sql<string>`'[' || coalesce(string_agg(row_to_json(g)::text, ',' order by g.id), '') || ']'`.as(
+            'results',
+          ),
+        ])
+    : // The ordered subquery streams in id order and json_group_array keeps it (as memberSummaryChunk).
+      db.selectFrom(page).select([
+        count.as('count'),
+        sql<string>`coalesce(json_group_array(json_object('id', g.id, 'name', g.name,
+            'description', g.description, 'employee_count', g.employee_count)), '[]')`.as('results'),
+      ]);
+});
+
+export async function readGroupsPage(
   db: Db,
   accountId: number,
   limit: number,
   offset: number,
-): Promise<GroupListRow[]> {
-  return db
-    .selectFrom('groups')
-    .select(['id', 'name', 'description', 'employee_count'])
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+): Promise<GroupsPageJson> {
+  const row = await groupsPage.executeTakeFirst(db, { accountId, limit, offset });
+  return { count: Number(row?.count ?? 0), results: row?.results ?? '[]' };
 }
 
 /**
@@ -104,19 +166,23 @@ export async function memberSummariesJson(db: Db, groupId: number): Promise<stri
   return rows[0]?.json ?? '[]';
 }
 
-/** Saves a change to the group and moves its version (and so its ETag) on. */
-export function recordGroupChange(
+/** Saves a change to the group and moves its version (and so its ETag) and the account's groups revision on. */
+export async function recordGroupChange(
   trx: Db,
+  accountId: number,
   groupId: number,
   changes: { name?: string; description?: string; employee_count?: number },
   now: number,
 ): Promise<GroupRow> {
-  return trx
+  const group = await trx
     .updateTable('groups')
     .set((eb) => ({ ...changes, version: eb('version', '+', 1), updated_at: now }))
+    .where('account_id', '=', accountId)
     .where('id', '=', groupId)
     .returningAll()
     .executeTakeFirstOrThrow();
+  await bumpGroupsRevision(trx, accountId);
+  return group;
 }
 
 /**
@@ -145,18 +211,25 @@ export async function lockGroups(trx: Db, accountId: number, groupIds: number[])
 }
 
 /** Before an employee is deleted: every group holding it loses a member and moves its version on. */
-export async function leaveAllGroups(trx: Db, employeeId: number, now: number): Promise<void> {
-  await trx
+export async function leaveAllGroups(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+  now: number,
+): Promise<void> {
+  const left = await trx
     .updateTable('groups')
     .set((eb) => ({
       employee_count: eb('employee_count', '-', 1),
       version: eb('version', '+', 1),
       updated_at: now,
     }))
+    .where('account_id', '=', accountId)
     .where('id', 'in', (eb) =>
       eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId),
     )
-    .execute();
+    .executeTakeFirst();
+  if (Number(left.numUpdatedRows) > 0) await bumpGroupsRevision(trx, accountId);
 }
 
 /** Groups whose name matches `pattern` (a `containsPattern`), or all; by name, then id (an index). */
@@ -190,12 +263,14 @@ export function groupsNamed(
     .execute();
 }
 
-/** Deletes a group of this account (memberships and campaign targets cascade); false if there is none. */
-export async function deleteGroupRow(db: Db, accountId: number, groupId: number): Promise<boolean> {
-  const result = await db
+/** Deletes a group of this account (campaign targets cascade; memberships are the caller's); false if there is none. */
+export async function deleteGroupRow(trx: Db, accountId: number, groupId: number): Promise<boolean> {
+  const result = await trx
     .deleteFrom('groups')
     .where('account_id', '=', accountId)
     .where('id', '=', groupId)
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const deleted = Number(result.numDeletedRows) > 0;
+  if (deleted) await bumpGroupsRevision(trx, accountId);
+  return deleted;
 }

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendJsonPieces } from '../../http/json-text.js';
-import { presentPage } from '../../http/page-envelope.js';
+import { presentPageJson } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
+import { createGroupPagesCache } from './groups.cache.js';
 import { replaceMembership } from './groups.membership.js';
-import { presentGroup, presentGroupDetail } from './groups.presenter.js';
+import { presentGroupDetail } from './groups.presenter.js';
 import {
   GroupParams,
   getGroupResponses,
@@ -16,6 +17,9 @@ import {
 import { findGroups, readGroupDetail } from './groups.service.js';
 
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Remembered group lists, checked against the account's groups revision on every request.
+  const groupPages = createGroupPagesCache();
+
   app.get(
     '/customer/groups/',
     {
@@ -28,12 +32,10 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { permission: 'groups:read' },
     },
-    async (request) =>
-      presentPage(
-        request,
-        await findGroups(app.db, request.auth.accountId, pageRequest(request.query)),
-        presentGroup,
-      ),
+    async (request, reply) => {
+      const page = await findGroups(app.db, request.auth.accountId, pageRequest(request.query), groupPages);
+      return reply.type('application/json; charset=utf-8').send(presentPageJson(request, page) as never);
+    },
   );
 
   app.get(

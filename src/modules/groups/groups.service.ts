@@ -2,14 +2,15 @@ import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { yieldToOthers } from '../../db/id-slices.js';
 import { containsPattern } from '../../db/like.js';
-import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { conflict, FieldErrorCollector, invalidPage, notFound } from '../../errors.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
-import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import type { PageJson, PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';
 import { readEmployeePage } from '../employees/employees.search.repository.js';
+import type { GroupPagesCache } from './groups.cache.js';
 import { groupEtag } from './groups.etag.js';
 import { deleteMembershipsOfGroup, memberSummaryChunk } from './groups.members.repository.js';
 import {
@@ -17,12 +18,12 @@ import {
   countGroupsNamed,
   deleteGroupRow,
   findGroup,
-  type GroupListRow,
   type GroupRow,
   groupsNamed,
+  groupsRevision,
   insertGroup,
-  listGroups,
   lockGroup,
+  readGroupsPage,
   recordGroupChange,
 } from './groups.repository.js';
 
@@ -72,15 +73,35 @@ export async function createGroup(
     input.description === undefined ? '' : checkDescription(errors, 'description', input.description);
   errors.throwIfAny();
   await getAccount(db, accountId);
-  return insertGroup(db, accountId, { name, description }, Date.now());
+  return db.transaction().execute((trx) => insertGroup(trx, accountId, { name, description }, Date.now()));
 }
 
-export function findGroups(db: Db, accountId: number, page: PageRequest): Promise<Page<GroupListRow>> {
-  return fetchPage(
-    page,
-    () => countGroups(db, accountId),
-    (limit, offset) => listGroups(db, accountId, limit, offset),
-  );
+/**
+ * A page of the account's groups (Customer API), as JSON. Answers are remembered per account,
+ * page and size with the account's groups revision (bumpGroupsRevision), which every change to
+ * the list moves on in its own transaction: one cheap read of the revision tells whether the
+ * remembered answer is still the list every instance would read.
+ */
+export async function findGroups(
+  db: Db,
+  accountId: number,
+  page: PageRequest,
+  groupPages: GroupPagesCache,
+): Promise<PageJson> {
+  const revision = await groupsRevision(db, accountId);
+  const key = `${accountId}:${page.page}:${page.pageSize}`;
+  let json = groupPages.get(key);
+  if (json?.revision !== revision) {
+    const offset = (page.page - 1) * page.pageSize;
+    // Far past any real collection (an offset like 10^20): nothing to ask the database for.
+    const read = Number.isSafeInteger(offset)
+      ? await readGroupsPage(db, accountId, page.pageSize, offset)
+      : { count: await countGroups(db, accountId), results: '[]' };
+    json = { revision, ...read };
+    groupPages.set(key, json);
+  }
+  if (page.page > 1 && (page.page - 1) * page.pageSize >= json.count) throw invalidPage();
+  return { ...page, count: json.count, results: json.results };
 }
 
 /**
@@ -168,7 +189,7 @@ export async function updateGroup(
     const group = await lockGroup(trx, accountId, id);
     if (!group) throw groupNotFound();
     if (!isRenamed(group, changes)) return group;
-    return recordGroupChange(trx, id, changes, Date.now());
+    return recordGroupChange(trx, accountId, id, changes, Date.now());
   });
 }
 
