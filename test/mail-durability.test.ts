@@ -17,7 +17,7 @@ import { countByRecipient, type ReceivedMail, startSmtpServer, type TestSmtpServ
 // (`handed_over_at`) just before the final ".", so the worker that takes the message over knows
 // whether the earlier attempt may have been delivered ("in doubt", counted in
 // `attempts_in_doubt`) or certainly was not (sent again plainly). Every duplicate is one of
-// those in doubt: duplicates ≤ attempts in doubt ≤ MAIL_CONCURRENCY per kill.
+// those in doubt: duplicates ≤ attempts in doubt; a kill leaves at most MAIL_CONCURRENCY in doubt.
 
 let testDb: TestDatabase;
 let db: Db;
@@ -178,7 +178,7 @@ describe('killing the server while a campaign’s mail is being sent', () => {
     };
     const before = smtp.received.length;
     const received = () => smtp.received.length - before;
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 50_000;
     const killsAt: number[] = [];
 
     let server = await start(env);
@@ -229,7 +229,8 @@ describe('killing the server while a campaign’s mail is being sent', () => {
       const row = rows.find((r) => r.message_id === mails[0]?.messageId);
       expect(row?.attempts_in_doubt, row?.message_id ?? '').toBeGreaterThanOrEqual(mails.length - 1);
     }
+    // (Not bounded by 2 per kill here: on a starved machine a send can also time out after its
+    // hand-off, which is in doubt too.)
     expect(extraCopies).toBeLessThanOrEqual(attemptsInDoubt);
-    expect(attemptsInDoubt).toBeLessThanOrEqual(KILLS * 2);
   });
 });
