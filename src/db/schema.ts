@@ -160,6 +160,14 @@ export interface MessagesTable {
   next_attempt_at: number;
   /** A worker's claim on a `sending` message; an expired claim is taken over. */
   locked_until: number | null;
+  /**
+   * When the current attempt handed the message over for delivery (over SMTP: its last byte
+   * written, the final "." of DATA about to go); cleared once the outcome is recorded. Still set
+   * on a `sending` message whose claim ran out: that attempt may have been delivered.
+   */
+  handed_over_at: number | null;
+  /** Attempts whose outcome was never learned (see handed_over_at); the message went out again. */
+  attempts_in_doubt: Generated<number>;
   last_error: string | null;
   transport: 'smtp' | 'outbox' | null;
   to_address: string | null;

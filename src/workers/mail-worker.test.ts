@@ -225,18 +225,79 @@ describe('failures', () => {
     expect(row?.last_error).toContain('421');
     expect(mailTo(to)).toHaveLength(3);
   });
+});
 
-  it('takes over the claim of a worker that died mid-send once its lease runs out', async () => {
+describe('a worker that dies mid-send', () => {
+  const lease = 2 * MINUTE;
+  const inDoubtWarnings = () => logLines.filter((l) => l.msg.includes('may have been delivered')).length;
+
+  /** A transport that delivers through `inner`, then never returns: its worker is as good as dead. */
+  function diesAfterSending(inner: MailTransport): MailTransport {
+    return {
+      kind: inner.kind,
+      send: async (mail, handOff) => {
+        await inner.send(mail, handOff);
+        await new Promise(() => {});
+      },
+      close: () => inner.close(),
+    };
+  }
+
+  async function waitFor(what: string, check: () => boolean | Promise<boolean>) {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await delay(10);
+    }
+  }
+
+  it('records what goes out before the final ".", and after the 250 only flips the status', async () => {
+    const c = await campaign({ name: 'Phases' });
+    const clock = manualClock(Date.now());
+    let held: Awaited<ReturnType<typeof campaignMessages>>[number] | undefined;
+    smtp.behaviour.onMessage = async () => {
+      // The whole message has arrived, the 250 not yet given: what does the queue say?
+      [held] = await campaignMessages(t.app.db, c.campaignId);
+      return undefined;
+    };
+    const sendingAt = clock.now();
+    expect(await worker({ clock }).drain()).toMatchObject({ sent: 1 });
+    expect(held).toMatchObject({
+      status: 'sending',
+      handed_over_at: sendingAt,
+      transport: 'smtp',
+      to_address: c.emails[0],
+      subject: 'Your security training: Phases',
+      message_id: `<vigil-msg-${held?.id}@vigil.example.com>`,
+      sent_at: null,
+    });
+    expect(held?.body_html).toContain('Start the training');
+    const [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(row).toMatchObject({
+      status: 'sent',
+      handed_over_at: null,
+      attempts_in_doubt: 0,
+      sent_at: sendingAt,
+    });
+    expect(row?.body_text).toBe(held?.body_text);
+
+    // Recorded as sent, it never goes out again.
+    clock.advance(2 * lease);
+    expect(await worker({ clock }).drain()).toMatchObject({ sent: 0 });
+    expect(mailTo(c.emails[0] as string)).toHaveLength(1);
+  });
+
+  it('sends at once, not in doubt, a message whose claim ran out before it was handed over', async () => {
     const c = await campaign();
     const clock = manualClock(Date.now());
-    const lease = 2 * MINUTE;
-    // A worker claims the message and dies.
+    // A worker claims the message and dies before sending anything.
     const [claim] = await claimDueMessages(t.app.db, {
       now: clock.now(),
       limit: 50,
       leaseUntil: clock.now() + lease,
     });
-    expect(claim).toBeDefined();
+    expect(claim).toMatchObject({ attempts: 1, inDoubt: false });
+    const warnings = inDoubtWarnings();
     const w = worker({ clock, leaseMs: lease });
     clock.advance(lease - 1);
     expect((await w.drain()).sent).toBe(0);
@@ -246,8 +307,112 @@ describe('failures', () => {
     expect(row).toMatchObject({
       status: 'sent',
       attempts: 2,
+      attempts_in_doubt: 0,
+      handed_over_at: null,
       message_id: `<vigil-msg-${claim?.id}@vigil.example.com>`,
     });
+    expect(mailTo(c.emails[0] as string)).toHaveLength(1);
+    expect(inDoubtWarnings()).toBe(warnings);
+  });
+
+  it('sends again, in doubt and with the same Message-ID, a message accepted by the server but never recorded', async () => {
+    const c = await campaign();
+    const to = c.emails[0] as string;
+    const clock = manualClock(Date.now());
+    const warnings = inDoubtWarnings();
+    // The first worker hands the message over, the server accepts it, and the worker dies
+    // before recording the 250.
+    void worker({ clock, leaseMs: lease, transport: diesAfterSending(smtpOut()) }).runBatch();
+    await waitFor('the first delivery', () => smtp.accepted.some((m) => m.recipients.includes(to)));
+    const [handedOver] = await campaignMessages(t.app.db, c.campaignId);
+    expect(handedOver).toMatchObject({ status: 'sending', attempts: 1, handed_over_at: clock.now() });
+
+    // Nothing acknowledged is lost: once the claim has run out, the next worker sends it again,
+    // as the same message, and counts the attempt in doubt.
+    clock.advance(lease + 1);
+    expect(await worker({ clock, leaseMs: lease }).drain()).toMatchObject({ sent: 1 });
+    const [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(row).toMatchObject({ status: 'sent', attempts: 2, attempts_in_doubt: 1, handed_over_at: null });
+    const copies = smtp.accepted.filter((m) => m.recipients.includes(to));
+    expect(copies.map((m) => m.messageId)).toEqual([row?.message_id, row?.message_id]);
+    expect(inDoubtWarnings()).toBe(warnings + 1);
+  });
+
+  it('counts an attempt whose connection was lost after the final "." in doubt, and sends it again', async () => {
+    const c = await campaign();
+    const to = c.emails[0] as string;
+    const clock = manualClock(Date.now());
+    // The server takes longer to answer than our timeout, and keeps the message all the same.
+    smtp.behaviour.onMessage = async () => {
+      if (mailTo(to).length === 1) await delay(600);
+      return undefined;
+    };
+    const transport = smtpTransport({ smtpUrl: smtp.url, concurrency: 1, timeoutMs: 300 });
+    transports.push(transport);
+    const w = worker({ clock, transport });
+    expect(await w.drain()).toMatchObject({ retried: 1 });
+    let [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(row).toMatchObject({ status: 'queued', attempts: 1, attempts_in_doubt: 1, handed_over_at: null });
+    expect(row?.last_error).toMatch(/timeout/i);
+
+    await waitFor('the late acceptance', () => smtp.accepted.some((m) => m.recipients.includes(to)));
+    clock.advance(2 * MINUTE); // the retry's delay and the pause for the server
+    expect(await w.drain()).toMatchObject({ sent: 1 });
+    [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(row).toMatchObject({ status: 'sent', attempts: 2, attempts_in_doubt: 1 });
+    const copies = smtp.accepted.filter((m) => m.recipients.includes(to));
+    expect(copies.map((m) => m.messageId)).toEqual([row?.message_id, row?.message_id]);
+  });
+
+  it('never lets the SMTP server have a message whose claim ran out before it was handed over', async () => {
+    const c = await campaign();
+    const to = c.emails[0] as string;
+    const clock = manualClock(Date.now());
+    const inner = smtpOut(1);
+    // The worker stalls mid-transaction past its lease (the message's last byte is written when
+    // the hand-off is asked for).
+    const stalls: MailTransport = {
+      kind: 'smtp',
+      send: (mail, handOff) =>
+        inner.send(mail, async () => {
+          clock.advance(lease);
+          await handOff();
+        }),
+      close: () => inner.close(),
+    };
+    expect(await worker({ clock, leaseMs: lease, transport: stalls }).drain()).toMatchObject({
+      sent: 0,
+      retried: 0,
+      failed: 0,
+    });
+    const [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(row).toMatchObject({ status: 'sending', attempts: 1, handed_over_at: null, attempts_in_doubt: 0 });
+    expect(mailTo(to)).toHaveLength(0); // the transaction was cut before its final "."
+
+    // The next worker sends it, plainly: the first never handed it over.
+    clock.advance(1);
+    expect(await worker({ clock, leaseMs: lease }).drain()).toMatchObject({ sent: 1 });
+    expect(await campaignMessages(t.app.db, c.campaignId)).toMatchObject([
+      { status: 'sent', attempts: 2, attempts_in_doubt: 0 },
+    ]);
+    expect(mailTo(to)).toHaveLength(1);
+  });
+
+  it('does not count a dead worker’s outbox delivery in doubt: nothing had left the server', async () => {
+    const c = await campaign();
+    const clock = manualClock(Date.now());
+    void worker({ clock, leaseMs: lease, transport: diesAfterSending(outboxTransport()) }).runBatch();
+    await waitFor(
+      'the hand-off',
+      async () => (await campaignMessages(t.app.db, c.campaignId))[0]?.handed_over_at != null,
+    );
+    clock.advance(lease + 1);
+    expect(await worker({ clock, leaseMs: lease, transport: outboxTransport() }).drain()).toMatchObject({
+      sent: 1,
+    });
+    expect(await campaignMessages(t.app.db, c.campaignId)).toMatchObject([
+      { status: 'sent', attempts: 2, attempts_in_doubt: 0, transport: 'outbox' },
+    ]);
   });
 });
 

@@ -1,10 +1,17 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { type Composer, mailComposer } from '../modules/mail/mail.compose.js';
-import { type Claim, claimDueMessages, finishClaim, releaseClaims } from '../modules/mail/mail.repository.js';
+import {
+  type Claim,
+  claimDueMessages,
+  finishClaim,
+  recordHandOff,
+  recordSent,
+  releaseClaims,
+} from '../modules/mail/mail.repository.js';
 import { classifySendError, MailSendError, type MailTransport } from '../modules/mail/mail.transport.js';
 import { type Clock, systemClock } from './clock.js';
-import { SendRate } from './send-rate.js';
+import { retryDelay, SendRate } from './send-rate.js';
 
 /** What the workers log through (pino's logger fits). */
 export interface WorkerLog {
@@ -43,18 +50,8 @@ export interface MailTotals {
 
 type Outcome = keyof MailTotals | 'lost';
 
-const MAX_RETRY_DELAY_MS = 6 * 3_600_000;
 /** The longest the worker waits before trying an unavailable mail server again. */
 const MAX_PAUSE_MS = 5 * 60_000;
-
-/**
- * The wait before attempt `attempts + 1`: `base·2^(attempts−1)`, at most 6 hours, with ±10 %
- * jitter so messages that failed together (a server briefly down) do not all return at once.
- */
-export function retryDelay(attempts: number, baseMs: number, random: () => number = Math.random): number {
-  const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempts - 1));
-  return Math.min(MAX_RETRY_DELAY_MS, Math.round(exponential * (0.9 + 0.2 * random())));
-}
 
 /** Runs `fn` over `items`, at most `limit` at a time, in order of start. */
 async function eachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -67,13 +64,14 @@ async function eachConcurrently<T>(items: T[], limit: number, fn: (item: T) => P
 
 /**
  * The mail worker: claims due messages from the queue in small batches, renders each from
- * current data, sends with at most `concurrency` in flight and `ratePerMinute` a minute, and
- * records the outcome in one update right after the server's answer. Retries back off
- * exponentially; `maxAttempts` failures or a permanent refusal fail a message. Several workers
- * (processes, machines) can share one queue: claims are disjoint, and an expired claim (a
- * worker that died mid-send) is taken over. When the mail server itself is unavailable, the
- * worker pauses (backing off up to 5 minutes) instead of spending every queued message's
- * attempts on it; one message at a time probes whether it is back.
+ * current data, records what it is about to send, sends with at most `concurrency` in flight
+ * and `ratePerMinute` a minute, and records the outcome right after the server's answer.
+ * Retries back off exponentially; `maxAttempts` failures or a permanent refusal fail a message.
+ * Several workers (processes, machines) can share one queue: claims are disjoint, and an
+ * expired claim (a worker that died mid-send) is taken over, in doubt when that worker had
+ * handed the message to the SMTP server. When the mail server itself is unavailable, the worker
+ * pauses (backing off up to 5 minutes) instead of spending every queued message's attempts on
+ * it; one message at a time probes whether it is back.
  */
 export class MailWorker {
   private readonly options: Required<Omit<MailWorkerOptions, 'clock' | 'random'>>;
@@ -229,7 +227,13 @@ export class MailWorker {
     });
   }
 
-  /** Sends one claimed message and records what happened; never throws. */
+  /**
+   * Sends one claimed message and records what happened; never throws. The transport hands it
+   * over through `handOff` (over SMTP just before the final "."), which records everything known
+   * before the delivery; after the server's 250 only a status flip remains (recordSent). A crash
+   * between the two is the one way a delivered message goes out twice; the worker that takes the
+   * claim over then knows it is in doubt.
+   */
   private async handle(claim: Claim, render: Composer): Promise<Outcome> {
     const { db, transport, log, maxAttempts, retryBaseMs } = this.options;
     try {
@@ -239,41 +243,60 @@ export class MailWorker {
           ? 'cancelled'
           : 'lost';
       }
-      let failure: MailSendError | undefined;
-      try {
-        await transport.send(mail);
-      } catch (err) {
-        failure = err instanceof MailSendError ? err : classifySendError(err);
+      if (claim.inDoubt) {
+        // At least once: a training invitation that never arrives is worse than a second copy,
+        // which carries the same Message-ID (DEVELOPERS.md, "The mail queue").
+        log.warn(
+          { message: claim.id, attempt: claim.attempts, message_id: mail.messageId },
+          'mail worker: sending again a message whose earlier attempt may have been delivered',
+        );
       }
-      const now = this.clock.now();
-      if (!failure) this.serverFailures = 0;
-      else if (failure.serverUnavailable) this.pauseForServer(now);
-      if (!failure) {
-        const recorded = await finishClaim(db, claim, {
-          status: 'sent',
-          sent_at: now,
+      let handedOver: Promise<boolean> | undefined;
+      const handOff = () => {
+        handedOver ??= recordHandOff(db, claim, this.clock.now(), {
           transport: transport.kind,
           to_address: mail.to,
           subject: mail.subject,
           body_text: mail.text,
           body_html: mail.html,
           message_id: mail.messageId,
-          last_error: null,
         });
+        return handedOver.then((ours) => {
+          if (!ours) throw new Error('the claim ran out before the message was handed over');
+        });
+      };
+      let failure: MailSendError | undefined;
+      try {
+        await transport.send(mail, handOff);
+      } catch (err) {
+        failure = err instanceof MailSendError ? err : classifySendError(err);
+      }
+      const now = this.clock.now();
+      if (!failure) {
+        if (!handedOver) await handOff(); // a transport that never handed over: record it now
+        // Nothing else between the server's acceptance and this commit.
+        const recorded = await recordSent(db, claim, now);
+        this.serverFailures = 0;
         if (!recorded) log.warn({ message: claim.id }, 'mail worker: sent a message whose claim had run out');
         return recorded ? 'sent' : 'lost';
       }
+      // Our own hand-off failed (the claim ran out, the database failed): nothing was delivered.
+      if (handedOver && !(await handedOver)) return 'lost';
+      // Handed over, then no reply (a connection lost after the final "."): delivered or not,
+      // nobody knows, so this attempt is in doubt. Not handed over: an earlier one may be.
+      const ended: Claim = { ...claim, inDoubt: handedOver ? !failure.answered : claim.inDoubt };
+      if (failure.serverUnavailable) this.pauseForServer(now);
       const giveUp = failure.permanent || claim.attempts >= maxAttempts;
       log.warn(
         { message: claim.id, attempt: claim.attempts, permanent: failure.permanent, error: failure.message },
         giveUp ? 'mail worker: message failed' : 'mail worker: send failed, will retry',
       );
       if (giveUp) {
-        return (await finishClaim(db, claim, { status: 'failed', last_error: failure.message }))
+        return (await finishClaim(db, ended, { status: 'failed', last_error: failure.message }))
           ? 'failed'
           : 'lost';
       }
-      const retried = await finishClaim(db, claim, {
+      const retried = await finishClaim(db, ended, {
         status: 'queued',
         next_attempt_at: now + retryDelay(claim.attempts, retryBaseMs, this.random),
         last_error: failure.message,

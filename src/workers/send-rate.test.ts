@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from './clock.js';
-import { retryDelay } from './mail-worker.js';
-import { SendRate } from './send-rate.js';
+import { retryDelay, SendRate } from './send-rate.js';
 
 describe('the send rate', () => {
   it('starts with a burst of one second’s budget, then refills evenly', async () => {

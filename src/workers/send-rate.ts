@@ -54,3 +54,14 @@ export class SendRate {
     }
   }
 }
+
+const MAX_RETRY_DELAY_MS = 6 * 3_600_000;
+
+/**
+ * The mail worker's retry back-off: the wait before attempt `attempts + 1`: `base·2^(attempts−1)`, at most 6 hours, with ±10 %
+ * jitter so messages that failed together (a server briefly down) do not all return at once.
+ */
+export function retryDelay(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.min(MAX_RETRY_DELAY_MS, Math.round(exponential * (0.9 + 0.2 * random())));
+}

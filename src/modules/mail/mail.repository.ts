@@ -1,6 +1,7 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { CampaignStatus, MessageKind, MessagesTable } from '../../db/schema.js';
+import type { TransportKind } from './mail.transport.js';
 import { messagesWithPeople } from './messages.repository.js';
 
 /** SQL of the mail workers: claiming due messages, reading what to render, recording outcomes. */
@@ -9,6 +10,12 @@ import { messagesWithPeople } from './messages.repository.js';
 export interface Claim {
   id: number;
   attempts: number;
+  /**
+   * An attempt whose outcome was never learned, not yet counted in `attempts_in_doubt`: an
+   * earlier one handed this message to an SMTP server and its worker stopped (or its claim ran
+   * out) before recording the answer, so it may have been delivered. Counted by the next write.
+   */
+  inDoubt: boolean;
 }
 
 /**
@@ -17,7 +24,9 @@ export interface Claim {
  * until `leaseUntil`, one attempt more. On PostgreSQL the rows are picked `for update skip
  * locked`, so concurrent workers take disjoint sets without waiting for each other; SQLite runs
  * one writer at a time, so its single UPDATE is atomic by itself. The claim also moves
- * `next_attempt_at` to the lease's end, so the due-index alone finds expired claims.
+ * `next_attempt_at` to the lease's end, so the due-index alone finds expired claims. A claim
+ * whose earlier attempt handed the message to an SMTP server (`handed_over_at` still set, see
+ * recordHandOff) comes back in doubt; one that ran out before the hand-off is plainly due again.
  */
 export async function claimDueMessages(
   db: Db,
@@ -44,10 +53,16 @@ export async function claimDueMessages(
         .limit(props.limit);
       return dialectOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
-    .returning(['id', 'attempts'])
+    .returning(['id', 'attempts', 'handed_over_at', 'transport'])
     .execute();
   // Fresh messages first: after a pause, a retried message should not always be the one to probe.
-  return rows.sort((a, b) => a.attempts - b.attempts || a.id - b.id);
+  return rows
+    .map((r) => ({
+      id: r.id,
+      attempts: r.attempts,
+      inDoubt: r.handed_over_at !== null && r.transport === 'smtp',
+    }))
+    .sort((a, b) => a.attempts - b.attempts || a.id - b.id);
 }
 
 /** Everything a message is rendered from, read when it is sent (current names, dates, courses). */
@@ -91,14 +106,76 @@ export async function messageContexts(db: Db, ids: number[]): Promise<Map<number
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** The message's count of attempts in doubt, with the one the claim carries (if any). */
+function countDoubt(claim: Claim) {
+  return sql<number>`attempts_in_doubt + ${claim.inDoubt ? 1 : 0}`;
+}
+
+/** What an attempt sends, recorded when it is handed over. */
+export interface HandOffRecord {
+  transport: TransportKind;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  message_id: string;
+}
+
 /**
- * Ends a claim with these values, only if it is still ours (still `sending` at our attempt):
- * a worker whose claim ran out must not overwrite what the worker that took over recorded.
+ * Records what this attempt sends, and when it was handed over (see HandOff in
+ * mail.transport.ts: over SMTP, just before the final "." of DATA). Everything known before the
+ * delivery is written here, so the update after the server's answer (recordSent) is a small
+ * status flip; and a worker that takes the claim over later knows, from `handed_over_at`, that
+ * this attempt may have been delivered. Counts an earlier attempt in doubt. Only while the claim
+ * is ours and has not run out (`now` before its lease's end): a worker never hands over a message
+ * another may take. Returns false when it is not (then nothing may be delivered).
  */
-export async function finishClaim(db: Db, claim: Claim, values: Updateable<MessagesTable>): Promise<boolean> {
+export async function recordHandOff(
+  db: Db,
+  claim: Claim,
+  now: number,
+  values: HandOffRecord,
+): Promise<boolean> {
   const result = await db
     .updateTable('messages')
-    .set({ ...values, locked_until: null })
+    .set({ ...values, handed_over_at: now, attempts_in_doubt: countDoubt(claim) })
+    .where('id', '=', claim.id)
+    .where('status', '=', 'sending')
+    .where('attempts', '=', claim.attempts)
+    .where('locked_until', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Records that the transport accepted the message handed over (recordHandOff came first). This
+ * statement is the end of the window in which a crash duplicates a delivered message, so it only
+ * flips the status. On PostgreSQL it commits without waiting for the WAL flush
+ * (`synchronous_commit` off for this statement alone), which takes the window from a disk flush
+ * (milliseconds) to a round trip: a crash of the worker after it cannot lose the record; a crash
+ * of PostgreSQL itself in the next ~0.6 s could, and the message, still `sending` with its
+ * hand-off recorded, would then be sent again as in doubt, never lost.
+ */
+export async function recordSent(db: Db, claim: Claim, sentAt: number): Promise<boolean> {
+  const flip = {
+    status: 'sent' as const,
+    sent_at: sentAt,
+    handed_over_at: null,
+    locked_until: null,
+    last_error: null,
+  };
+  const query =
+    dialectOf(db) === 'postgres'
+      ? db
+          .with('async_commit', (w) =>
+            w.selectNoFrom(sql<string>`set_config('synchronous_commit', 'off', true)`.as('mode')),
+          )
+          .updateTable('messages')
+          .set(flip)
+          // The reference makes PostgreSQL evaluate the set_config (a volatile CTE, never inlined).
+          .where((eb) => eb.exists(eb.selectFrom('async_commit').select('mode')))
+      : db.updateTable('messages').set(flip);
+  const result = await query
     .where('id', '=', claim.id)
     .where('status', '=', 'sending')
     .where('attempts', '=', claim.attempts)
@@ -106,7 +183,27 @@ export async function finishClaim(db: Db, claim: Claim, values: Updateable<Messa
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Hands claimed messages that were never attempted back to the queue (a worker stopping). */
+/**
+ * Ends a claim with these values (a failure, a retry later, a cancellation), only if it is still
+ * ours (still `sending` at our attempt): a worker whose claim ran out must not overwrite what the
+ * worker that took over recorded. The hand-off mark goes; an attempt in doubt the claim carries
+ * is counted.
+ */
+export async function finishClaim(db: Db, claim: Claim, values: Updateable<MessagesTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('messages')
+    .set({ ...values, locked_until: null, handed_over_at: null, attempts_in_doubt: countDoubt(claim) })
+    .where('id', '=', claim.id)
+    .where('status', '=', 'sending')
+    .where('attempts', '=', claim.attempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Hands claimed messages that were never attempted back to the queue (a worker stopping). The
+ * hand-off mark of an earlier attempt stays: that attempt is still in doubt, counted later.
+ */
 export async function releaseClaims(db: Db, claims: Claim[], now: number): Promise<void> {
   for (const claim of claims) {
     await db

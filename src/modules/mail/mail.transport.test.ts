@@ -44,6 +44,15 @@ describe('classifying send failures', () => {
     expect(classifySendError(smtpReply(550, '550 5.1.1 No such user')).serverUnavailable).toBe(false);
   });
 
+  it('tells whether the server answered, or the outcome is unknown (no reply after the message)', () => {
+    expect(classifySendError(smtpReply(451, '451 4.3.0 Try again later', 'EMESSAGE')).answered).toBe(true);
+    expect(classifySendError(smtpReply(550, '550 5.1.1 No such user')).answered).toBe(true);
+    const lost = Object.assign(new Error('Connection closed unexpectedly'), { code: 'ECONNECTION' });
+    expect(classifySendError(lost).answered).toBe(false);
+    const timeout = Object.assign(new Error('Timeout'), { code: 'ETIMEDOUT' });
+    expect(classifySendError(timeout).answered).toBe(false);
+  });
+
   it('fails an address the client cannot use, but retries a failed sign-in', () => {
     const noRecipient = Object.assign(new Error('No recipients defined'), { code: 'EENVELOPE' });
     expect(classifySendError(noRecipient).permanent).toBe(true);

@@ -1,4 +1,5 @@
-import type { NodemailerError } from 'nodemailer';
+import { pipeline, type Readable, Transform } from 'node:stream';
+import type { NodemailerError, SendMailOptions } from 'nodemailer';
 import { createTransport } from 'nodemailer';
 
 /** One rendered message, ready to go out. */
@@ -14,11 +15,21 @@ export interface OutgoingMail {
 
 export type TransportKind = 'smtp' | 'outbox';
 
+/**
+ * Called by a transport at the last moment before a message can be delivered: over SMTP, once
+ * its last byte has been written and before the final "." of DATA, the point after which the
+ * server may keep it whatever happens to us. The transport delivers nothing if it rejects.
+ */
+export type HandOff = () => Promise<void>;
+
 /** Where messages go: an SMTP server (`SMTP_URL`), or nowhere but the built-in outbox. */
 export interface MailTransport {
   readonly kind: TransportKind;
-  /** Resolves once the message is accepted; rejects with a MailSendError. */
-  send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Resolves once the message is accepted; rejects with a MailSendError. Awaits `handOff`
+   * (once) before the message can be delivered, and aborts if it rejects.
+   */
+  send(mail: OutgoingMail, handOff: HandOff): Promise<void>;
   /** Closes pooled connections (after the sends in flight). */
   close(): Promise<void>;
 }
@@ -33,6 +44,12 @@ export class MailSendError extends Error {
      * refusing our sign-in): the next messages would fail the same way.
      */
     readonly serverUnavailable = false,
+    /**
+     * The server replied to us (an SMTP reply code): whatever it refused, it did not keep. A
+     * failure without a reply after the hand-off (a connection lost or timed out after the
+     * final ".") leaves unknown whether the message was delivered.
+     */
+    readonly answered = false,
   ) {
     super(message);
     this.name = 'MailSendError';
@@ -64,6 +81,7 @@ export function classifySendError(err: unknown, secrets: string[] = []): MailSen
     text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text,
     permanent,
     serverUnavailable,
+    e.responseCode !== undefined,
   );
 }
 
@@ -90,6 +108,19 @@ export interface SmtpTransportOptions {
   timeoutMs: number;
 }
 
+/** The message stream, held before its end (the final "." comes after it) until `handOff` resolves. */
+function holdingTheEnd(input: Readable, handOff: HandOff): Readable {
+  const held = new Transform({
+    transform: (chunk, _encoding, done) => done(null, chunk),
+    flush: (done) => {
+      handOff().then(() => done(), done);
+    },
+  });
+  // An error on either side destroys both; nodemailer then closes the connection without the ".".
+  pipeline(input, held, () => {});
+  return held;
+}
+
 /** Pooled SMTP (nodemailer): a few long-lived connections reused for every message. */
 export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   const transporter = createTransport({
@@ -100,19 +131,28 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
   });
+  // Each message's stream (made again if the pool moves the message to another connection)
+  // passes through a hold before its end: nothing can be delivered before the hand-off.
+  transporter.use('stream', (message, done) => {
+    const { handOff } = message.data as WithHandOff;
+    if (handOff) message.message.processFunc((input) => holdingTheEnd(input, handOff));
+    done();
+  });
   const secrets = credentialsOf(options.smtpUrl);
   return {
     kind: 'smtp',
-    async send(mail) {
+    async send(mail, handOff) {
+      const message: WithHandOff = {
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: mail.messageId,
+        handOff,
+      };
       try {
-        await transporter.sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          messageId: mail.messageId,
-        });
+        await transporter.sendMail(message);
       } catch (err) {
         throw classifySendError(err, secrets);
       }
@@ -123,11 +163,16 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   };
 }
 
+/** nodemailer keeps unknown fields of a message (`message.data`): the hand-off travels there. */
+type WithHandOff = SendMailOptions & { handOff?: HandOff };
+
 /** No SMTP server: a message is delivered by being recorded as sent; the web interface shows it. */
 export function outboxTransport(): MailTransport {
   return {
     kind: 'outbox',
-    async send() {},
+    async send(_mail, handOff) {
+      await handOff();
+    },
     async close() {},
   };
 }

@@ -125,6 +125,7 @@ describe('the outbox', () => {
         email: 'ann.lee@example.com',
       },
       attempts: 0,
+      attempts_in_doubt: 0,
       last_error: null,
       transport: null,
       created_at: new Date(annRow?.created_at as number).toISOString(),
@@ -200,6 +201,29 @@ describe('the outbox', () => {
       transport: 'smtp',
       counts: { queued: 0, sending: 0, sent: 0, failed: 0, cancelled: 0 },
     });
+  });
+
+  it('tells which messages may have arrived twice', async () => {
+    const { mine, base, admin } = await accounts();
+    const c = await makeActiveCampaign(t.app.db, mine, { people: 2 });
+    await sendQueued();
+    const [first, second] = await campaignMessages(t.app.db, c.campaignId);
+    // What a worker records when it sends again a message whose earlier attempt was handed to
+    // the SMTP server and never answered (see mail-worker.test.ts).
+    await t.app.db
+      .updateTable('messages')
+      .set({ attempts: 2, attempts_in_doubt: 1 })
+      .where('id', '=', first?.id as number)
+      .execute();
+    const list = (await send(admin, 'GET', `${base}/messages?campaign_id=${c.campaignId}`)).json();
+    expect(
+      list.results.map((m: { id: number; attempts_in_doubt: number }) => [m.id, m.attempts_in_doubt]),
+    ).toEqual([
+      [second?.id, 0],
+      [first?.id, 1],
+    ]);
+    const detail = await send(admin, 'GET', `${base}/messages/${first?.id}`);
+    expect(detail.json()).toMatchObject({ status: 'sent', attempts: 2, attempts_in_doubt: 1 });
   });
 
   it('queues a failed message again, and only a failed one', async () => {

@@ -20,6 +20,7 @@ export const AdminMessage = Type.Object({
     Type.Object({ id: Id, first_name: Type.String(), last_name: Type.String(), email: Type.String() }),
   ),
   attempts: Type.Integer({ minimum: 0 }),
+  attempts_in_doubt: Type.Integer({ minimum: 0 }),
   last_error: Nullable(Type.String()),
   transport: Nullable(Type.String()),
   created_at: Timestamp,

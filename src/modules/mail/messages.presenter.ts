@@ -1,7 +1,10 @@
 import { iso, isoOrNull } from '../../time.js';
 import type { MessageDetailRow, MessageRow } from './messages.repository.js';
 
-/** A message as the outbox shows it. Until it is sent, `to_address` is where it will go. */
+/**
+ * A message as the outbox shows it. Until an attempt hands it over, `to_address` is where it will
+ * go; `attempts_in_doubt` > 0: it may have arrived more than once (each copy the same Message-ID).
+ */
 export function presentMessage(row: MessageRow) {
   const pending = row.status === 'queued' || row.status === 'sending';
   return {
@@ -21,6 +24,7 @@ export function presentMessage(row: MessageRow) {
             email: row.email ?? '',
           },
     attempts: row.attempts,
+    attempts_in_doubt: row.attempts_in_doubt,
     last_error: row.last_error,
     transport: row.transport,
     created_at: iso(row.created_at),

@@ -42,6 +42,7 @@ function withPeople(db: Db, accountId: number, filter: MessageFilter) {
     'm.to_address',
     'm.subject',
     'm.attempts',
+    'm.attempts_in_doubt',
     'm.last_error',
     'm.transport',
     'm.created_at',

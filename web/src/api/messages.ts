@@ -16,6 +16,12 @@ export interface Message {
   campaign: { id: number; name: string } | null;
   employee: { id: number; first_name: string; last_name: string; email: string } | null;
   attempts: number;
+  /**
+   * Earlier attempts handed to the mail server whose answer was never recorded (a worker
+   * stopped, a connection was lost after the message): above 0, the message may have arrived
+   * more than once, every copy with the same Message-ID.
+   */
+  attempts_in_doubt: number;
   last_error: string | null;
   /** How it was (or will be) delivered: "smtp" or "outbox". */
   transport: string | null;

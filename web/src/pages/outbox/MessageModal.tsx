@@ -118,6 +118,17 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
               </Fact>
             )}
           </SimpleGrid>
+          {m.attempts_in_doubt > 0 && (
+            <Text size="sm">
+              <Text span fw={600}>
+                May have arrived twice.
+              </Text>{' '}
+              {m.attempts_in_doubt === 1 ? 'An attempt' : `${m.attempts_in_doubt} attempts`} went to the mail
+              server without its answer being recorded (a worker stopped, or the connection was lost), so the
+              message was sent again. Every copy has the same Message-ID (some mail systems show such copies
+              once).
+            </Text>
+          )}
           {m.last_error && (
             <Text size="sm" c="red.9">
               Last error: <Code>{m.last_error}</Code>

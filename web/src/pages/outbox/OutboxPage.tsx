@@ -156,6 +156,7 @@ export function OutboxPage() {
                   <Text size="xs" c="dimmed">
                     {statusLabel(m.kind)}
                     {m.subject ? '' : ' · written when sent'}
+                    {m.attempts_in_doubt > 0 ? ' · may have arrived twice' : ''}
                   </Text>
                   {/* On phones the "To" column is hidden: the address goes here. */}
                   <Text size="xs" c="dimmed" hiddenFrom="sm">
