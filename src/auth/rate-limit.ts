@@ -1,15 +1,24 @@
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import cluster from 'node:cluster';
+import {
+  type RateLimiterAbstract,
+  RateLimiterCluster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterRes,
+} from 'rate-limiter-flexible';
 import type { SharedRedis } from '../redis.js';
 
 /**
- * Fixed windows (one minute unless told otherwise) counted by rate-limiter-flexible, in memory
- * or in Redis (global across instances). Budgets differ per key, so the counter itself never
- * refuses: it counts, and the caller's budget decides.
+ * Fixed windows (one minute unless told otherwise) counted by rate-limiter-flexible, in Redis
+ * (global across instances) or on this instance: in memory, or, in an instance of several
+ * processes (WEB_CONCURRENCY), by the primary process over IPC, so the budget is still one per
+ * instance, exactly. Budgets differ per key, so the counter itself never refuses: it counts,
+ * and the caller's budget decides.
  *
  * With Redis configured, a Redis that does not answer within its deadline (or at all) makes
  * this instance count in memory at once, and keep doing so without asking Redis again until
  * Redis answers its probe (see SharedRedis): a frozen Redis costs one request one deadline,
- * not every request. Counts made in memory meanwhile are not added to the shared ones.
+ * not every request. Counts made on the instance meanwhile are not added to the shared ones.
  */
 
 export interface Budget {
@@ -45,6 +54,10 @@ export function createRateLimiter(options: {
   const windowSeconds = options.windowSeconds ?? WINDOW_SECONDS;
   const common = { points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, keyPrefix: options.keyPrefix };
   const memory = new RateLimiterMemory(common);
+  // A worker of a cluster counts with the primary (which runs a RateLimiterClusterMaster).
+  const local: RateLimiterAbstract = cluster.isWorker
+    ? new RateLimiterCluster({ ...common, timeoutMs: 1000 })
+    : memory;
   const { redis } = options;
   const shared = redis
     ? new RateLimiterRedis({ ...common, storeClient: redis.client, rejectIfRedisNotReady: true })
@@ -59,7 +72,12 @@ export function createRateLimiter(options: {
           redis.markFailed(err);
         }
       }
-      return budget(await memory.consume(id, 1), limit);
+      try {
+        return budget(await local.consume(id, 1), limit);
+      } catch {
+        // The primary did not answer in time (it is restarting us, or overloaded): count here.
+        return budget(await memory.consume(id, 1), limit);
+      }
     },
   };
 }

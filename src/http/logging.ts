@@ -9,9 +9,13 @@ const API_KEY_LIKE = /(vgl_[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
 // A learner link's token is its credential: the path segment after /learn/, whatever its shape.
 const LEARNER_TOKEN = /(\/learn(?:\/|%2f))[^/?#]+/gi;
 
+// Only a URL with a query, something key-shaped or a learner path can hold a secret.
+const MAY_HOLD_SECRET = /[?]|vgl_|learn/i;
+
 export function redactUrl(url: string | undefined): string | undefined {
+  if (url === undefined || !MAY_HOLD_SECRET.test(url)) return url;
   return url
-    ?.replace(SECRET_QUERY, '$1[redacted]')
+    .replace(SECRET_QUERY, '$1[redacted]')
     .replace(API_KEY_LIKE, '$1[redacted]')
     .replace(LEARNER_TOKEN, '$1[redacted]');
 }

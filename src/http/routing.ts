@@ -26,8 +26,9 @@ export function registerRouteFallbacks(app: FastifyInstance): void {
   };
   // Routing comes before everything the request carries: answer before its body is parsed
   // (Fastify would otherwise parse it for the not-found handler and answer 400/413 first).
-  app.addHook('preParsing', async (request) => {
-    if (request.is404) throw routingError(request);
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.is404) done(routingError(request));
+    else done(null, payload);
   });
   app.setNotFoundHandler(async (request) => {
     throw routingError(request);

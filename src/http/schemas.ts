@@ -38,17 +38,20 @@ export const PageQuery = {
   ),
 };
 
+/**
+ * A URL or null, as one JSON Schema type list (OpenAPI 3.1) rather than a union: the response
+ * serializer writes a type list directly, where a union makes it validate every value first.
+ */
+const pageLink = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uri', description });
+
 /** A page of `item`s; documented with one page holding the item's own example. */
 export const Paginated = <T extends TSchema>(item: T, name: string) =>
   Type.Object(
     {
       count: Type.Integer({ minimum: 0, description: 'Total number of items across all pages.' }),
-      next: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
-        description: 'Absolute URL of the next page, or null on the last page.',
-      }),
-      previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
-        description: 'Absolute URL of the previous page, or null on the first page.',
-      }),
+      next: pageLink('Absolute URL of the next page, or null on the last page.'),
+      previous: pageLink('Absolute URL of the previous page, or null on the first page.'),
       results: Type.Array(item),
     },
     {

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { EmployeesTable } from '../../db/schema.js';
 import { emailRows } from '../../db/value-table.js';
 
@@ -11,21 +12,38 @@ export interface EmployeeFilter {
   emailNormalized?: string;
 }
 
-export function insertEmployee(db: Db, values: Insertable<EmployeesTable>): Promise<EmployeeRow> {
-  return db.insertInto('employees').values(values).returningAll().executeTakeFirstOrThrow();
+// The Customer API's hot statements are prepared (db/prepared.ts): built and compiled once.
+type NewEmployeeRow = Omit<Insertable<EmployeesTable>, 'id'> & Record<string, unknown>;
+
+const insertOne = prepared((db: Db, p: NewEmployeeRow) =>
+  db
+    .insertInto('employees')
+    .values({
+      account_id: p.account_id,
+      first_name: p.first_name,
+      last_name: p.last_name,
+      email: p.email,
+      email_normalized: p.email_normalized,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    })
+    .returningAll(),
+);
+
+export async function insertEmployee(db: Db, values: NewEmployeeRow): Promise<EmployeeRow> {
+  return (await insertOne.executeTakeFirst(db, values)) as EmployeeRow;
 }
+
+const findOne = prepared((db: Db, p: { accountId: number; employeeId: number }) =>
+  db.selectFrom('employees').selectAll().where('account_id', '=', p.accountId).where('id', '=', p.employeeId),
+);
 
 export function findEmployee(
   db: Db,
   accountId: number,
   employeeId: number,
 ): Promise<EmployeeRow | undefined> {
-  return db
-    .selectFrom('employees')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', employeeId)
-    .executeTakeFirst();
+  return findOne.executeTakeFirst(db, { accountId, employeeId });
 }
 
 function filtered(db: Db, accountId: number, filter: EmployeeFilter) {
@@ -39,6 +57,29 @@ export async function countEmployees(db: Db, accountId: number, filter: Employee
   return countRows(filtered(db, accountId, filter));
 }
 
+type PageParams = { accountId: number; limit: number; offset: number };
+
+const pageOfAll = prepared((db: Db, p: PageParams) =>
+  db
+    .selectFrom('employees')
+    .selectAll()
+    .where('account_id', '=', p.accountId)
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
+const pageByEmail = prepared((db: Db, p: PageParams & { email: string }) =>
+  db
+    .selectFrom('employees')
+    .selectAll()
+    .where('account_id', '=', p.accountId)
+    .where('email_normalized', '=', p.email)
+    .orderBy('id')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
 export function listEmployees(
   db: Db,
   accountId: number,
@@ -46,7 +87,9 @@ export function listEmployees(
   limit: number,
   offset: number,
 ): Promise<EmployeeRow[]> {
-  return filtered(db, accountId, filter).selectAll().orderBy('id').limit(limit).offset(offset).execute();
+  return filter.emailNormalized === undefined
+    ? pageOfAll.execute(db, { accountId, limit, offset })
+    : pageByEmail.execute(db, { accountId, limit, offset, email: filter.emailNormalized });
 }
 
 /** Changes some fields of an employee of this account; undefined when there is none. */

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { ApiKeysTable } from '../../db/schema.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -10,8 +11,12 @@ export function insertKey(db: Db, values: Insertable<ApiKeysTable>): Promise<Api
 }
 
 /** The key with this secret hash, of any account: this is how a request finds its account. */
+const byHash = prepared((db: Db, p: { hash: string }) =>
+  db.selectFrom('api_keys').selectAll().where('secret_hash', '=', p.hash),
+);
+
 export function findKeyByHash(db: Db, hash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
+  return byHash.executeTakeFirst(db, { hash });
 }
 
 export function findKey(db: Db, keyId: number): Promise<ApiKeyRow | undefined> {
