@@ -22,7 +22,19 @@ export function absoluteUrl(
   return url.toString();
 }
 
+// Page links already built (a client pages through the same lists again and again): parsing
+// and serializing a URL costs more than the rest of a small page's envelope.
+const pageUrls = new Map<string, string>();
+const MAX_PAGE_URLS = 1000;
+
 /** The same request's URL pointing at another page, every other query parameter kept. */
 export function pageUrl(request: FastifyRequest, page: number): string {
-  return absoluteUrl(request, request.url, { page: String(page) });
+  const key = `${request.protocol} ${request.host} ${page} ${request.url}`;
+  let url = pageUrls.get(key);
+  if (url === undefined) {
+    url = absoluteUrl(request, request.url, { page: String(page) });
+    if (pageUrls.size >= MAX_PAGE_URLS) pageUrls.delete(pageUrls.keys().next().value as string);
+    pageUrls.set(key, url);
+  }
+  return url;
 }
