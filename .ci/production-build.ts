@@ -1,0 +1,369 @@
+/**
+ * The production image built without Docker, then the plain production install. Usage, from the
+ * repository (CI runs it after the test suites):
+ *
+ *   node --import tsx .ci/production-build.ts
+ *
+ * 1. Reads the Dockerfile with the parser test/deploy-files.test.ts uses and carries out its
+ *    steps here, each stage in a temporary directory standing for its WORKDIR, from the
+ *    committed tree (HEAD; `.dockerignore` leaves nothing tracked out, the test checks it):
+ *    RUN through /bin/sh with the stage's ENV, COPY from the context or `--from` a stage.
+ *    Then it runs the last stage's CMD and checks /healthz, /readyz, the web interface and the
+ *    image's HEALTHCHECK command; runs compose.yaml's `worker` command beside it; and stops both
+ *    with SIGTERM, expecting exit code 0.
+ * 2. Clones HEAD afresh and runs `npm ci --omit=dev`, then `npm start`: /readyz, /admin/, and
+ *    exit code 0 after SIGTERM.
+ *
+ * What Docker would do and this does not: pull the base images (it checks instead that their
+ * Node.js major version is this machine's), switch to USER (it runs as the current user, with
+ * HOST=127.0.0.1 instead of the image's 0.0.0.0). npm's cache is reused
+ * (npm_config_prefer_offline) so packages already fetched are not fetched again.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, posix, resolve } from 'node:path';
+import {
+  healthcheckCommand,
+  type Instruction,
+  instructionsOf,
+  NO_DOCKER_INSTRUCTIONS,
+  ROOT,
+  readCompose,
+  readDockerfile,
+  type Stage,
+  stageEnv,
+} from '../test/helpers/deploy-files.js';
+import { freePort } from '../test/helpers/server-process.js';
+
+const started = Date.now();
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+const step = (what: string) => console.log(`\n--- ${what} (${seconds(started)})`);
+
+/** The environment every command starts from: little of this shell's, as in a clean build. */
+const BASE_ENV: Record<string, string> = {
+  PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+  // npm's cache and user configuration (~/.npmrc) stay those of this machine.
+  HOME: process.env.HOME ?? '/root',
+  ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+  npm_config_prefer_offline: 'true',
+  npm_config_update_notifier: 'false',
+};
+
+const work = mkdtempSync(join(tmpdir(), 'vigil-production-build-'));
+/** The processes started here (killed if still running at the end), their names and output. */
+const children = new Set<ChildProcess>();
+const names = new Map<ChildProcess, string>();
+const output = new Map<ChildProcess, string>();
+
+try {
+  const commit = git('rev-parse', 'HEAD');
+  console.log(`production build of ${commit.slice(0, 12)} in ${work}`);
+  await buildImageWithoutDocker(commit);
+  await productionInstall(commit);
+  console.log(`\nproduction build: all checks passed in ${seconds(started)}`);
+} catch (err) {
+  console.error(
+    `\nproduction build FAILED after ${seconds(started)}: ${err instanceof Error ? err.message : err}`,
+  );
+  process.exitCode = 1;
+} finally {
+  for (const child of children) child.kill('SIGKILL');
+  if (process.env.KEEP_PRODUCTION_BUILD) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+async function buildImageWithoutDocker(commit: string): Promise<void> {
+  step('Dockerfile: the build context (git archive HEAD)');
+  const context = join(work, 'context');
+  mkdirSync(context);
+  execFileSync('sh', ['-c', `git -C "${ROOT}" archive ${commit} | tar -x -C "${context}"`]);
+
+  const stages = readDockerfile(join(context, 'Dockerfile'));
+  const dirs = new Map<string, { dir: string; workdir: string }>();
+  for (const stage of stages) {
+    const dir = join(work, `stage-${stage.name}`);
+    mkdirSync(dir);
+    dirs.set(stage.name, await runStage(stage, dir, context, dirs));
+  }
+
+  const image = stages.at(-1)!;
+  const imageDir = dirs.get(image.name)!.dir;
+  step(
+    `the image (stage ${image.name}): ${du(imageDir)} (node_modules ${du(join(imageDir, 'node_modules'))})`,
+  );
+  const cmd = only(image, 'CMD').exec;
+  if (!cmd) throw new Error('CMD must be in exec form');
+  if (instructionsOf(image, 'ENTRYPOINT').length > 0) throw new Error('ENTRYPOINT is not supported here');
+  const port = await freePort();
+  const env = { ...BASE_ENV, ...stageEnv(image), HOST: '127.0.0.1', PORT: String(port) };
+  const base = `http://127.0.0.1:${port}`;
+
+  step(`start ${cmd.join(' ')} (the image's default database: SQLite in ./data)`);
+  const server = start(cmd, imageDir, env, 'server');
+  await until(server, `${base}/healthz`, 60_000);
+  await expectStatus(`${base}/healthz`, 200);
+  await expectStatus(`${base}/readyz`, 200);
+  await expectWebInterface(base);
+
+  const healthcheck = healthcheckCommand(only(image, 'HEALTHCHECK'));
+  if (!healthcheck) throw new Error('HEALTHCHECK must be `CMD [...]` in exec form');
+  const healthcheckExit = await exitOf(start(healthcheck, imageDir, env, 'healthcheck'));
+  if (healthcheckExit !== 0) throw new Error(`the HEALTHCHECK command exited ${healthcheckExit}`);
+  console.log('HEALTHCHECK command: exit 0');
+
+  const workerCommand = readCompose(join(context, 'compose.yaml')).services.worker?.command;
+  if (!Array.isArray(workerCommand))
+    throw new Error('compose.yaml: the worker service needs a command array');
+  step(`compose.yaml's worker: ${workerCommand.join(' ')}`);
+  const worker = start(workerCommand, imageDir, { ...env, PUBLIC_URL: base }, 'worker');
+  await untilOutput(worker, /background work started/, 30_000);
+  await stopWith(worker, 'SIGTERM', 'worker');
+
+  step('SIGTERM to the server');
+  await stopWith(server, 'SIGTERM', 'server');
+}
+
+/** Carries out one stage's instructions in `dir`, which stands for the stage's WORKDIR. */
+async function runStage(
+  stage: Stage,
+  dir: string,
+  context: string,
+  built: Map<string, { dir: string; workdir: string }>,
+): Promise<{ dir: string; workdir: string }> {
+  step(`stage ${stage.name} (FROM ${stage.image})`);
+  const node = /^node:(\d+)/.exec(stage.image)?.[1];
+  const here = process.versions.node.split('.')[0];
+  if (node !== here)
+    throw new Error(`FROM ${stage.image}: this machine has Node.js ${here}, not the image's`);
+  let workdir: string | undefined;
+  const env: Record<string, string> = {};
+  const inStage = (path: string) => {
+    if (!workdir) throw new Error(`stage ${stage.name}: WORKDIR must come before ${path}`);
+    const absolute = posix.resolve(workdir, path);
+    if (absolute !== workdir && !absolute.startsWith(`${workdir}/`)) {
+      throw new Error(`stage ${stage.name}: ${path} is outside WORKDIR ${workdir}`);
+    }
+    return join(dir, posix.relative(workdir, absolute));
+  };
+
+  for (const instruction of stage.instructions) {
+    const at = `Dockerfile line ${instruction.line}: ${instruction.keyword} ${instruction.text}`;
+    if (!NO_DOCKER_INSTRUCTIONS.includes(instruction.keyword)) {
+      throw new Error(`${at}: not supported by the no-Docker build (.ci/production-build.ts)`);
+    }
+    switch (instruction.keyword) {
+      case 'WORKDIR':
+        if (workdir) throw new Error(`${at}: one WORKDIR per stage here`);
+        workdir = posix.resolve('/', instruction.text);
+        break;
+      case 'ENV':
+        for (const [name, value] of instruction.env) env[name] = value;
+        break;
+      case 'COPY':
+        copy(instruction, at, context, built, inStage);
+        break;
+      case 'RUN': {
+        console.log(`$ ${instruction.text}`);
+        const since = Date.now();
+        const command = instruction.exec ?? ['/bin/sh', '-c', instruction.text];
+        const code = await exitOf(start(command, dir, { ...BASE_ENV, ...env }, 'run', 'inherit'));
+        if (code !== 0) throw new Error(`${at}: exit code ${code}`);
+        console.log(`(${seconds(since)})`);
+        break;
+      }
+      default:
+        break; // the image's metadata (USER, CMD …): read when the image runs
+    }
+  }
+  if (!workdir) throw new Error(`stage ${stage.name}: no WORKDIR`);
+  return { dir, workdir };
+}
+
+/** COPY as Docker does it: a directory's contents, a file into a directory (`dest/`) or as `dest`. */
+function copy(
+  instruction: Instruction,
+  at: string,
+  context: string,
+  built: Map<string, { dir: string; workdir: string }>,
+  inStage: (path: string) => string,
+): void {
+  // --chown: everything here belongs to the user running this.
+  const unsupported = Object.keys(instruction.flags).filter((flag) => flag !== 'from' && flag !== 'chown');
+  if (unsupported.length > 0 || instruction.exec) throw new Error(`${at}: only --from and --chown here`);
+  const from = instruction.flags.from;
+  const paths = instruction.args;
+  const destination = paths.at(-1)!;
+  const sources = paths.slice(0, -1);
+  if (sources.length === 0) throw new Error(`${at}: nothing to copy`);
+  const source = (path: string) => {
+    if (/[*?[]/.test(path)) throw new Error(`${at}: wildcards are not supported here`);
+    if (!from) return resolveInside(context, path, at);
+    const stage = built.get(from);
+    if (!stage) throw new Error(`${at}: no stage ${from} before this one`);
+    const absolute = posix.resolve(stage.workdir, path);
+    if (!absolute.startsWith(`${stage.workdir}/`))
+      throw new Error(`${at}: ${path} is outside ${stage.workdir}`);
+    return join(stage.dir, posix.relative(stage.workdir, absolute));
+  };
+  const intoDirectory = destination.endsWith('/') || sources.length > 1;
+  for (const path of sources) {
+    const src = source(path);
+    if (!existsSync(src)) throw new Error(`${at}: ${path} does not exist`);
+    const dest = inStage(destination);
+    if (statSync(src).isDirectory()) {
+      mkdirSync(dest, { recursive: true });
+      cpSync(src, dest, { recursive: true, verbatimSymlinks: true });
+    } else {
+      const target = intoDirectory ? join(dest, basename(src)) : dest;
+      mkdirSync(resolve(target, '..'), { recursive: true });
+      cpSync(src, target);
+    }
+  }
+  console.log(`COPY ${instruction.text}${from ? ` (from ${from})` : ''}`);
+}
+
+function resolveInside(root: string, path: string, at: string): string {
+  const absolute = resolve(root, path);
+  if (absolute !== root && !absolute.startsWith(`${root}/`))
+    throw new Error(`${at}: ${path} is outside the context`);
+  return absolute;
+}
+
+async function productionInstall(commit: string): Promise<void> {
+  step('fresh clone: npm ci --omit=dev');
+  const clone = join(work, 'clone');
+  execFileSync('git', ['clone', '--quiet', '--no-checkout', ROOT, clone]);
+  execFileSync('git', ['-C', clone, 'checkout', '--quiet', commit]);
+  const since = Date.now();
+  const installed = await exitOf(start(['npm', 'ci', '--omit=dev'], clone, BASE_ENV, 'npm ci', 'inherit'));
+  if (installed !== 0) throw new Error(`npm ci --omit=dev: exit code ${installed}`);
+  console.log(`(${seconds(since)})`);
+  if (existsSync(join(clone, 'node_modules', 'vitest')))
+    throw new Error('npm ci --omit=dev installed vitest');
+
+  step('fresh clone: npm start');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    ...BASE_ENV,
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${join(work, 'clone-data', 'vigil.db')}`,
+  };
+  const npmStart = start(['npm', 'start'], clone, env, 'npm start');
+  await until(npmStart, `${base}/readyz`, 180_000);
+  await expectStatus(`${base}/readyz`, 200);
+  await expectWebInterface(base);
+  // npm passes no signal on to the server it started (`sh -c node …`): stop the server, as a
+  // process manager would, and expect `npm start` to end with its exit code.
+  const pid = /"pid":(\d+)/.exec(output.get(npmStart) ?? '')?.[1];
+  if (!pid) throw new Error('no pid in the server log');
+  step(`SIGTERM to the server (pid ${pid}) under npm start`);
+  process.kill(Number(pid), 'SIGTERM');
+  const code = await exitOf(npmStart, 40_000);
+  if (code !== 0) throw new Error(`npm start exited ${code} after SIGTERM:\n${tail(npmStart)}`);
+  console.log('npm start: exit 0');
+}
+
+function start(
+  command: string[],
+  cwd: string,
+  env: Record<string, string>,
+  name: string,
+  stdio: 'pipe' | 'inherit' = 'pipe',
+): ChildProcess {
+  const [file, ...args] = command as [string, ...string[]];
+  const child = spawn(file, args, { cwd, env, stdio: ['ignore', stdio, stdio] });
+  children.add(child);
+  names.set(child, name);
+  output.set(child, '');
+  const keep = (d: Buffer) => output.set(child, output.get(child) + d.toString());
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+function tail(child: ChildProcess): string {
+  return (output.get(child) ?? '').split('\n').slice(-20).join('\n');
+}
+
+/** Resolves with the exit code (null when a signal ended it); rejects past the timeout. */
+async function exitOf(child: ChildProcess, timeoutMs = 30 * 60_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code, signal] = await once(child, 'exit');
+  clearTimeout(timer);
+  if (signal === 'SIGKILL') throw new Error(`${names.get(child)} did not end within ${timeoutMs / 1000} s`);
+  return code as number | null;
+}
+
+async function stopWith(child: ChildProcess, signal: NodeJS.Signals, name: string): Promise<void> {
+  const since = Date.now();
+  child.kill(signal);
+  const code = await exitOf(child, 40_000);
+  if (code !== 0)
+    throw new Error(`${name} exited ${code ?? child.signalCode} after ${signal}:\n${tail(child)}`);
+  console.log(`${name}: exit 0 after ${signal} (${seconds(since)})`);
+}
+
+/** Waits until `url` answers 200 (a server still starting refuses connections). */
+async function until(child: ChildProcess, url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${names.get(child)} exited before ${url} answered:\n${tail(child)}`);
+    }
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s:\n${tail(child)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function untilOutput(child: ChildProcess, line: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!line.test(output.get(child) ?? '')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`${names.get(child)} did not log ${line}:\n${tail(child)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Its SIGTERM handler is installed in the same tick as that line; leave a margin all the same.
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+async function expectStatus(url: string, status: number): Promise<Response> {
+  const res = await fetch(url);
+  if (res.status !== status) throw new Error(`GET ${url}: ${res.status}, expected ${status}`);
+  console.log(`GET ${new URL(url).pathname}: ${res.status}`);
+  return res;
+}
+
+/** /admin/ serves the built web interface, and the script it names is there. */
+async function expectWebInterface(base: string): Promise<void> {
+  const html = await (await expectStatus(`${base}/admin/`, 200)).text();
+  const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
+  if (!script) throw new Error('GET /admin/: no <script type="module"> in the page');
+  const res = await expectStatus(`${base}${script}`, 200);
+  if (!/javascript/.test(res.headers.get('content-type') ?? '')) throw new Error(`${script}: not JavaScript`);
+}
+
+function only(stage: Stage, keyword: string): Instruction {
+  const found = instructionsOf(stage, keyword);
+  if (found.length !== 1) throw new Error(`stage ${stage.name}: ${found.length} ${keyword} instead of one`);
+  return found[0]!;
+}
+
+function git(...args: string[]): string {
+  return execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8' }).trim();
+}
+
+function du(path: string): string {
+  return execFileSync('du', ['-sh', path], { encoding: 'utf8' }).split('\t')[0] ?? '?';
+}
