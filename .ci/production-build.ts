@@ -49,6 +49,8 @@ const BASE_ENV: Record<string, string> = {
   ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
   npm_config_prefer_offline: 'true',
   npm_config_update_notifier: 'false',
+  // node-gyp compiles better-sqlite3 (when no prebuilt binary is found) on every core.
+  JOBS: 'max',
 };
 
 const work = mkdtempSync(join(tmpdir(), 'vigil-production-build-'));
@@ -338,20 +340,23 @@ async function untilOutput(child: ChildProcess, line: RegExp, timeoutMs: number)
   await new Promise((r) => setTimeout(r, 500));
 }
 
-async function expectStatus(url: string, status: number): Promise<Response> {
+async function expectStatus(url: string, status: number): Promise<{ body: string; type: string }> {
   const res = await fetch(url);
+  // Read to the end: a response left half-read keeps its connection busy, and the server's
+  // graceful close waits for it.
+  const body = await res.text();
   if (res.status !== status) throw new Error(`GET ${url}: ${res.status}, expected ${status}`);
   console.log(`GET ${new URL(url).pathname}: ${res.status}`);
-  return res;
+  return { body, type: res.headers.get('content-type') ?? '' };
 }
 
 /** /admin/ serves the built web interface, and the script it names is there. */
 async function expectWebInterface(base: string): Promise<void> {
-  const html = await (await expectStatus(`${base}/admin/`, 200)).text();
-  const script = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
+  const page = await expectStatus(`${base}/admin/`, 200);
+  const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
   if (!script) throw new Error('GET /admin/: no <script type="module"> in the page');
-  const res = await expectStatus(`${base}${script}`, 200);
-  if (!/javascript/.test(res.headers.get('content-type') ?? '')) throw new Error(`${script}: not JavaScript`);
+  const { type } = await expectStatus(`${base}${script}`, 200);
+  if (!/javascript/.test(type)) throw new Error(`${script}: ${type}, not JavaScript`);
 }
 
 function only(stage: Stage, keyword: string): Instruction {
