@@ -71,7 +71,7 @@ try {
   );
   process.exitCode = 1;
 } finally {
-  for (const child of children) child.kill('SIGKILL');
+  for (const child of children) killGroup(child);
   if (process.env.KEEP_PRODUCTION_BUILD) console.log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }
@@ -111,7 +111,7 @@ async function buildImageWithoutDocker(commit: string): Promise<void> {
 
   const healthcheck = healthcheckCommand(only(image, 'HEALTHCHECK'));
   if (!healthcheck) throw new Error('HEALTHCHECK must be `CMD [...]` in exec form');
-  const healthcheckExit = await exitOf(start(healthcheck, imageDir, env, 'healthcheck'));
+  const healthcheckExit = await exitOf(start(healthcheck, imageDir, env, 'healthcheck'), 30_000);
   if (healthcheckExit !== 0) throw new Error(`the HEALTHCHECK command exited ${healthcheckExit}`);
   console.log('HEALTHCHECK command: exit 0');
 
@@ -168,11 +168,8 @@ async function runStage(
         break;
       case 'RUN': {
         console.log(`$ ${instruction.text}`);
-        const since = Date.now();
         const command = instruction.exec ?? ['/bin/sh', '-c', instruction.text];
-        const code = await exitOf(start(command, dir, { ...BASE_ENV, ...env }, 'run', 'inherit'));
-        if (code !== 0) throw new Error(`${at}: exit code ${code}`);
-        console.log(`(${seconds(since)})`);
+        await runToEnd(command, dir, { ...BASE_ENV, ...env }, at);
         break;
       }
       default:
@@ -238,10 +235,7 @@ async function productionInstall(commit: string): Promise<void> {
   const clone = join(work, 'clone');
   execFileSync('git', ['clone', '--quiet', '--no-checkout', ROOT, clone]);
   execFileSync('git', ['-C', clone, 'checkout', '--quiet', commit]);
-  const since = Date.now();
-  const installed = await exitOf(start(['npm', 'ci', '--omit=dev'], clone, BASE_ENV, 'npm ci', 'inherit'));
-  if (installed !== 0) throw new Error(`npm ci --omit=dev: exit code ${installed}`);
-  console.log(`(${seconds(since)})`);
+  await runToEnd(['npm', 'ci', '--omit=dev'], clone, BASE_ENV, 'npm ci --omit=dev');
   if (existsSync(join(clone, 'node_modules', 'vitest')))
     throw new Error('npm ci --omit=dev installed vitest');
 
@@ -268,6 +262,7 @@ async function productionInstall(commit: string): Promise<void> {
   console.log('npm start: exit 0');
 }
 
+/** Starts a command in its own process group (so that a timeout ends its children too). */
 function start(
   command: string[],
   cwd: string,
@@ -276,7 +271,7 @@ function start(
   stdio: 'pipe' | 'inherit' = 'pipe',
 ): ChildProcess {
   const [file, ...args] = command as [string, ...string[]];
-  const child = spawn(file, args, { cwd, env, stdio: ['ignore', stdio, stdio] });
+  const child = spawn(file, args, { cwd, env, stdio: ['ignore', stdio, stdio], detached: true });
   children.add(child);
   names.set(child, name);
   output.set(child, '');
@@ -287,18 +282,50 @@ function start(
   return child;
 }
 
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {} // already gone
+}
+
 function tail(child: ChildProcess): string {
   return (output.get(child) ?? '').split('\n').slice(-20).join('\n');
 }
 
-/** Resolves with the exit code (null when a signal ended it); rejects past the timeout. */
-async function exitOf(child: ChildProcess, timeoutMs = 30 * 60_000): Promise<number | null> {
+class Timeout extends Error {}
+
+/** Resolves with the exit code (null when a signal ended it); past the timeout, ends it and rejects. */
+async function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const [code, signal] = await once(child, 'exit');
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child);
+  }, timeoutMs);
+  const [code] = await once(child, 'exit');
   clearTimeout(timer);
-  if (signal === 'SIGKILL') throw new Error(`${names.get(child)} did not end within ${timeoutMs / 1000} s`);
+  if (timedOut) throw new Timeout(`${names.get(child)} did not end within ${timeoutMs / 1000} s`);
   return code as number | null;
+}
+
+/**
+ * Runs a build command to its end, or fails. npm now and then stalls for good, idle, in the
+ * middle of an install (seen here once in a few runs; npm/cli#4028): past 10 minutes, when a
+ * normal install takes 2 to 3, the attempt is ended and tried once more.
+ */
+async function runToEnd(command: string[], cwd: string, env: Record<string, string>, what: string) {
+  const since = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const code = await exitOf(start(command, cwd, env, what, 'inherit'), 10 * 60_000);
+      if (code !== 0) throw new Error(`${what}: exit code ${code}`);
+      console.log(`(${seconds(since)})`);
+      return;
+    } catch (err) {
+      if (!(err instanceof Timeout) || attempt === 2) throw err;
+      console.log(`${err.message}: trying once more`);
+    }
+  }
 }
 
 async function stopWith(child: ChildProcess, signal: NodeJS.Signals, name: string): Promise<void> {
