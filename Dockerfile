@@ -1,5 +1,5 @@
 # Vigil's production image: `docker build -t vigil .`, then see compose.yaml and the README's
-# "Production" section. .ci/production-build runs these same steps without Docker (it reads this
+# "Production" section. .ci/production-build.ts runs these same steps without Docker (it reads this
 # file) and test/deploy-files.test.ts checks what matters in it: keep the steps plain.
 
 # Build stage: every dependency, the dev ones too, then dist/ (the server and the web interface).
@@ -11,8 +11,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
-# Only the production dependencies (native modules already compiled) go on to the runtime stage.
+# Only the production dependencies (native modules already compiled) go on to the runtime stage,
+# less those only the build needs (TypeScript, esbuild, the web interface's packages: they are
+# dependencies so that `npm ci --omit=dev && npm start` can build; see the script).
 RUN npm prune --omit=dev --no-audit --no-fund
+RUN npm uninstall --no-save --omit=dev --no-audit --no-fund $(node scripts/build-only-dependencies.mjs)
 
 # Runtime stage: the same Node.js and Debian, no compiler, no dev dependencies, not root.
 FROM node:20-bookworm-slim AS runtime

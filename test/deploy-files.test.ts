@@ -29,25 +29,38 @@ const compose = readCompose();
 const vigilServices = ['api-1', 'api-2', 'worker'] as const;
 const apiServices = ['api-1', 'api-2'] as const;
 
+/** The server's own source files (src/, tests left out), with their text. */
+function serverSources(dir = join(ROOT, 'src')): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return serverSources(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [readFileSync(path, 'utf8')] : [];
+  });
+}
+
 /** Every environment variable the server and the `vigil` command read, from their sources. */
 function variablesTheServerReads(): Set<string> {
   const names = new Set<string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (path.endsWith('.ts') && !path.endsWith('.test.ts')) {
-        const source = readFileSync(path, 'utf8');
-        // env.NAME, env['NAME'], and helpers called as integer(env, 'NAME', …)
-        for (const m of source.matchAll(
-          /\benv(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\]|,\s*'([A-Z][A-Z0-9_]*)')/g,
-        )) {
-          names.add((m[1] ?? m[2] ?? m[3])!);
-        }
-      }
+  for (const source of serverSources()) {
+    // env.NAME, env['NAME'], and helpers called as integer(env, 'NAME', …)
+    for (const m of source.matchAll(
+      /\benv(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\]|,\s*'([A-Z][A-Z0-9_]*)')/g,
+    )) {
+      names.add((m[1] ?? m[2] ?? m[3])!);
     }
-  };
-  walk(join(ROOT, 'src'));
+  }
+  return names;
+}
+
+/** The packages the server's sources import for use at run time (`import type` left out). */
+function packagesTheServerImports(): Set<string> {
+  const names = new Set<string>();
+  for (const source of serverSources()) {
+    for (const m of source.matchAll(/^import (?!type )(?:[^;]*? from )?'([^.'][^']*)'/gm)) {
+      const parts = m[1]!.split('/');
+      names.add(m[1]!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+    }
+  }
   return names;
 }
 
@@ -91,9 +104,26 @@ describe('Dockerfile', () => {
     expect(ci).toBeGreaterThanOrEqual(0);
     expect(buildStep).toBeGreaterThan(ci);
     expect(prune).toBeGreaterThan(buildStep);
+    expect(texts[prune + 1]).toMatch(
+      /^npm uninstall --no-save --omit=dev .*\$\(node scripts\/build-only-dependencies\.mjs\)$/,
+    );
     // The lockfile alone is copied before `npm ci`, so that layer outlives source changes.
     const copies = instructionsOf(build, 'COPY').map((i) => i.args);
     expect(copies[0]).toEqual(['package.json', 'package-lock.json', './']);
+  });
+
+  it('leaves out of the image only dependencies that the server does not import', () => {
+    // Needs dist/: `npm test` builds it first.
+    const buildOnly = execFileSync('node', ['scripts/build-only-dependencies.mjs'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split(' ');
+    expect(buildOnly).toEqual(expect.arrayContaining(['typescript', 'esbuild', 'react', '@types/node']));
+    const importedAtRunTime = packagesTheServerImports();
+    expect(importedAtRunTime).toContain('fastify'); // the scan itself works
+    expect(buildOnly.filter((name) => importedAtRunTime.has(name))).toEqual([]);
   });
 
   it('installs nothing in the runtime stage: it copies the pruned dependencies and the build', () => {
