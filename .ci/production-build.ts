@@ -9,8 +9,9 @@
  *    committed tree (HEAD; `.dockerignore` leaves nothing tracked out, the test checks it):
  *    RUN through /bin/sh with the stage's ENV, COPY from the context or `--from` a stage.
  *    Then it runs the last stage's CMD and checks /healthz, /readyz, the web interface and the
- *    image's HEALTHCHECK command; runs compose.yaml's `worker` command beside it; and stops both
- *    with SIGTERM, expecting exit code 0.
+ *    image's HEALTHCHECK command; runs compose.yaml's `worker` command beside it; stops both
+ *    with SIGTERM, expecting exit code 0; and checks that `npm start` serves there too (with
+ *    no src/, its prestart builds nothing).
  * 2. Clones HEAD afresh and runs `npm ci --omit=dev`, then `npm start`: /readyz, /admin/, and
  *    exit code 0 after SIGTERM.
  *
@@ -125,6 +126,10 @@ async function buildImageWithoutDocker(commit: string): Promise<void> {
 
   step('SIGTERM to the server');
   await stopWith(server, 'SIGTERM', 'server');
+
+  // With no src/ to build, `npm start` (its prestart) serves the dist/ of the build stage.
+  step('npm start in the image');
+  await npmStart(imageDir, { ...stageEnv(image), HOST: '127.0.0.1' }, 60_000);
 }
 
 /** Carries out one stage's instructions in `dir`, which stands for the stage's WORKDIR. */
@@ -240,26 +245,27 @@ async function productionInstall(commit: string): Promise<void> {
     throw new Error('npm ci --omit=dev installed vitest');
 
   step('fresh clone: npm start');
+  await npmStart(clone, { DATABASE_URL: `sqlite:${join(work, 'clone-data', 'vigil.db')}` }, 180_000);
+}
+
+/**
+ * `npm start` in `dir` serves (/readyz, /admin/) and ends with exit code 0 when the server gets
+ * SIGTERM. npm passes no signal on to the server it started (`sh -c node …`), so the server
+ * gets it, as from a process manager.
+ */
+async function npmStart(dir: string, vars: Record<string, string>, timeoutMs: number): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    ...BASE_ENV,
-    PORT: String(port),
-    DATABASE_URL: `sqlite:${join(work, 'clone-data', 'vigil.db')}`,
-  };
-  const npmStart = start(['npm', 'start'], clone, env, 'npm start');
-  await until(npmStart, `${base}/readyz`, 180_000);
+  const child = start(['npm', 'start'], dir, { ...BASE_ENV, ...vars, PORT: String(port) }, 'npm start');
+  await until(child, `${base}/readyz`, timeoutMs);
   await expectStatus(`${base}/readyz`, 200);
   await expectWebInterface(base);
-  // npm passes no signal on to the server it started (`sh -c node …`): stop the server, as a
-  // process manager would, and expect `npm start` to end with its exit code.
-  const pid = /"pid":(\d+)/.exec(output.get(npmStart) ?? '')?.[1];
-  if (!pid) throw new Error('no pid in the server log');
-  step(`SIGTERM to the server (pid ${pid}) under npm start`);
+  const pid = /"pid":(\d+)/.exec(output.get(child) ?? '')?.[1];
+  if (!pid) throw new Error(`no pid in the server log:\n${tail(child)}`);
   process.kill(Number(pid), 'SIGTERM');
-  const code = await exitOf(npmStart, 40_000);
-  if (code !== 0) throw new Error(`npm start exited ${code} after SIGTERM:\n${tail(npmStart)}`);
-  console.log('npm start: exit 0');
+  const code = await exitOf(child, 40_000);
+  if (code !== 0) throw new Error(`npm start exited ${code} after SIGTERM to the server:\n${tail(child)}`);
+  console.log('npm start: exit 0 after SIGTERM to the server');
 }
 
 /** Starts a command in its own process group (so that a timeout ends its children too). */
