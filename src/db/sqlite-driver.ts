@@ -23,7 +23,8 @@ import {
  *   connection, and read-only transactions (snapshots) each on a connection of their own;
  * - waits are bounded and never block the event loop: the writer's lock is awaited, and when
  *   another process holds SQLite's write lock (`SQLITE_BUSY`) the attempt is retried after
- *   short sleeps, up to `waitMs`, then fails as `SQLITE_BUSY` (the API answers 503).
+ *   short sleeps, up to `waitMs`, then fails as `SQLITE_BUSY` (the API answers 503);
+ * - single write statements commit in groups (groupCommit).
  */
 
 export interface SqliteOptions {
@@ -63,6 +64,16 @@ class Connection {
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
+}
+
+/** Statements that change rows, and can share a transaction with others (group commit). */
+const DML = /^\s*(insert|update|delete)\b/i;
+
+interface PendingWrite {
+  sql: string;
+  parameters: readonly unknown[];
+  resolve: (result: QueryResult<unknown>) => void;
+  reject: (err: unknown) => void;
 }
 
 function busyError(message: string): Error {
@@ -198,6 +209,9 @@ export class SqliteServerDriver implements Driver {
   private readonly writeLock = new Lock();
   /** Whether a statement only reads, by SQL text. */
   private readonly readonly = new Map<string, boolean>();
+  /** Single write statements waiting for the next group commit. */
+  private pending: PendingWrite[] = [];
+  private commitScheduled = false;
   private readonly memory: boolean;
 
   constructor(private readonly options: SqliteOptions) {
@@ -287,12 +301,80 @@ export class SqliteServerDriver implements Driver {
     const { sql, parameters } = query;
     if (session.transaction) return session.transaction.connection.run(sql, parameters);
     if (this.isReadOnly(sql)) return this.reader.run(sql, parameters);
+    if (DML.test(sql)) {
+      return new Promise((resolve, reject) => {
+        this.pending.push({ sql, parameters, resolve, reject });
+        if (!this.commitScheduled) {
+          this.commitScheduled = true;
+          setImmediate(() => void this.groupCommit());
+        }
+      });
+    }
     const deadline = Date.now() + this.options.waitMs;
     await this.writeLock.acquire(this.options.waitMs);
     try {
       return await retryWhileBusy(deadline, () => this.writer.run(sql, parameters));
     } finally {
       this.writeLock.release();
+    }
+  }
+
+  /**
+   * Group commit: the single write statements of one turn of the event loop (ten clients each
+   * creating an employee, say) commit together in one transaction, each inside a savepoint of
+   * its own so that one failing (a duplicate address) leaves the others be. Each is answered
+   * only once the commit is done. A commit writes every page it changed to the WAL, and most of
+   * a single insert's cost is that write: eight inserts in one commit cost about half as much each.
+   */
+  private async groupCommit(): Promise<void> {
+    this.commitScheduled = false;
+    const writes = this.pending;
+    this.pending = [];
+    const deadline = Date.now() + this.options.waitMs;
+    try {
+      await this.writeLock.acquire(this.options.waitMs);
+    } catch (err) {
+      for (const write of writes) write.reject(err);
+      return;
+    }
+    try {
+      if (writes.length === 1) {
+        const [write] = writes as [PendingWrite];
+        write.resolve(await retryWhileBusy(deadline, () => this.writer.run(write.sql, write.parameters)));
+        return;
+      }
+      await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
+      const outcomes = writes.map((write) => this.runInSavepoint(write));
+      // A failure that ended the whole transaction (disk full, I/O error) took every write with it.
+      const ended = outcomes.find((o) => 'error' in o && !this.writer.sqlite.inTransaction);
+      if (ended && 'error' in ended) throw ended.error;
+      this.writer.run('commit', []);
+      outcomes.forEach((outcome, i) => {
+        const write = writes[i] as PendingWrite;
+        if ('error' in outcome) write.reject(outcome.error);
+        else write.resolve(outcome.result);
+      });
+    } catch (err) {
+      if (this.writer.sqlite.inTransaction) this.writer.run('rollback', []);
+      for (const write of writes) write.reject(err);
+    } finally {
+      this.writeLock.release();
+    }
+  }
+
+  private runInSavepoint(write: PendingWrite): { result: QueryResult<unknown> } | { error: unknown } {
+    if (!this.writer.sqlite.inTransaction) return { error: new Error('transaction ended') };
+    this.writer.run('savepoint w', []);
+    try {
+      const result = this.writer.run(write.sql, write.parameters);
+      this.writer.run('release w', []);
+      return { result };
+    } catch (error) {
+      if (this.writer.sqlite.inTransaction) {
+        this.writer.run('rollback to w', []);
+        this.writer.run('release w', []);
+      }
+      return { error };
     }
   }
 

@@ -71,7 +71,7 @@ export async function renameAccount(db: Db, accountId: number, input: { name: un
 export async function accountOverview(db: Db, accountId: number) {
   await getAccount(db, accountId);
   const [employees, groups, campaigns, active_keys] = await Promise.all([
-    countEmployees(db, accountId, {}),
+    countEmployees(db, accountId),
     countGroups(db, accountId),
     countCampaigns(db, accountId),
     countActiveKeys(db, accountId, Date.now()),

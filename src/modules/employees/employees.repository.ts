@@ -7,11 +7,6 @@ import { emailRows } from '../../db/value-table.js';
 
 export type EmployeeRow = Selectable<EmployeesTable>;
 
-export interface EmployeeFilter {
-  /** Normalized (lower-cased) address. */
-  emailNormalized?: string;
-}
-
 // The Customer API's hot statements are prepared (db/prepared.ts): built and compiled once.
 type NewEmployeeRow = Omit<Insertable<EmployeesTable>, 'id'> & Record<string, unknown>;
 
@@ -46,15 +41,8 @@ export function findEmployee(
   return findOne.executeTakeFirst(db, { accountId, employeeId });
 }
 
-function filtered(db: Db, accountId: number, filter: EmployeeFilter) {
-  let query = db.selectFrom('employees').where('account_id', '=', accountId);
-  if (filter.emailNormalized !== undefined)
-    query = query.where('email_normalized', '=', filter.emailNormalized);
-  return query;
-}
-
-export async function countEmployees(db: Db, accountId: number, filter: EmployeeFilter): Promise<number> {
-  return countRows(filtered(db, accountId, filter));
+export async function countEmployees(db: Db, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('employees').where('account_id', '=', accountId));
 }
 
 type PageParams = { accountId: number; limit: number; offset: number };
@@ -69,27 +57,32 @@ const pageOfAll = prepared((db: Db, p: PageParams) =>
     .offset(p.offset),
 );
 
-const pageByEmail = prepared((db: Db, p: PageParams & { email: string }) =>
+export function listEmployees(
+  db: Db,
+  accountId: number,
+  limit: number,
+  offset: number,
+): Promise<EmployeeRow[]> {
+  return pageOfAll.execute(db, { accountId, limit, offset });
+}
+
+// The unique index (account, address) finds it: no order, limit or offset to plan (which cost
+// SQLite more than the look-up itself).
+const byEmail = prepared((db: Db, p: { accountId: number; email: string }) =>
   db
     .selectFrom('employees')
     .selectAll()
     .where('account_id', '=', p.accountId)
-    .where('email_normalized', '=', p.email)
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset),
+    .where('email_normalized', '=', p.email),
 );
 
-export function listEmployees(
+/** The account's employee with this normalized address, if any (there is at most one). */
+export function findEmployeeByEmail(
   db: Db,
   accountId: number,
-  filter: EmployeeFilter,
-  limit: number,
-  offset: number,
-): Promise<EmployeeRow[]> {
-  return filter.emailNormalized === undefined
-    ? pageOfAll.execute(db, { accountId, limit, offset })
-    : pageByEmail.execute(db, { accountId, limit, offset, email: filter.emailNormalized });
+  emailNormalized: string,
+): Promise<EmployeeRow | undefined> {
+  return byEmail.executeTakeFirst(db, { accountId, email: emailNormalized });
 }
 
 /** Changes some fields of an employee of this account; undefined when there is none. */

@@ -12,9 +12,9 @@ import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import {
   countEmployees,
   deleteEmployeeRow,
-  type EmployeeFilter,
   type EmployeeRow,
   findEmployee,
+  findEmployeeByEmail,
   groupsOfEmployee,
   insertEmployee,
   listEmployees,
@@ -63,26 +63,29 @@ export async function getEmployee(db: Db, accountId: number, employeeId: string 
   return employee;
 }
 
-export function findEmployees(
+export async function findEmployees(
   db: Db,
   accountId: number,
   query: { email?: string },
   page: PageRequest,
 ): Promise<Page<Employee>> {
-  const filter: EmployeeFilter = {};
-  if (query.email !== undefined) filter.emailNormalized = normalizeEmail(query.email);
-  // No stored address holds a NUL (input refuses control characters) and PostgreSQL cannot even
-  // compare text that does: such a filter matches nothing, without asking the database.
-  if (filter.emailNormalized?.includes('\u0000'))
+  if (query.email === undefined) {
     return fetchPage(
       page,
-      async () => 0,
-      async () => [],
+      () => countEmployees(db, accountId),
+      (limit, offset) => listEmployees(db, accountId, limit, offset),
     );
+  }
+  // An address names at most one employee (the unique index): the first page holds it or
+  // nothing, every later page is past the end. No stored address holds a NUL (input refuses
+  // control characters) and PostgreSQL cannot even compare text that does: such a filter
+  // matches nothing, without asking the database.
+  const email = normalizeEmail(query.email);
+  const found = email.includes('\u0000') ? undefined : await findEmployeeByEmail(db, accountId, email);
   return fetchPage(
     page,
-    () => countEmployees(db, accountId, filter),
-    (limit, offset) => listEmployees(db, accountId, filter, limit, offset),
+    async () => (found ? 1 : 0),
+    async (_limit, offset) => (found && offset === 0 ? [found] : []),
   );
 }
 
