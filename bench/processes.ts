@@ -1,6 +1,6 @@
 import { type ChildProcess, execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { freePort } from '../test/helpers/server-process.js';
 
@@ -85,19 +85,61 @@ export async function startProcess(options: StartOptions): Promise<BenchServer> 
 
 const MiB = 1024 * 1024;
 
-/** VmRSS / VmHWM of a process, in MiB (Linux /proc). */
-export function memoryOf(pid: number): { rss: number; hwm: number } {
+/** The fields of /proc/PID/stat after the command name (which may hold spaces). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** A process and its descendants (a server with WEB_CONCURRENCY > 1 is a primary and its workers). */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parents.set(Number(entry), Number(statFields(Number(entry))[1]));
+    } catch {} // gone meanwhile
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  }
+  return tree;
+}
+
+function memoryOfOne(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rss: (kib('VmRSS') * 1024) / MiB, hwm: (kib('VmHWM') * 1024) / MiB };
 }
 
-/** CPU time (user + system) a process has used so far, in ms (Linux /proc, clock ticks of 10 ms). */
+/**
+ * VmRSS / VmHWM of a server, in MiB (Linux /proc): of its one process, or summed over a
+ * cluster's processes (the high-water marks of several processes summed: an upper bound).
+ */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  const total = { rss: 0, hwm: 0 };
+  for (const one of processTree(pid)) {
+    try {
+      const m = memoryOfOne(one);
+      total.rss += m.rss;
+      total.hwm += m.hwm;
+    } catch {}
+  }
+  return total;
+}
+
+/** CPU time (user + system, all threads) a server has used so far, in ms, all its processes included. */
 export function cpuMsOf(pid: number): number {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  let ticks = 0;
+  for (const one of processTree(pid)) {
+    try {
+      // utime and stime are the 12th and 13th fields after the command name, in clock ticks of 10 ms.
+      const fields = statFields(one);
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks * 10;
 }
 
 /** Samples a process's resident memory every few hundred milliseconds and keeps the peak. */
