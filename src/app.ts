@@ -17,6 +17,8 @@ import { createLogger, redactUrl, requestId } from './http/logging.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import { registerRouteFallbacks } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
+import { createAppMetrics } from './metrics/metrics.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
 import { employeesRoutes } from './modules/employees/employees.routes.js';
@@ -131,6 +133,9 @@ export async function buildApp({
     );
     done();
   });
+  // Metrics: request counts and latencies per route pattern and status (GET /metrics).
+  const metrics = createAppMetrics(database);
+  app.addHook('onResponse', metrics.recordResponse);
 
   const redis = config.redisUrl
     ? new SharedRedis(config.redisUrl, { timeoutMs: config.redisTimeoutMs, log: app.log })
@@ -154,6 +159,7 @@ export async function buildApp({
         lastUsed,
         failedAuthPerMinute: config.rateLimit.failedAuthPerMinute,
         keyCacheMs: config.apiKeyCacheMs,
+        onRateLimited: metrics.countRateLimited,
       });
       await api.register(employeesRoutes);
       await api.register(groupsRoutes);
@@ -173,8 +179,10 @@ export async function buildApp({
       redis,
       perAddress: config.admin.signInPerAddress,
       perEmail: config.admin.signInPerEmail,
+      onRateLimited: () => metrics.countRateLimited('sign_in'),
     }),
   });
+  if (config.metricsToken) await app.register(metricsRoutes, { token: config.metricsToken, metrics });
 
   app.addHook('onClose', async () => {
     await lastUsed.close();

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { serveInstanceMetrics } from './metrics/cluster.js';
 import { baseUrl, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
@@ -48,6 +49,10 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (stopping) return;
   // Without Redis, the workers' budgets are counted here (rate-limit.ts): one budget per instance.
   if (!config.redisUrl) new RateLimiterClusterMaster();
+  // GET /metrics, whichever worker it reaches, answers for the whole instance (metrics/cluster.ts).
+  if (config.metricsToken) {
+    serveInstanceMetrics({ database: () => database, postgres: !config.databaseUrl.startsWith('sqlite:') });
+  }
 
   let restartDelay = RESTART_DELAY_MS.first;
   cluster.on('exit', (worker, code, signal) => {

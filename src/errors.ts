@@ -22,6 +22,11 @@ export type FieldErrors = Record<string, string[]>;
 
 export const apiKeyRequired = () => new AppError(401, 'API key required');
 export const invalidApiKey = () => new AppError(401, 'Invalid API key');
+/** `GET /metrics` without `Authorization: Bearer <METRICS_TOKEN>`, or with another token. */
+export const metricsTokenRequired = () =>
+  new AppError(401, 'Metrics token required', undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+export const invalidMetricsToken = () =>
+  new AppError(401, 'Invalid metrics token', undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
 export const forbidden = (message: string) => new AppError(403, message);
 export const signInRequired = () => new AppError(401, 'Sign-in required');
 export const invalidCredentials = () => new AppError(401, 'Invalid email or password');

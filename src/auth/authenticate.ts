@@ -30,6 +30,8 @@ export interface AuthOptions {
   failedAuthPerMinute: number;
   /** How long an authenticated key is remembered (0: ask the database every time). */
   keyCacheMs: number;
+  /** Told of every 429 given here: a key's budget spent, or an address failing authentication too often. */
+  onRateLimited?: (kind: 'key' | 'address') => void;
 }
 
 function setBudgetHeaders(reply: FastifyReply, budget: Budget): void {
@@ -54,7 +56,10 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
 
   async function rejectAuthentication(request: FastifyRequest, error: Error): Promise<never> {
     const budget = await options.limiter.consume(`ip:${request.ip}`, options.failedAuthPerMinute);
-    if (!budget.allowed) throw rateLimited(budget.resetSeconds);
+    if (!budget.allowed) {
+      options.onRateLimited?.('address');
+      throw rateLimited(budget.resetSeconds);
+    }
     throw error;
   }
 
@@ -74,7 +79,10 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     options.lastUsed.touch(key.keyId, now);
     const budget = await options.limiter.consume(key.budgetId, key.rateLimit);
     setBudgetHeaders(reply, budget);
-    if (!budget.allowed) throw rateLimited(budget.resetSeconds);
+    if (!budget.allowed) {
+      options.onRateLimited?.('key');
+      throw rateLimited(budget.resetSeconds);
+    }
 
     if (!isGranted(key.permissions, needed)) throw forbidden(missingPermissionMessage(needed));
   });

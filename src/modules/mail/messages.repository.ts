@@ -97,6 +97,19 @@ export async function countByStatus(db: Db, accountId: number): Promise<Map<Mess
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }
 
+/**
+ * How many messages of every account are in each status (operator-wide: the queue's depth for
+ * monitoring). One grouped count over the whole table.
+ */
+export async function countAllAccountsByStatus(db: Db): Promise<Map<MessageStatus, number>> {
+  const rows = await db
+    .selectFrom('messages')
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('status')
+    .execute();
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** Queues a failed message again, as new (attempts from zero); false when it is not failed. */
 export async function requeueFailed(
   db: Db,

@@ -4,6 +4,7 @@ import type { MessageStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import {
+  countAllAccountsByStatus,
   countByStatus,
   countMessages,
   findMessage,
@@ -51,6 +52,15 @@ export async function getMessage(
 /** Every status with its count (zero included). */
 export async function messageCounts(db: Db, accountId: number): Promise<Record<MessageStatus, number>> {
   const counts = await countByStatus(db, accountId);
+  return Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<
+    MessageStatus,
+    number
+  >;
+}
+
+/** Every status with its count (zero included) over all accounts: the mail queue's depth, for monitoring. */
+export async function allAccountsMessageCounts(db: Db): Promise<Record<MessageStatus, number>> {
+  const counts = await countAllAccountsByStatus(db);
   return Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<
     MessageStatus,
     number
