@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry, register } from 'prom-client';
 import type { Database } from '../db/database.js';
-import { allAccountsMessageCounts } from '../modules/mail/messages.service.js';
+import { mailQueueDepth } from '../modules/mail/messages.service.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /**
@@ -86,20 +86,21 @@ export function registerPoolGauge(registry: Registry, database: () => Database |
 }
 
 /**
- * The mail queue's depth by status, counted when scraped (one grouped query); left out of a
+ * The mail queue's depth, counted when scraped from two partial indexes (never the table, whose
+ * sent mail grows with history): `pending` (queued or being sent) and `failed`; left out of a
  * scrape when the database does not answer within a second. Every process of an instance would
  * report the same figures, so they are never summed.
  */
 export function registerMailQueueGauge(registry: Registry, database: () => Database | undefined): void {
   new Gauge({
     name: 'vigil_mail_queue_messages',
-    help: 'Messages in the mail queue by status (queued, sending, sent, failed, cancelled), all accounts. Absent when the database did not answer within 1 s.',
+    help: 'Messages in the mail queue, all accounts: pending (queued or being sent) and failed (gave up; retry from the Outbox). Absent when the database did not answer within 1 s.',
     labelNames: ['status'],
     aggregator: 'max',
     registers: [registry],
     async collect() {
       const db = database();
-      const counts = db ? await within(MAIL_QUEUE_DEADLINE_MS, allAccountsMessageCounts(db.db)) : undefined;
+      const counts = db ? await within(MAIL_QUEUE_DEADLINE_MS, mailQueueDepth(db.db)) : undefined;
       this.reset();
       if (!counts) return;
       for (const [status, count] of Object.entries(counts)) this.set({ status }, count);

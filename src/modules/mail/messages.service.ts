@@ -4,9 +4,9 @@ import type { MessageStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import {
-  countAllAccountsByStatus,
   countByStatus,
   countMessages,
+  countQueueAllAccounts,
   findMessage,
   listMessages,
   type MessageDetailRow,
@@ -58,13 +58,9 @@ export async function messageCounts(db: Db, accountId: number): Promise<Record<M
   >;
 }
 
-/** Every status with its count (zero included) over all accounts: the mail queue's depth, for monitoring. */
-export async function allAccountsMessageCounts(db: Db): Promise<Record<MessageStatus, number>> {
-  const counts = await countAllAccountsByStatus(db);
-  return Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<
-    MessageStatus,
-    number
-  >;
+/** The mail queue's depth over every account (monitoring): waiting or being sent, and failed. */
+export function mailQueueDepth(db: Db): Promise<{ pending: number; failed: number }> {
+  return countQueueAllAccounts(db);
 }
 
 /** Puts a failed message back in the queue; the workers send it as soon as the send rate allows. */
