@@ -62,7 +62,7 @@ try {
     '| endpoint | A req/s | B req/s | A server CPU µs/req | B server CPU µs/req | B/A CPU | A p50 | B p50 |',
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const scenario of loadScenarios(seeded).filter((s) => only.has(s.id))) {
+  for (const scenario of loadScenarios(seeded, args.db as Dialect).filter((s) => only.has(s.id))) {
     const runs: { a: Awaited<ReturnType<typeof runLoad>>[]; b: Awaited<ReturnType<typeof runLoad>>[] } = {
       a: [],
       b: [],

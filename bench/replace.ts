@@ -13,6 +13,8 @@ export interface TimedSeries {
 export interface ReplaceResult {
   series: TimedSeries[];
   peakRssMiB: number;
+  /** The longest a `GET /healthz` sent every 20 ms during the PUTs waited for its answer. */
+  longestHealthMs: number;
   /** Size of the answer to the full PUT (the group detail lists every member), and how many members it lists. */
   responseBytes: number;
   members: number;
@@ -59,6 +61,7 @@ export async function timeReplacements(options: {
   const series = steps.map((s) => ({ label: s.label, ms: [] as number[], bad: 0, badDetail: '' }));
   const sampler = new RssSampler(options.pid);
   sampler.start();
+  const health = pollHealth(options.baseUrl);
   let responseBytes = 0;
   for (let run = 0; run < options.runs; run++) {
     for (const [i, step] of steps.entries()) {
@@ -80,7 +83,37 @@ export async function timeReplacements(options: {
       if (step.expectedMembers > 0) responseBytes = text.length;
     }
   }
-  return { series, peakRssMiB: sampler.stop(), responseBytes, members: options.employeeIds.length };
+  return {
+    series,
+    peakRssMiB: sampler.stop(),
+    longestHealthMs: await health.stop(),
+    responseBytes,
+    members: options.employeeIds.length,
+  };
+}
+
+/**
+ * Asks `/healthz` every 20 ms, one at a time, and keeps the longest wait: how long the server's
+ * event loop was held by the work under way (a request stuck behind it waits that long).
+ */
+function pollHealth(baseUrl: string): { stop(): Promise<number> } {
+  let running = true;
+  let longest = 0;
+  const loop = (async () => {
+    while (running) {
+      const start = performance.now();
+      await fetch(`${baseUrl}/healthz`).then((res) => res.text());
+      longest = Math.max(longest, performance.now() - start);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return longest;
+    },
+  };
 }
 
 export function median(values: number[]): number {

@@ -1,17 +1,22 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Dialect } from '../src/db/database.js';
 import type { LoadResult } from './load.js';
 import { median, type ReplaceResult } from './replace.js';
 
-/** Targets of issue 2, checked on SQLite; PostgreSQL rows show the same targets for comparison. */
-export const TARGETS = {
-  listRatio: 0.4,
-  createRatio: 0.25,
-  detailP50Ms: 25,
-  replaceMs: 1000,
-  rssMiB: 300,
+/** The targets of issue 9, per database: ratios are req/s over the bare-Fastify baseline's. */
+export const TARGETS: Record<
+  Dialect,
+  { email: number; create: number; groups: number; detailP50Ms: number; replaceMs: number; launchMs: number }
+> = {
+  sqlite: { email: 0.22, create: 0.12, groups: 0.3, detailP50Ms: 15, replaceMs: 500, launchMs: 500 },
+  postgres: { email: 0.15, create: 0.08, groups: 0.2, detailP50Ms: 25, replaceMs: 1000, launchMs: 2000 },
 };
+export const RSS_TARGET_MIB = 300;
+/** WEB_CONCURRENCY=2 on two cores: the email look-up's req/s over the single process's. */
+export const CLUSTER_SPEEDUP = 1.7;
 
 export interface Measured {
+  dialect: Dialect;
   heading: string;
   meta: string[];
   baselines: LoadResult[];
@@ -20,6 +25,8 @@ export interface Measured {
     result: LoadResult;
     target?: { text: string; met: (r: LoadResult, ratio: number) => boolean };
   }[];
+  /** The same endpoints on a server of WEB_CONCURRENCY=2 (primary + 2 workers), with their targets. */
+  cluster?: Measured['endpoints'];
   /** Absent when the run left the PUT out (`--only`). */
   replace?: ReplaceResult;
   /** VmRSS just after start, and VmHWM read just before the server stopped. */
@@ -37,7 +44,7 @@ export function baselineReqPerSec(baselines: LoadResult[]): number {
   return baselines.reduce((sum, b) => sum + b.reqPerSec, 0) / baselines.length;
 }
 
-function replaceTable(replace: ReplaceResult): string[] {
+function replaceTable(replace: ReplaceResult, replaceMs: number): string[] {
   const lines = [
     '| request (sequential, one client) | runs | min ms | median ms | max ms | target | met? | bad |',
     '|---|---:|---:|---:|---:|---|---|---|',
@@ -45,8 +52,8 @@ function replaceTable(replace: ReplaceResult): string[] {
   for (const [i, s] of replace.series.entries()) {
     const med = median(s.ms);
     // The target is on the real work: 100,000 new members.
-    const target = i === 0 ? `≤ ${int(TARGETS.replaceMs)} ms` : '';
-    const ok = i === 0 ? met(med <= TARGETS.replaceMs && s.bad === 0) : '';
+    const target = i === 0 ? `≤ ${int(replaceMs)} ms` : '';
+    const ok = i === 0 ? met(med <= replaceMs && s.bad === 0) : '';
     lines.push(
       `| ${s.label} | ${s.ms.length} | ${ms(Math.min(...s.ms))} | ${ms(med)} | ${ms(Math.max(...s.ms))} | ${target} | ${ok} | ${bad(s)} |`,
     );
@@ -67,14 +74,21 @@ export function renderSection(m: Measured): string {
       `| ${b.label} | ${b.connections} | ${int(b.reqPerSec)} | ${b.p50} | ${b.p99} | ${((b.reqPerSec / base) * 100).toFixed(0)} % | baseline | | ${int(b.cpuMsPerRequest * 1000)} | ${mib(b.peakRssMiB)} | ${bad(b)} |`,
     );
   }
-  for (const { result: r, target } of m.endpoints) {
+  for (const { result: r, target } of [...m.endpoints, ...(m.cluster ?? [])]) {
     const ratio = r.reqPerSec / base;
     const ok = target ? met(target.met(r, ratio) && r.bad === 0) : '';
     lines.push(
       `| ${r.label} | ${r.connections} | ${int(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${(ratio * 100).toFixed(0)} % | ${target?.text ?? ''} | ${ok} | ${int(r.cpuMsPerRequest * 1000)} | ${mib(r.peakRssMiB)} | ${bad(r)} |`,
     );
   }
-  if (m.replace) lines.push('', ...replaceTable(m.replace));
+  if (m.replace) {
+    lines.push('', ...replaceTable(m.replace, TARGETS[m.dialect].replaceMs));
+    lines.push(
+      '',
+      `- While the PUTs ran, \`GET /healthz\` was asked every 20 ms on another connection: its longest answer took ${ms(m.replace.longestHealthMs)} ms (the event loop is never held longer than about that).`,
+    );
+  }
+  // The single server process's peak (the cluster rows sum three processes: reported, not judged).
   const loadPeak = Math.max(0, ...m.endpoints.map((e) => e.result.peakRssMiB));
   const rssMax = Math.max(loadPeak, m.replace?.peakRssMiB ?? 0, m.rss.hwm);
   const putPart = m.replace
@@ -83,8 +97,9 @@ export function renderSection(m: Measured): string {
   lines.push(
     '',
     `- Server RSS (VmRSS sampled every 200 ms): ${mib(m.rss.idle)} MiB idle after start, peak during the autocannon rows ${mib(loadPeak)} MiB${putPart}; ` +
-      `VmHWM at the end ${mib(m.rss.hwm)} MiB. Target ≤ ${TARGETS.rssMiB} MiB at every moment: ${met(rssMax <= TARGETS.rssMiB)}` +
-      `${loadPeak <= TARGETS.rssMiB && rssMax > TARGETS.rssMiB ? ' (met under the autocannon loads, exceeded by the 100,000-id PUTs)' : ''}.`,
+      `VmHWM at the end ${mib(m.rss.hwm)} MiB. Target ≤ ${RSS_TARGET_MIB} MiB at every moment: ${met(rssMax <= RSS_TARGET_MIB)}` +
+      `${loadPeak <= RSS_TARGET_MIB && rssMax > RSS_TARGET_MIB ? ' (met under the autocannon loads, exceeded by the 100,000-id PUTs)' : ''}` +
+      `${m.cluster ? '; the WEB_CONCURRENCY=2 rows show the sum over the primary and its two workers' : ''}.`,
     `- Server log lines at level error or above: ${m.serverErrors}.`,
   );
   return lines.join('\n');

@@ -7,7 +7,14 @@ import { type LoadOptions, type LoadResult, type LoadSpec, runLoad } from './loa
 import { type BenchServer, gitRevision, memoryOf, ROOT, startProcess, TMP } from './processes.js';
 import { type ReplaceResult, timeReplacements } from './replace.js';
 import { type Measured, renderSection, writeSection } from './report.js';
-import { API, baselineSpec, loadScenarios, SCENARIOS, type ScenarioId } from './scenarios.js';
+import {
+  API,
+  baselineSpec,
+  clusterScenarios,
+  loadScenarios,
+  SCENARIOS,
+  type ScenarioId,
+} from './scenarios.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, type Seeded, seed } from './seed.js';
 
 /**
@@ -27,6 +34,8 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     'cpu-prof': { type: 'boolean', default: false },
     employees: { type: 'string', default: '100000' },
+    /** Also load the same endpoints on a server of WEB_CONCURRENCY=2 (off: --no-cluster). */
+    cluster: { type: 'boolean', default: true },
     groups: { type: 'string', default: '200' },
     members: { type: 'string', default: '10000' },
     /** Comma-separated subset of the scenarios (for profiling one endpoint); the baseline always runs. */
@@ -131,12 +140,47 @@ async function benchDialect(dialect: Dialect): Promise<Measured> {
     return result;
   };
 
+  // The machine settles after seeding (PostgreSQL's autovacuum, the page cache), and the client
+  // warms up on the baseline, before anything is measured.
+  await new Promise((r) => setTimeout(r, 3000));
+  await runLoad(
+    { ...baselineSpec('warm-up'), pid: hello.pid, baseUrl: hello.baseUrl },
+    { ...load, warmup: 0 },
+  );
   const baselines = [await measure(baselineSpec('first'), hello)];
   const endpoints: Measured['endpoints'] = [];
-  for (const scenario of loadScenarios(seeded).filter((s) => only.has(s.id))) {
+  const scenarios = loadScenarios(seeded, dialect).filter((s) => only.has(s.id));
+  for (const scenario of scenarios) {
     const result = await measure(scenario.spec, vigil);
     results.push(result);
     endpoints.push({ result, ...(scenario.target ? { target: scenario.target } : {}) });
+  }
+
+  // The same loads on a server of two worker processes (and its primary), on the same database.
+  let cluster: Measured['endpoints'] | undefined;
+  const clustered = clusterScenarios(scenarios, results);
+  if (args.cluster && clustered.length > 0) {
+    const pair = await startProcess({
+      args: ['dist/server.js'],
+      env: {
+        NODE_ENV: 'production',
+        DATABASE_URL: database.url,
+        LOG_LEVEL: logLevel,
+        WEB_CONCURRENCY: '2',
+        WORKERS: 'off',
+      },
+      readyPath: '/readyz',
+      logFile: join(TMP, `server-${dialect}-cluster.log`),
+    });
+    cleanups.push(() => pair.stop());
+    // Both workers listening: a few requests reach each before the load starts.
+    await new Promise((r) => setTimeout(r, 1000));
+    cluster = [];
+    for (const scenario of clustered) {
+      const result = await measure(scenario.spec, pair);
+      cluster.push({ result, ...(scenario.target ? { target: scenario.target } : {}) });
+    }
+    await pair.stop();
   }
   baselines.push(await measure(baselineSpec('again at the end'), hello));
 
@@ -159,6 +203,7 @@ async function benchDialect(dialect: Dialect): Promise<Measured> {
   await cleanUp();
 
   return {
+    dialect,
     heading: `${label}${logLevel === 'info' ? '' : ` (LOG_LEVEL=${logLevel})`}`,
     meta: [
       `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${gitRevision()}`,
@@ -169,6 +214,7 @@ async function benchDialect(dialect: Dialect): Promise<Measured> {
     ],
     baselines,
     endpoints,
+    ...(cluster ? { cluster } : {}),
     ...(replace ? { replace } : {}),
     rss: { idle: idleRss, hwm },
     serverErrors: countErrorLines(vigil.logFile),
