@@ -20,6 +20,8 @@ import {
   type GroupDetail,
   groupNotFound,
   isRenamed,
+  largeAnswers,
+  MEMBER_CHUNK_SIZE,
   readMemberChunks,
 } from './groups.service.js';
 
@@ -85,41 +87,44 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
   const wanted = distinctSorted(props.employeeIds);
   const idSlices = slices(wanted, sliceSize(db));
 
-  return db.transaction().execute(async (trx) => {
-    let group = await lockGroup(trx, props.accountId, id);
-    if (!group) throw groupNotFound();
-    if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
-      throw preconditionFailed();
-    await requireEmployees(trx, props.accountId, idSlices);
+  const replace = () =>
+    db.transaction().execute(async (trx) => {
+      let group = await lockGroup(trx, props.accountId, id);
+      if (!group) throw groupNotFound();
+      if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
+        throw preconditionFailed();
+      await requireEmployees(trx, props.accountId, idSlices);
 
-    const target = {
-      accountId: props.accountId,
-      groupId: id,
-      campaignIds: await campaignsEnrollingNewcomers(trx, props.accountId, id),
-    };
-    let moved = 0;
-    let after = 0;
-    for (const [index, slice] of idSlices.entries()) {
-      const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
-      moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
-      moved += await addSlice(trx, target, slice);
-      after = upTo;
-      await yieldToOthers();
-    }
-    if (idSlices.length === 0)
-      moved += await removeMembersBetween(trx, id, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
+      const target = {
+        accountId: props.accountId,
+        groupId: id,
+        campaignIds: await campaignsEnrollingNewcomers(trx, props.accountId, id),
+      };
+      let moved = 0;
+      let after = 0;
+      for (const [index, slice] of idSlices.entries()) {
+        const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
+        moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
+        moved += await addSlice(trx, target, slice);
+        after = upTo;
+        await yieldToOthers();
+      }
+      if (idSlices.length === 0)
+        moved += await removeMembersBetween(trx, id, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
 
-    if (moved > 0 || isRenamed(group, changes)) {
-      group = await recordGroupChange(
-        trx,
-        props.accountId,
-        id,
-        { ...changes, employee_count: wanted.length },
-        Date.now(),
-      );
-    }
-    return { group, etag: groupEtag(group), members: await readMemberChunks(trx, id) };
-  });
+      if (moved > 0 || isRenamed(group, changes)) {
+        group = await recordGroupChange(
+          trx,
+          props.accountId,
+          id,
+          { ...changes, employee_count: wanted.length },
+          Date.now(),
+        );
+      }
+      return { group, etag: groupEtag(group), members: await readMemberChunks(trx, id) };
+    });
+  // A large answer waits its turn (largeAnswers) before the transaction begins, holding nothing.
+  return wanted.length > MEMBER_CHUNK_SIZE ? largeAnswers(replace) : replace();
 }
 
 /**

@@ -71,6 +71,36 @@ describe('GET /customer/groups/{id}/', () => {
     });
   });
 
+  it('writes every name and address exactly, quotes, backslashes and any script included, across chunks', async () => {
+    const { accountId, api, group } = await accountWithGroup();
+    const odd = [
+      { first_name: 'Ann "The Boss"', last_name: 'O\\Neil \\" \\\\', email: 'ann.oneil@example.com' },
+      { first_name: 'Zoë', last_name: 'Ünal 🎉 𝒜 中文', email: 'zoe@例え.jp' },
+      { first_name: '</script><b>', last_name: "l'Étang\u00a0\u200d", email: '"quoted local"@example.com' },
+    ];
+    const made = [];
+    for (const fields of odd) made.push(await makeEmployee(t.app, accountId, fields));
+    // Past the first chunk of a detail answer (1,000 members), the odd ones at both ends.
+    const filler = await seedEmployees(t.app, accountId, 1_500);
+    const ids = [made[0]!.id, ...filler, made[1]!.id, made[2]!.id];
+    const put = await api.put(`/customer/groups/${group.id}/`, { employee_ids: ids });
+    expect(put.statusCode).toBe(200);
+    const res = await api.get(`/customer/groups/${group.id}/`);
+    expect(res.statusCode).toBe(200);
+    for (const answer of [put.json(), res.json()]) {
+      expect(answer.employees).toHaveLength(ids.length);
+      const byId = new Map(answer.employees.map((e: { id: number }) => [e.id, e]));
+      for (const employee of made) {
+        expect(byId.get(employee.id)).toEqual({
+          id: employee.id,
+          first_name: employee.first_name,
+          last_name: employee.last_name,
+          email: employee.email,
+        });
+      }
+    }
+  });
+
   it("treats another account's group, and non-numeric ids, as not found", async () => {
     const mine = await accountWithGroup();
     const theirs = await accountWithGroup(1);
