@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
+import { yieldToOthers } from '../db/id-slices.js';
 
 /** Up to this much of an answer is gathered and sent in one piece; a longer one streams. */
 const ONE_PIECE_BYTES = 64 * 1024;
+/** A stream that the client takes as fast as it is written lets other requests run this often. */
+const TURN_BYTES = 512 * 1024;
 
 /**
  * Sends an answer whose JSON text is built piece by piece (the database made the pieces, see
@@ -31,7 +34,16 @@ export async function sendJsonPieces<R extends FastifyReply>(
   const body = Readable.from(
     (async function* () {
       yield* head;
-      yield* rest;
+      // Pieces already in memory would otherwise all be written in one turn of the event loop.
+      let sinceTurn = 0;
+      for await (const piece of rest) {
+        yield piece;
+        sinceTurn += piece.length;
+        if (sinceTurn >= TURN_BYTES) {
+          sinceTurn = 0;
+          await yieldToOthers();
+        }
+      }
     })(),
     { objectMode: false },
   );

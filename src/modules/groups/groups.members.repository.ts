@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
+import { sliceSize, yieldToOthers } from '../../db/id-slices.js';
 import { prepared } from '../../db/prepared.js';
 import { idRows } from '../../db/value-table.js';
 
@@ -72,8 +73,9 @@ export async function removeMembers(trx: Db, groupId: number, ids: number[]): Pr
 }
 
 /**
- * Removes the members whose id is in (`after`, `upTo`] and not one of `keep` (the wanted ids
- * of that range): one slice of a replacement. How many were removed.
+ * Removes the members whose id is in (`after`, `upTo`] and not one of `keep` (the wanted ids of
+ * that range: one slice of a replacement); how many were removed. At most a slice's worth goes
+ * per statement, other requests running in between (db/id-slices.ts).
  */
 export async function removeMembersBetween(
   trx: Db,
@@ -81,15 +83,24 @@ export async function removeMembersBetween(
   range: { after: number; upTo: number },
   keep: number[],
 ): Promise<number> {
+  const limit = sliceSize(trx);
   const outside = keep.length === 0 ? sql`true` : sql`not (${employeeIn(trx, keep)})`;
-  const result = await sql`delete from group_members where group_id = ${groupId}
-      and employee_id > ${range.after} and employee_id <= ${range.upTo} and ${outside}`.execute(trx);
-  return Number(result.numAffectedRows ?? 0);
+  let removed = 0;
+  for (;;) {
+    const result = await sql`delete from group_members where group_id = ${groupId} and employee_id in (
+        select employee_id from group_members where group_id = ${groupId}
+          and employee_id > ${range.after} and employee_id <= ${range.upTo} and ${outside}
+        order by employee_id limit ${limit})`.execute(trx);
+    const count = Number(result.numAffectedRows ?? 0);
+    removed += count;
+    if (count < limit) return removed;
+    await yieldToOthers();
+  }
 }
 
 /** A group's rows go with it (PostgreSQL has no foreign key to cascade them: migration 0004). */
 export async function deleteMembershipsOfGroup(trx: Db, groupId: number): Promise<void> {
-  await trx.deleteFrom('group_members').where('group_id', '=', groupId).execute();
+  await removeMembersBetween(trx, groupId, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
 }
 
 /** An employee's memberships go with it (see deleteMembershipsOfGroup). */
