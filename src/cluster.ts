@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
-import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { countBudgetsForWorkers } from './auth/cluster-budgets.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
@@ -48,7 +48,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
   if (stopping) return;
   // Without Redis, the workers' budgets are counted here (rate-limit.ts): one budget per instance.
-  if (!config.redisUrl) new RateLimiterClusterMaster();
+  if (!config.redisUrl) countBudgetsForWorkers();
   // GET /metrics, whichever worker it reaches, answers for the whole instance (metrics/cluster.ts).
   if (config.metricsToken) {
     serveInstanceMetrics({ database: () => database, postgres: !config.databaseUrl.startsWith('sqlite:') });

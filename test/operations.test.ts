@@ -155,6 +155,38 @@ describe('logs', () => {
   });
 });
 
+describe('rate limits of a server of several processes (WEB_CONCURRENCY=2)', () => {
+  it('are one budget for the instance without Redis, counted by its primary', async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const env = testEnv(testDb.url, { WEB_CONCURRENCY: '2', REDIS_URL: '', WORKERS: 'off' });
+      const key = await cliKey(env, '--grant', 'campaigns:r', '--rate-limit', '10');
+      const running = await server(env);
+      // Each request on a connection of its own: the primary hands connections to both workers.
+      const answers = await Promise.all(
+        Array.from({ length: 24 }, () =>
+          fetch(`${running.baseUrl}${API}/customer/campaigns/training/`, {
+            headers: { apikey: key, connection: 'close' },
+          }),
+        ),
+      );
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(14);
+      for (const res of answers) expect(res.headers.get('ratelimit-limit')).toBe('10');
+      const remaining = answers
+        .filter((r) => r.status === 200)
+        .map((r) => Number(r.headers.get('ratelimit-remaining')))
+        .sort((a, b) => a - b);
+      expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      await expectCleanServerOutput(running, [key]);
+    } finally {
+      await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
+      await testDb.drop();
+    }
+  });
+});
+
 describe.skipIf(!TEST_REDIS_URL)('rate limits with a shared Redis', () => {
   it('are one budget across two server instances', async () => {
     const testDb = await createTestDatabase();

@@ -1,12 +1,7 @@
 import cluster from 'node:cluster';
-import {
-  type RateLimiterAbstract,
-  RateLimiterCluster,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  type RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { SharedRedis } from '../redis.js';
+import { type Count, PrimaryCounter } from './cluster-budgets.js';
 
 /**
  * Fixed windows (one minute unless told otherwise) counted by rate-limiter-flexible, in Redis
@@ -35,7 +30,7 @@ export interface RateLimiter {
 
 const WINDOW_SECONDS = 60;
 
-function budget(res: RateLimiterRes, limit: number): Budget {
+function budget(res: Count, limit: number): Budget {
   const used = res.consumedPoints;
   return {
     allowed: used <= limit,
@@ -54,10 +49,10 @@ export function createRateLimiter(options: {
   const windowSeconds = options.windowSeconds ?? WINDOW_SECONDS;
   const common = { points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, keyPrefix: options.keyPrefix };
   const memory = new RateLimiterMemory(common);
-  // A worker of a cluster counts with the primary (which runs a RateLimiterClusterMaster).
-  const local: RateLimiterAbstract = cluster.isWorker
-    ? new RateLimiterCluster({ ...common, timeoutMs: 1000 })
-    : memory;
+  // A worker of a cluster counts with its primary (cluster-budgets.ts): one budget per instance.
+  const local = cluster.isWorker
+    ? new PrimaryCounter(options.keyPrefix, windowSeconds)
+    : { consume: (id: string) => memory.consume(id, 1) };
   const { redis } = options;
   const shared = redis
     ? new RateLimiterRedis({ ...common, storeClient: redis.client, rejectIfRedisNotReady: true })
@@ -73,7 +68,7 @@ export function createRateLimiter(options: {
         }
       }
       try {
-        return budget(await local.consume(id, 1), limit);
+        return budget(await local.consume(id), limit);
       } catch {
         // The primary did not answer in time (it is restarting us, or overloaded): count here.
         return budget(await memory.consume(id, 1), limit);
