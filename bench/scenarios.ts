@@ -114,24 +114,39 @@ export function loadScenarios(seeded: Seeded, dialect: Dialect): Scenario[] {
   ];
 }
 
+/** More connections than the single-process rows: what a busy load balancer sends (see run.ts). */
+export const CLUSTER_CONNECTIONS = 50;
+
 /**
- * The same three list/look-up/create loads on a server of WEB_CONCURRENCY=2 (labels say so);
- * the email look-up's target is a speed-up over the single process's req/s, found by label.
+ * The same three list/look-up/create loads on a server of WEB_CONCURRENCY=2 (labels say so), and
+ * the email look-up at CLUSTER_CONNECTIONS connections on both servers: `single` is that row on
+ * the single process (measured first), the target of the two-process one is a speed-up over it.
  */
-export function clusterScenarios(scenarios: Scenario[], single: LoadResult[]): Scenario[] {
-  return scenarios
+export function clusterScenarios(scenarios: Scenario[]): { single?: Scenario; cluster: Scenario[] } {
+  const email = scenarios.find((s) => s.id === 'email');
+  const cluster: Scenario[] = scenarios
     .filter((s) => s.id === 'groups' || s.id === 'email' || s.id === 'create')
-    .map((s) => {
-      const alone = single.find((r) => r.label === s.spec.label);
-      const spec = { ...s.spec, label: `${s.spec.label} — WEB_CONCURRENCY=2` };
-      if (s.id !== 'email' || !alone) return { id: s.id, spec };
-      return {
-        id: s.id,
-        spec,
-        target: {
-          text: `≥ ${CLUSTER_SPEEDUP}× the single process (${Math.round(alone.reqPerSec).toLocaleString('en')} req/s)`,
-          met: (r: LoadResult) => r.reqPerSec >= CLUSTER_SPEEDUP * alone.reqPerSec,
-        },
-      };
-    });
+    .map((s) => ({ id: s.id, spec: { ...s.spec, label: `${s.spec.label} — WEB_CONCURRENCY=2` } }));
+  if (!email) return { cluster };
+  const single: Scenario = {
+    id: 'email',
+    spec: { ...email.spec, label: `${email.spec.label} — one process`, connections: CLUSTER_CONNECTIONS },
+  };
+  cluster.push({
+    id: 'email',
+    spec: {
+      ...email.spec,
+      label: `${email.spec.label} — WEB_CONCURRENCY=2`,
+      connections: CLUSTER_CONNECTIONS,
+    },
+  });
+  return { single, cluster };
+}
+
+/** The target of the two-process email look-up at CLUSTER_CONNECTIONS: a speed-up over one process. */
+export function speedUp(single: LoadResult): Target {
+  return {
+    text: `≥ ${CLUSTER_SPEEDUP}× one process (${Math.round(single.reqPerSec).toLocaleString('en')} req/s)`,
+    met: (r) => r.reqPerSec >= CLUSTER_SPEEDUP * single.reqPerSec,
+  };
 }
