@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Db, dialectOf } from './database.js';
 
 /**
@@ -29,9 +28,4 @@ export function slices<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
   return out;
-}
-
-/** Lets other requests run between two slices of a long piece of work. */
-export function yieldToOthers(): Promise<void> {
-  return nextTurn();
 }

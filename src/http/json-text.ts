@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
-import { yieldToOthers } from '../db/id-slices.js';
+import { yieldToOthers } from '../event-loop.js';
 
 /** Up to this much of an answer is gathered and sent in one piece; a longer one streams. */
 const ONE_PIECE_BYTES = 64 * 1024;

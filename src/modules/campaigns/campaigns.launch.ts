@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { sliceSize, yieldToOthers } from '../../db/id-slices.js';
+import { sliceSize } from '../../db/id-slices.js';
 import { FieldErrorCollector } from '../../errors.js';
+import { yieldToOthers } from '../../event-loop.js';
 import { parseId } from '../../ids.js';
 import { employeeIdAfter } from '../employees/employees.repository.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';

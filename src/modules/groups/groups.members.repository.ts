@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
-import { sliceSize, yieldToOthers } from '../../db/id-slices.js';
+import { sliceSize } from '../../db/id-slices.js';
 import { prepared } from '../../db/prepared.js';
 import { idRows } from '../../db/value-table.js';
+import { yieldToOthers } from '../../event-loop.js';
 
 // Id lists (up to 100,000) arrive in slices (db/id-slices.ts), each one table parameter
 // (db/value-table.ts): a JSON text for SQLite's json_each, an array for PostgreSQL's unnest.

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { distinctSorted, sliceSize, slices, yieldToOthers } from '../../db/id-slices.js';
+import { distinctSorted, sliceSize, slices } from '../../db/id-slices.js';
 import { invalidEmployeeIds, preconditionFailed, validationFailed } from '../../errors.js';
+import { yieldToOthers } from '../../event-loop.js';
 import { normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { campaignsEnrollingNewcomers, enrollNewMembers } from '../campaigns/campaigns.launch.js';

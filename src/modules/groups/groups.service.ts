@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
-import { yieldToOthers } from '../../db/id-slices.js';
 import { containsPattern } from '../../db/like.js';
 import { conflict, FieldErrorCollector, invalidPage, notFound } from '../../errors.js';
+import { yieldToOthers } from '../../event-loop.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import type { PageJson, PageRequest } from '../../pagination.js';
