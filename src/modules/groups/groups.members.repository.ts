@@ -86,13 +86,20 @@ export async function removeMembersBetween(
 ): Promise<number> {
   const limit = sliceSize(trx);
   const outside = keep.length === 0 ? sql`true` : sql`not (${employeeIn(trx, keep)})`;
+  // The rows are picked by their physical id (PostgreSQL's ctid, SQLite's rowid): with
+  // `employee_id in (select … limit)` PostgreSQL, its statistics still believing the group empty,
+  // chose a nested loop over the whole group per row (21 s for 50,000 rows, against 37 ms).
+  const row = dialectOf(trx) === 'postgres' ? sql.raw('ctid') : sql.raw('rowid');
+  const picked = sql`select ${row} from group_members where group_id = ${groupId}
+      and employee_id > ${range.after} and employee_id <= ${range.upTo} and ${outside}
+      order by employee_id limit ${limit}`;
+  const statement =
+    dialectOf(trx) === 'postgres'
+      ? sql`delete from group_members where ctid = any(array(${picked}))`
+      : sql`delete from group_members where rowid in (${picked})`;
   let removed = 0;
   for (;;) {
-    const result = await sql`delete from group_members where group_id = ${groupId} and employee_id in (
-        select employee_id from group_members where group_id = ${groupId}
-          and employee_id > ${range.after} and employee_id <= ${range.upTo} and ${outside}
-        order by employee_id limit ${limit})`.execute(trx);
-    const count = Number(result.numAffectedRows ?? 0);
+    const count = Number((await statement.execute(trx)).numAffectedRows ?? 0);
     removed += count;
     if (count < limit) return removed;
     await yieldToOthers();
