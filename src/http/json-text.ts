@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 import { yieldToOthers } from '../event-loop.js';
+import { sendingLargeAnswer } from './memory.js';
 
 /** Up to this much of an answer is gathered and sent in one piece; a longer one streams. */
 const ONE_PIECE_BYTES = 64 * 1024;
@@ -47,7 +48,9 @@ export async function sendJsonPieces<R extends FastifyReply>(
     })(),
     { objectMode: false },
   );
-  reply.send(body as never);
-  await finished(body).catch(() => {});
+  await sendingLargeAnswer(async () => {
+    reply.send(body as never);
+    await finished(body).catch(() => {});
+  });
   return reply;
 }

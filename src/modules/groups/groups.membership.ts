@@ -105,7 +105,8 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       let after = 0;
       for (const [index, slice] of idSlices.entries()) {
         const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
-        moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
+        // An empty group (filled for the first time, say) has nobody to remove.
+        if (group.employee_count > 0) moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
         moved += await addSlice(trx, target, slice);
         after = upTo;
         await yieldToOthers();

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
+import { sliceSize } from '../../db/id-slices.js';
 import { containsPattern } from '../../db/like.js';
 import { conflict, FieldErrorCollector, invalidPage, notFound } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
@@ -125,8 +126,11 @@ export const largeAnswers = pLimit(2);
  * A group's members, chunk by chunk. The next chunk is asked for as soon as this one's rows
  * are in, so the database reads it while this one is serialized and sent.
  */
-export async function* memberChunks(db: Db, groupId: number): AsyncGenerator<string> {
-  const limit = MEMBER_CHUNK_SIZE;
+export async function* memberChunks(
+  db: Db,
+  groupId: number,
+  limit = MEMBER_CHUNK_SIZE,
+): AsyncGenerator<string> {
   let chunk = await memberSummaryChunk(db, groupId, 0, limit);
   for (;;) {
     const next = chunk.count === limit ? memberSummaryChunk(db, groupId, chunk.lastId, limit) : undefined;
@@ -139,10 +143,13 @@ export async function* memberChunks(db: Db, groupId: number): AsyncGenerator<str
   }
 }
 
-/** All of a group's member chunks (an answer that must be read inside its transaction). */
+/**
+ * All of a group's member chunks (an answer that must be read inside its transaction). They are
+ * all kept until sent whatever their size, so they are read in slices (fewer round trips).
+ */
 export async function readMemberChunks(db: Db, groupId: number): Promise<string[]> {
   const chunks: string[] = [];
-  for await (const chunk of memberChunks(db, groupId)) chunks.push(chunk);
+  for await (const chunk of memberChunks(db, groupId, sliceSize(db))) chunks.push(chunk);
   return chunks;
 }
 
