@@ -42,31 +42,38 @@ function employeeIn(db: Db, ids: number[]) {
 }
 
 /**
- * The rows to add: those of `ids` (distinct) that are not members yet. An anti-join rather than
- * `on conflict do nothing`, whose speculative insertion made PostgreSQL's insert of 100,000 rows
- * 65 % slower (668 ms against 405); every membership change holds the group's lock, so no one
- * else adds the same member meanwhile.
+ * The group's rows for those of `ids` (distinct) that are not members yet. When the group had
+ * no members at the start of the change (it is locked throughout, so none were added since),
+ * every id is new: a plain insert, without `on conflict do nothing`, whose speculative
+ * insertion made PostgreSQL's insert of 100,000 rows 65 % slower (668 ms against 405).
+ * Otherwise the primary key skips the members: an anti-join could be planned as a scan of the
+ * table per id when the statistics predate the group's growth (a 100,000-id PUT timed out).
+ * `where true` lets SQLite tell `on conflict` from a join's `on`.
  */
-function newMembers(trx: Db, groupId: number, ids: number[]) {
-  return sql`select ${groupId}, u.id from ${idRows(trx, ids)}
-      where not exists (select 1 from group_members m where m.group_id = ${groupId} and m.employee_id = u.id)`;
+function memberInsert(trx: Db, groupId: number, ids: number[], groupWasEmpty: boolean) {
+  return sql`insert into group_members (group_id, employee_id)
+      select ${groupId}, u.id from ${idRows(trx, ids)} where true
+      ${groupWasEmpty ? sql`` : sql`on conflict (group_id, employee_id) do nothing`}`;
+}
+
+export interface NewMembers {
+  groupId: number;
+  /** Whether the (locked) group had no members when the change began. */
+  groupWasEmpty: boolean;
 }
 
 /** Adds those of `ids` (distinct) that are not members yet; how many were added. */
-export async function addNewMembers(trx: Db, groupId: number, ids: number[]): Promise<number> {
+export async function addNewMembers(trx: Db, to: NewMembers, ids: number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const result =
-    await sql`insert into group_members (group_id, employee_id) ${newMembers(trx, groupId, ids)}`.execute(
-      trx,
-    );
+  const result = await memberInsert(trx, to.groupId, ids, to.groupWasEmpty).execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 
 /** As addNewMembers, returning the ids it added (for the campaigns that enroll newcomers). */
-export async function addNewMembersReturning(trx: Db, groupId: number, ids: number[]): Promise<number[]> {
+export async function addNewMembersReturning(trx: Db, to: NewMembers, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ employee_id: number }>`insert into group_members (group_id, employee_id)
-      ${newMembers(trx, groupId, ids)} returning employee_id`.execute(trx);
+  const { rows } = await sql<{ employee_id: number }>`${memberInsert(trx, to.groupId, ids, to.groupWasEmpty)}
+      returning employee_id`.execute(trx);
   return rows.map((r) => Number(r.employee_id));
 }
 

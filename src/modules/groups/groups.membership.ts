@@ -10,6 +10,7 @@ import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addNewMembers,
   addNewMembersReturning,
+  type NewMembers,
   removeMembers,
   removeMembersBetween,
   unknownEmployeeIds,
@@ -51,11 +52,11 @@ async function requireEmployees(trx: Db, accountId: number, idSlices: number[][]
  */
 async function addSlice(
   trx: Db,
-  props: { accountId: number; groupId: number; campaignIds: number[] },
+  props: NewMembers & { accountId: number; campaignIds: number[] },
   ids: number[],
 ): Promise<number> {
-  if (props.campaignIds.length === 0) return addNewMembers(trx, props.groupId, ids);
-  const added = await addNewMembersReturning(trx, props.groupId, ids);
+  if (props.campaignIds.length === 0) return addNewMembers(trx, props, ids);
+  const added = await addNewMembersReturning(trx, props, ids);
   await enrollNewMembers(trx, {
     accountId: props.accountId,
     campaignIds: props.campaignIds,
@@ -99,6 +100,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       const target = {
         accountId: props.accountId,
         groupId: id,
+        groupWasEmpty: group.employee_count === 0,
         campaignIds: await campaignsEnrollingNewcomers(trx, props.accountId, id),
       };
       let moved = 0;
@@ -106,7 +108,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       for (const [index, slice] of idSlices.entries()) {
         const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
         // An empty group (filled for the first time, say) has nobody to remove.
-        if (group.employee_count > 0) moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
+        if (!target.groupWasEmpty) moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
         moved += await addSlice(trx, target, slice);
         after = upTo;
         await yieldToOthers();
@@ -171,6 +173,7 @@ export async function addGroupMembers(
     const target = {
       accountId,
       groupId: id,
+      groupWasEmpty: false,
       campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
     };
     let added = 0;
@@ -233,6 +236,7 @@ export async function addGroupMembersByEmail(
     const target = {
       accountId,
       groupId: id,
+      groupWasEmpty: false,
       campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
     };
     let delta = 0;
