@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 import { yieldToOthers } from '../event-loop.js';
-import { sendingLargeAnswer } from './memory.js';
+import { collectAfterLargeAnswer } from './memory.js';
 
 /** Up to this much of an answer is gathered and sent in one piece; a longer one streams. */
 const ONE_PIECE_BYTES = 64 * 1024;
@@ -39,6 +39,7 @@ export async function sendJsonPieces<R extends FastifyReply>(
       let sinceTurn = 0;
       for await (const piece of rest) {
         yield piece;
+        size += piece.length;
         sinceTurn += piece.length;
         if (sinceTurn >= TURN_BYTES) {
           sinceTurn = 0;
@@ -48,9 +49,8 @@ export async function sendJsonPieces<R extends FastifyReply>(
     })(),
     { objectMode: false },
   );
-  await sendingLargeAnswer(async () => {
-    reply.send(body as never);
-    await finished(body).catch(() => {});
-  });
+  reply.send(body as never);
+  await finished(body).catch(() => {});
+  collectAfterLargeAnswer(size);
   return reply;
 }
