@@ -9,7 +9,14 @@ import {
   TEST_REDIS_URL,
 } from './helpers/database.js';
 import { client, makeKey } from './helpers/factories.js';
-import { cliKey, type ServerProcess, startServer, waitUntilReady } from './helpers/server-process.js';
+import {
+  cliAccountKey,
+  cliKey,
+  runCli,
+  type ServerProcess,
+  startServer,
+  waitUntilReady,
+} from './helpers/server-process.js';
 import { TcpProxy } from './helpers/tcp-proxy.js';
 
 // What operators rely on: logs that identify requests and never hold a secret, one rate
@@ -179,6 +186,59 @@ describe('rate limits of a server of several processes (WEB_CONCURRENCY=2)', () 
         .map((r) => Number(r.headers.get('ratelimit-remaining')))
         .sort((a, b) => a - b);
       expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      await expectCleanServerOutput(running, [key]);
+    } finally {
+      await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
+      await testDb.drop();
+    }
+  });
+});
+
+describe('the groups list of a server of several processes (WEB_CONCURRENCY=2)', () => {
+  it("is never an earlier answer: each worker's cache sees a change made through the other", async () => {
+    const testDb = await createTestDatabase();
+    try {
+      const env = testEnv(testDb.url, { WEB_CONCURRENCY: '2', REDIS_URL: '', WORKERS: 'off' });
+      const { accountId, key } = await cliAccountKey(env, '--grant', 'groups:rw', '--grant', 'employees:rw');
+      const made = await runCli(
+        ['group', 'create', '--account', String(accountId), '--name', 'Ops', '--json'],
+        env,
+      );
+      expect(made.code, made.stderr).toBe(0);
+      const groupId = JSON.parse(made.stdout).id as number;
+      const running = await server(env);
+      // Each request on a connection of its own: the primary hands connections to both workers.
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(`${running.baseUrl}${API}${path}`, {
+          method,
+          headers: { apikey: key, connection: 'close', 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const counts = async () =>
+        Promise.all(
+          Array.from({ length: 8 }, async () => {
+            const res = await send('GET', '/customer/groups/');
+            expect(res.status).toBe(200);
+            const page = (await res.json()) as { results: Array<{ id: number; employee_count: number }> };
+            return page.results.find((g) => g.id === groupId)?.employee_count;
+          }),
+        );
+      expect(await counts()).toEqual(Array(8).fill(0)); // both workers now hold the answer
+      for (let round = 1; round <= 3; round++) {
+        const ids: number[] = [];
+        for (let i = 0; i < round; i++) {
+          const res = await send('POST', '/customer/employees/', {
+            email: `p${round}-${i}@example.com`,
+            first_name: 'P',
+            last_name: String(round),
+          });
+          expect(res.status).toBe(201);
+          ids.push(((await res.json()) as { id: number }).id);
+        }
+        const put = await send('PUT', `/customer/groups/${groupId}/`, { employee_ids: ids });
+        expect(put.status).toBe(200);
+        expect(await counts(), `after round ${round}`).toEqual(Array(8).fill(round));
+      }
       await expectCleanServerOutput(running, [key]);
     } finally {
       await Promise.all(servers.splice(0).map((s) => s.stop('SIGKILL')));
