@@ -53,7 +53,7 @@ export async function startServer(
   const baseUrl = `http://127.0.0.1:${port}`;
   if (waitForReady) {
     try {
-      await waitUntilReady(baseUrl, 20_000, child);
+      await waitUntilReady(baseUrl, 60_000, child);
     } catch (err) {
       child.kill('SIGKILL');
       throw new Error(`${(err as Error).message}:\n${output}`);
