@@ -1,13 +1,16 @@
-import type { AuthenticatedKey } from './keys.service.js';
-
 /**
  * Keys that authenticated recently, by secret hash, so a request does not ask the database who
  * it is. An entry lives `ttlMs` at most: a key revoked (or re-budgeted) by another process or
  * instance stops working within that time; by this process, at once (`forget`). Expiry is
  * checked on every request. Unknown keys are never remembered.
  */
+/** What the cache needs of a key (keys.service's AuthenticatedKey). */
+interface CachedKey {
+  keyId: number;
+}
+
 interface Entry {
-  key: AuthenticatedKey;
+  key: CachedKey;
   expiresAt: number | null;
   until: number;
 }
@@ -15,19 +18,19 @@ interface Entry {
 const MAX_ENTRIES = 10_000;
 const entries = new Map<string, Entry>();
 
-export function rememberedKey(hash: string, now: number): AuthenticatedKey | null | undefined {
+export function rememberedKey<K extends CachedKey>(hash: string, now: number): K | null | undefined {
   const entry = entries.get(hash);
   if (!entry) return undefined;
   if (entry.until <= now) {
     entries.delete(hash);
     return undefined;
   }
-  return entry.expiresAt !== null && entry.expiresAt <= now ? null : entry.key;
+  return entry.expiresAt !== null && entry.expiresAt <= now ? null : (entry.key as K);
 }
 
 export function rememberKey(
   hash: string,
-  key: AuthenticatedKey,
+  key: CachedKey,
   expiresAt: number | null,
   until: number,
 ): void {

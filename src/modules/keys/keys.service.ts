@@ -136,7 +136,7 @@ export async function authenticateKey(
 ): Promise<AuthenticatedKey | null> {
   if (!isWellFormedApiKey(key)) return null;
   const hash = hashApiKey(key);
-  const remembered = rememberedKey(hash, now);
+  const remembered = rememberedKey<AuthenticatedKey>(hash, now);
   if (remembered !== undefined) return remembered;
   const row = await findKeyByHash(db, hash);
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
