@@ -157,6 +157,8 @@ export interface MessagesTable {
   round: Generated<number>;
   status: MessageStatus;
   attempts: Generated<number>;
+  /** MAIL_PRIORITY (mail.queue.ts): 0 someone is waiting for it, 1 bulk; workers claim 0 first. */
+  priority: Generated<number>;
   next_attempt_at: number;
   /** A worker's claim on a `sending` message; an expired claim is taken over. */
   locked_until: number | null;

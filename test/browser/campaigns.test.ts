@@ -1,11 +1,15 @@
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customerApi, signedInPage, startVigil, type Vigil } from './harness.js';
+
+const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
 
 // No SMTP_URL: the server's mail worker delivers to the outbox, which the page shows.
 let vigil: Vigil;
 beforeAll(async () => {
   vigil = await startVigil();
+  mkdirSync(OUT, { recursive: true });
 });
 
 /** A `datetime-local` value `days` from now, in the time zone the browser shares with this process. */
@@ -108,7 +112,7 @@ describe('training campaigns in the web interface', () => {
     let dialog = page.getByRole('dialog', { name: 'Launch the campaign now?' });
     await dialog.getByText('3 people in Finance will be enrolled and sent an invitation.').waitFor();
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
-    await dialog.getByText('due date: is required to launch').waitFor();
+    await dialog.getByText('Due date: is required to launch').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -181,8 +185,22 @@ describe('training campaigns in the web interface', () => {
     await row.getByRole('button', { name: 'Your security training: Phishing basics' }).click();
     dialog = page.getByRole('dialog', { name: 'Your security training: Phishing basics' });
     await dialog.getByText('Ann Lee <ann@training.example>').waitFor();
+    // The HTML body: a frame without scripts, whose learner link opens in a new, ordinary tab.
     const frame = dialog.locator('iframe[title="HTML body of the message"]');
-    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(((await frame.getAttribute('sandbox')) ?? '').split(/\s+/).sort()).toEqual([
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+    ]);
+    const start = dialog
+      .frameLocator('iframe[title="HTML body of the message"]')
+      .getByRole('link', { name: 'Start the training' });
+    const [tab] = await Promise.all([context.waitForEvent('page'), start.click()]);
+    await tab.getByRole('heading', { name: 'Phishing basics' }).waitFor();
+    expect(new URL(tab.url()).pathname).toMatch(/^\/learn\/[^/]+$/);
+    await tab.screenshot({ path: `${OUT}/outbox-link-new-tab.png` });
+    await tab.close();
+    await start.waitFor(); // the frame still shows the message
+    await page.screenshot({ path: `${OUT}/outbox-message-preview.png` });
     await dialog.getByRole('tab', { name: 'Plain text' }).click();
     const text = (await dialog.locator('pre').textContent()) ?? '';
     expect(text).toMatch(/https?:\/\/\S+\/learn\/\S+/);
@@ -230,6 +248,53 @@ describe('training campaigns in the web interface', () => {
     await list.getByRole('link', { name: 'Phishing basics' }).waitFor();
     await list.getByText('0 / 3').waitFor();
     expect((await api.get('employees/')).body.count).toBe(3);
+    await context.close();
+  });
+
+  it('keeps Schedule and Launch of an empty draft disabled, saying why, and names fields by their labels', async () => {
+    const accountId = (await vigil.vigil('account', 'create', '--name', 'Empty Drafts')).id as number;
+    await peopleIn(accountId, [['Eve', 'Ng']], 'Operations');
+    const { page, context } = await signedInPage(vigil, { accountId });
+    await page.goto(`/admin/a/${accountId}/campaigns/new`);
+    await page.getByLabel('Name', { exact: true }).fill('Nothing yet');
+    await page.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('heading', { name: 'Nothing yet' }).waitFor();
+    await dismissNotices(page);
+    const disabledWith = async (text: string) => {
+      const reason = page.getByText(text, { exact: true });
+      await reason.waitFor();
+      for (const name of ['Schedule', 'Launch now']) {
+        const button = page.getByRole('button', { name, exact: true });
+        expect(await button.isDisabled(), name).toBe(true);
+        expect(await button.getAttribute('aria-describedby')).toBe(await reason.getAttribute('id'));
+      }
+    };
+    await disabledWith(
+      'Choose at least one course and at least one target group to schedule or launch this campaign.',
+    );
+    await page.screenshot({ path: `${OUT}/campaign-empty-draft.png` });
+
+    // A course, still no group: the reason names only what is missing.
+    await page.getByRole('link', { name: 'Edit the campaign' }).click();
+    await choose(page, 'Courses', ['Spotting phishing']);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Nothing yet', exact: true }).waitFor();
+    await dismissNotices(page);
+    await disabledWith('Choose at least one target group to schedule or launch this campaign.');
+
+    // Ready but for its dates: Schedule is tried, and the server's reasons name the form's fields.
+    await page.getByRole('link', { name: 'Edit the campaign' }).click();
+    await choose(page, 'Target groups', ['Operations'], 'Oper');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { name: 'Nothing yet', exact: true }).waitFor();
+    await dismissNotices(page);
+    expect(await page.getByText(/to schedule or launch this campaign/).count()).toBe(0);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    const problem = page.getByRole('alert').filter({ hasText: 'Could not schedule the campaign' });
+    await problem.getByText('Start date: is required to schedule').waitFor();
+    await problem.getByText('Due date: is required to schedule').waitFor();
+    expect(await problem.textContent()).not.toMatch(/start date:|due date:|_/);
+    await page.screenshot({ path: `${OUT}/campaign-schedule-errors.png` });
     await context.close();
   });
 

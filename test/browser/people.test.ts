@@ -1,9 +1,15 @@
+import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { customerApi, signedInPage, startVigil, type Vigil } from './harness.js';
+
+const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
+/** Saved by Excel on Windows ("CSV (semicolon delimited)"): Windows-1252, with ü, é, ß, á and ’. */
+const WINDOWS_1252_CSV = 'test/browser/fixtures/employees-windows-1252.csv';
 
 let vigil: Vigil;
 beforeAll(async () => {
   vigil = await startVigil();
+  mkdirSync(OUT, { recursive: true });
 });
 
 describe('employees', () => {
@@ -107,6 +113,84 @@ describe('employees', () => {
     expect((await api.get('employees/?email=person1000@import.example')).body.results).toMatchObject([
       { first_name: 'Person', last_name: 'Number 1000' },
     ]);
+    await context.close();
+  });
+
+  it('reads a Windows-1252 CSV as Windows-1252, says so, and imports Müller, René and Weiß intact', async () => {
+    const accountId = (await vigil.vigil('account', 'create', '--name', 'Umlaut GmbH')).id as number;
+    const api = await customerApi(vigil, accountId);
+    const { page, context } = await signedInPage(vigil, { accountId });
+    await page.goto(`/admin/a/${accountId}/employees/import`);
+    await page.getByLabel('CSV file').setInputFiles(WINDOWS_1252_CSV);
+    await page.getByText('This file is not UTF-8: it was read as Windows-1252 (Western European).').waitFor();
+    const preview = page.getByRole('table', { name: 'Preview of the first rows' });
+    for (const name of ['Jürgen', 'Müller', 'René', 'Weiß', 'Siobhán', 'O’Brien']) {
+      await preview.getByText(name, { exact: true }).waitFor();
+    }
+    expect(await preview.getByText('\uFFFD').count()).toBe(0);
+    // The German headers were recognised: each name sits in its column.
+    expect(await preview.locator('tbody tr').first().locator('td').allTextContents()).toEqual([
+      '2',
+      'Jürgen',
+      'Müller',
+      'juergen.mueller@cp1252.example',
+    ]);
+
+    // Another encoding can be chosen, and the preview follows it.
+    const encoding = page.getByLabel('File encoding');
+    await encoding.selectOption('macintosh');
+    await preview.getByText('M¸ller', { exact: true }).waitFor();
+    await encoding.selectOption('windows-1252');
+    await preview.getByText('Müller', { exact: true }).waitFor();
+    await page.screenshot({ path: `${OUT}/employees-import-windows-1252.png`, fullPage: true });
+
+    await page.getByRole('button', { name: 'Check rows' }).click();
+    await page.getByText('3 new employees will be created.').waitFor();
+    await page.getByRole('button', { name: 'Import employees' }).click();
+    await page.getByRole('status').getByText('Import finished').waitFor();
+    const imported = await api.get('employees/?page_size=10');
+    const names = imported.body.results.map(
+      (e: { first_name: string; last_name: string }) => `${e.first_name} ${e.last_name}`,
+    );
+    expect(names.sort()).toEqual(['Jürgen Müller', 'René Weiß', 'Siobhán O’Brien']);
+    await context.close();
+  });
+
+  it('says nothing about the encoding of a UTF-8 file, and wraps long values in the problem table', async () => {
+    const accountId = (await vigil.vigil('account', 'create', '--name', 'Long Values Ltd')).id as number;
+    const { page, context } = await signedInPage(vigil, { accountId });
+    await page.goto(`/admin/a/${accountId}/employees/import`);
+    const longEmail = `${'very.long.local.part.'.repeat(14)}x@example.com`;
+    const longName = 'Maximilianus'.repeat(14);
+    const csv = [
+      'first_name,last_name,email',
+      'Zoë,Brontë,zoe@long.example',
+      `${longName},Lee,${longEmail}`,
+      `Ann,${longName},ann@long.example`,
+    ].join('\n');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'long.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv, 'utf8'),
+    });
+    const preview = page.getByRole('table', { name: 'Preview of the first rows' });
+    await preview.getByText('Brontë', { exact: true }).waitFor();
+    expect(await page.getByText('This file is not UTF-8').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Check rows' }).click();
+    const problems = page.getByRole('table', { name: 'Rows with problems' });
+    await problems.getByText('Email: must be at most 254 characters').waitFor();
+    await problems.getByText(/^First name: must be at most \d+ characters$/).waitFor();
+    // Nothing is wider than the page or the table's own box; a cut value is whole in its title.
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    const section = await page.locator('section[aria-labelledby="failing-rows"]').boundingBox();
+    const table = await problems.boundingBox();
+    expect(table?.width ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(section?.width ?? 0);
+    const email = problems.getByTitle(longEmail);
+    expect(await email.textContent()).toBe(longEmail);
+    expect((await email.boundingBox())?.width ?? 0).toBeLessThan(600);
+    await page.screenshot({ path: `${OUT}/employees-import-long-values.png`, fullPage: true });
     await context.close();
   });
 

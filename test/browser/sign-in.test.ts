@@ -3,7 +3,8 @@ import { signedInPage, startVigil, type Vigil } from './harness.js';
 
 let vigil: Vigil;
 beforeAll(async () => {
-  vigil = await startVigil();
+  // One administrator signs in a dozen times below.
+  vigil = await startVigil({ SIGN_IN_LIMIT_PER_EMAIL: '50' });
 });
 
 describe('first run and sign-in', () => {
@@ -90,5 +91,56 @@ describe('first run and sign-in', () => {
     await admin.page.waitForURL('**/admin/sign-in**');
     await operator.context.close();
     await admin.context.close();
+  });
+
+  it('goes home after sign-in when `next` points elsewhere, and follows a `next` to a page of the app', async () => {
+    const accountId = (await vigil.vigil('account', 'create', '--name', 'Next Steps')).id as number;
+    const email = 'next.steps@example.com';
+    const password = 'a long browser password';
+    await vigil.vigil(
+      'admin',
+      'create',
+      '--email',
+      email,
+      '--password',
+      password,
+      '--account',
+      String(accountId),
+    );
+    const { page, context } = await vigil.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    const landing = async (next: string) => {
+      await context.clearCookies();
+      await page.goto(`/admin/sign-in?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'), { timeout: 10_000 });
+      await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+      const url = new URL(page.url());
+      return `${url.origin === vigil.baseUrl ? '' : url.origin}${url.pathname}${url.search}`;
+    };
+    const home = `/admin/a/${accountId}`;
+    for (const next of [
+      'https://evil.example/admin/accounts',
+      '//evil.example',
+      '//evil.example/admin/',
+      '/\\evil.example',
+      'javascript:alert(document.domain)',
+      '/learn/abc',
+      '/api/api_gateway/docs',
+      '/admin/api/session',
+      '/sign-in',
+      `/sign-in?next=${encodeURIComponent(`/a/${accountId}`)}`,
+      '/setup/some-token',
+      `/a/${accountId}/../../sign-in`,
+    ]) {
+      expect(await landing(next), next).toBe(home);
+    }
+    expect(await landing(`/a/${accountId}/employees?search=ann`)).toBe(`${home}/employees?search=ann`);
+    expect(await landing(`/admin/a/${accountId}/groups`)).toBe(`${home}/groups`);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

@@ -181,8 +181,9 @@ export async function campaignProgress(
 /**
  * Sends one person their invitation again (an administrator's "Resend invitation": the mail was
  * lost, or went to an old address): a new invitation message with a fresh link, queued for the
- * workers. Only while the campaign is active, not to someone who has completed, and not while an
- * earlier invitation to them is still waiting to go out.
+ * workers ahead of bulk mail (someone is waiting for it). Only while the campaign is active, not
+ * to someone who has completed, and not while an earlier invitation to them is still waiting to
+ * go out.
  */
 export async function resendInvitation(
   db: Db,
@@ -208,6 +209,7 @@ export async function resendInvitation(
       round: (enrollment.round ?? -1) + 1,
       now,
       enrollmentIds: [enrollment.id],
+      waiting: true,
     });
   });
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };

@@ -198,8 +198,9 @@ export async function markLessonRead(
 
 /**
  * Queues an email with a fresh link (kind `link`, numbered by how many were asked for), at
- * most one per NEW_LINK_INTERVAL_MS. Two requests at once compute the same number, and the
- * queue's unique (enrollment, kind, round) lets only one of them in.
+ * most one per NEW_LINK_INTERVAL_MS, ahead of bulk mail: the learner is waiting for it. Two
+ * requests at once compute the same number, and the queue's unique (enrollment, kind, round)
+ * lets only one of them in.
  */
 export async function requestNewLink(
   db: Db,
@@ -216,6 +217,7 @@ export async function requestNewLink(
     round: links.count + 1,
     now,
     enrollmentIds: [learner.enrollmentId],
+    waiting: true,
   });
   return queued > 0 ? 'queued' : 'recent';
 }

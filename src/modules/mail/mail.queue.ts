@@ -3,6 +3,13 @@ import type { Db } from '../../db/database.js';
 import type { MessageKind } from '../../db/schema.js';
 import { idRows } from '../../db/value-table.js';
 
+/**
+ * The order in which workers claim due mail: messages someone is waiting for (a new link a
+ * learner asked for, an invitation resent at someone's request) before bulk campaign mail
+ * (launch invitations, reminders), so they never wait behind a launch's thousands.
+ */
+export const MAIL_PRIORITY = { waiting: 0, bulk: 1 } as const;
+
 export interface QueueCampaignMessagesProps {
   accountId: number;
   campaignId: number;
@@ -16,6 +23,8 @@ export interface QueueCampaignMessagesProps {
   employees?: { after: number; upTo: number };
   /** Leave out people who have completed the campaign (reminders). */
   incompleteOnly?: boolean;
+  /** Someone is waiting for this message: sent before bulk mail (MAIL_PRIORITY). */
+  waiting?: boolean;
 }
 
 /**
@@ -36,6 +45,7 @@ export async function queueCampaignMessages(trx: Db, props: QueueCampaignMessage
       sql.lit(props.round ?? 0).as('round'),
       sql.lit('queued').as('status'),
       sql.lit(0).as('attempts'),
+      sql.lit(props.waiting ? MAIL_PRIORITY.waiting : MAIL_PRIORITY.bulk).as('priority'),
       sql.lit(props.now).as('next_attempt_at'),
       sql.lit(props.now).as('created_at'),
     ])
@@ -60,6 +70,7 @@ export async function queueCampaignMessages(trx: Db, props: QueueCampaignMessage
       'round',
       'status',
       'attempts',
+      'priority',
       'next_attempt_at',
       'created_at',
     ])

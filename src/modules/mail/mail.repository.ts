@@ -1,6 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { CampaignStatus, MessageKind, MessagesTable } from '../../db/schema.js';
+import { MAIL_PRIORITY } from './mail.queue.js';
 import type { TransportKind } from './mail.transport.js';
 import { messagesWithPeople } from './messages.repository.js';
 
@@ -19,12 +20,14 @@ export interface Claim {
 }
 
 /**
- * Claims up to `limit` due messages in one statement: queued ones whose time has come, and
- * `sending` ones whose claim ran out (a worker that died mid-send). They become `sending`, held
- * until `leaseUntil`, one attempt more. On PostgreSQL the rows are picked `for update skip
- * locked`, so concurrent workers take disjoint sets without waiting for each other; SQLite runs
- * one writer at a time, so its single UPDATE is atomic by itself. The claim also moves
- * `next_attempt_at` to the lease's end, so the due-index alone finds expired claims. A claim
+ * Claims up to `limit` due messages: first those someone is waiting for (MAIL_PRIORITY.waiting,
+ * through their own small index), then the rest in the order they became due, so a requested
+ * link never waits behind a launch's thousands of invitations. Due means queued and whose time
+ * has come, or `sending` and whose claim ran out (a worker that died mid-send). They become
+ * `sending`, held until `leaseUntil`, one attempt more. On PostgreSQL the rows are picked `for
+ * update skip locked`, so concurrent workers take disjoint sets without waiting for each other;
+ * SQLite runs one writer at a time, so each UPDATE is atomic by itself. The claim also moves
+ * `next_attempt_at` to the lease's end, so the due-indexes alone find expired claims. A claim
  * whose earlier attempt handed the message to an SMTP server (`handed_over_at` still set, see
  * recordHandOff) comes back in doubt; one that ran out before the hand-off is plainly due again.
  */
@@ -33,6 +36,17 @@ export async function claimDueMessages(
   props: { now: number; limit: number; leaseUntil: number },
 ): Promise<Claim[]> {
   if (props.limit <= 0) return [];
+  const waiting = await claimDue(db, props, true);
+  const rest = props.limit - waiting.length;
+  return rest > 0 ? [...waiting, ...(await claimDue(db, { ...props, limit: rest }, false))] : waiting;
+}
+
+/** One claiming statement: the due messages someone waits for, or any due messages. */
+async function claimDue(
+  db: Db,
+  props: { now: number; limit: number; leaseUntil: number },
+  waitingOnly: boolean,
+): Promise<Claim[]> {
   const rows = await db
     .updateTable('messages')
     .set((eb) => ({
@@ -42,15 +56,16 @@ export async function claimDueMessages(
       next_attempt_at: props.leaseUntil,
     }))
     .where('id', 'in', (eb) => {
-      const due = eb
+      // The partial indexes' own conditions, as literals: SQLite matches a partial index only so
+      // (with `status in (?, ?)` it scanned the whole table, sent history included, and sorted).
+      let due = eb
         .selectFrom('messages')
         .select('id')
-        .where('status', 'in', ['queued', 'sending'])
+        .where(sql<boolean>`status in ('queued', 'sending')`)
         .where('next_attempt_at', '<=', props.now)
-        .where((w) => w.or([w('status', '=', 'queued'), w('locked_until', '<', props.now)]))
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(props.limit);
+        .where((w) => w.or([w('status', '=', 'queued'), w('locked_until', '<', props.now)]));
+      if (waitingOnly) due = due.where(sql<boolean>`priority = ${sql.lit(MAIL_PRIORITY.waiting)}`);
+      due = due.orderBy('next_attempt_at').orderBy('id').limit(props.limit);
       return dialectOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
     .returning(['id', 'attempts', 'handed_over_at', 'transport'])

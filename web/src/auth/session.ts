@@ -24,9 +24,28 @@ export function homePath(user: User): string {
   return user.role === 'operator' || user.account_id === null ? '/accounts' : `/a/${user.account_id}`;
 }
 
-/** A `next` parameter we may follow: a path inside the app, never another site. */
+/** The signed-in pages of the app (app.tsx) a `next` may lead to: the accounts, or an account's pages. */
+const APP_PAGE = /^\/(?:accounts|a\/\d+(?:\/.*)?)$/;
+const ORIGIN = 'https://app.invalid';
+
+/**
+ * A `next` parameter we may follow after sign-in: a signed-in page of this app, as its path
+ * inside the app (`/a/3/employees?…`; the full `/admin/a/3/employees` is taken as the same).
+ * Anything else gives null, and the user goes home: another origin, `//host`, `/\host`,
+ * `javascript:`, a path outside the app's pages (it showed "not found"), and the sign-in and
+ * link pages themselves. Following `/\host` or `/sign-in…` left the sign-in button spinning.
+ */
 export function safeNext(next: string | null): string | null {
-  return next?.startsWith('/') && !next.startsWith('//') ? next : null;
+  if (!next?.startsWith('/') || /[\\\p{Cc}]/u.test(next)) return null;
+  let url: URL;
+  try {
+    url = new URL(next, ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== ORIGIN) return null;
+  const path = url.pathname.replace(/^\/admin(?=\/|$)/, '');
+  return APP_PAGE.test(path) ? `${path}${url.search}${url.hash}` : null;
 }
 
 /**

@@ -15,6 +15,8 @@ interface ConfirmDeleteProps {
   confirmColor?: string;
   /** Runs the deletion; the dialog closes when it succeeds and shows the error when it fails. */
   onConfirm: () => Promise<unknown>;
+  /** Names for the fields of the error's messages (see ErrorAlert). */
+  fieldLabels?: Readonly<Record<string, string>>;
 }
 
 /** A dialog that asks before something is deleted or revoked for good (or another step that cannot be undone). */
@@ -26,6 +28,7 @@ export function ConfirmDelete({
   confirmLabel = 'Delete',
   confirmColor = 'red',
   onConfirm,
+  fieldLabels,
 }: ConfirmDeleteProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -51,7 +54,7 @@ export function ConfirmDelete({
     <Modal opened={opened} onClose={close} title={title} centered>
       <Stack>
         <Text component="div">{children}</Text>
-        <ErrorAlert error={error} />
+        <ErrorAlert error={error} fieldLabels={fieldLabels} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel

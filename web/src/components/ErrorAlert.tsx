@@ -10,6 +10,8 @@ interface ErrorAlertProps {
   hideFields?: readonly string[];
   /** The input that shows a 409 conflict ("Email already exists"). */
   conflictField?: string;
+  /** The form's label of each field, to name the server's field messages as the user knows them. */
+  fieldLabels?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -28,7 +30,7 @@ export function Problem({ heading, children }: { heading: string; children?: Rea
 }
 
 /** An API or network error, with the field messages no input shows. */
-export function ErrorAlert({ error, title, hideFields = [], conflictField }: ErrorAlertProps) {
+export function ErrorAlert({ error, title, hideFields = [], conflictField, fieldLabels }: ErrorAlertProps) {
   if (!error) return null;
   if (error instanceof ApiError && error.status === 409 && conflictField) {
     return <Problem heading="Check the highlighted field." />;
@@ -48,7 +50,7 @@ export function ErrorAlert({ error, title, hideFields = [], conflictField }: Err
         <List size="sm" mt={4}>
           {rest.map(([field, messages]) => (
             <List.Item key={field}>
-              {field.replaceAll('_', ' ')}: {messages.map(String).join('; ')}
+              {fieldLabels?.[field] ?? field.replaceAll('_', ' ')}: {messages.map(String).join('; ')}
             </List.Item>
           ))}
         </List>

@@ -24,6 +24,10 @@ import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
 import { accountPath } from '../../layout/account-context';
+import { FIELD_LABELS, notReadyReason } from './campaign-fields';
+
+/** The id of the page's text saying why Schedule and Launch are disabled (see notReadyReason). */
+export const NOT_READY_ID = 'campaign-not-ready';
 
 interface CampaignActionsProps {
   accountId: number;
@@ -40,6 +44,9 @@ export function CampaignActions({ accountId, campaign, onStep, busy }: CampaignA
   const [dialog, setDialog] = useState<'launch' | 'stop' | 'delete' | null>(null);
   const allowed = (action: CampaignAction) => campaign.allowed_actions.includes(action);
   const close = () => setDialog(null);
+  // An empty draft cannot run: its Schedule and Launch stay visible but disabled, and the page says why.
+  const notReady = notReadyReason(campaign) !== null;
+  const runnable = { disabled: notReady, 'aria-describedby': notReady ? NOT_READY_ID : undefined };
 
   const step = async (action: LifecycleAction) => {
     const saved = await changeCampaignStatus(accountId, campaign.id, action);
@@ -71,6 +78,7 @@ export function CampaignActions({ accountId, campaign, onStep, busy }: CampaignA
           leftSection={icon(IconCalendarEvent)}
           loading={busy === 'schedule'}
           onClick={() => onStep('schedule')}
+          {...runnable}
         >
           Schedule
         </Button>
@@ -86,7 +94,7 @@ export function CampaignActions({ accountId, campaign, onStep, busy }: CampaignA
         </Button>
       )}
       {allowed('launch') && (
-        <Button leftSection={icon(IconPlayerPlay)} onClick={() => setDialog('launch')}>
+        <Button leftSection={icon(IconPlayerPlay)} onClick={() => setDialog('launch')} {...runnable}>
           Launch now
         </Button>
       )}
@@ -128,6 +136,7 @@ export function CampaignActions({ accountId, campaign, onStep, busy }: CampaignA
         confirmLabel="Launch"
         confirmColor="indigo"
         onConfirm={() => step('launch')}
+        fieldLabels={FIELD_LABELS}
       >
         <LaunchSummary accountId={accountId} campaign={campaign} enabled={dialog === 'launch'} />
       </ConfirmDelete>

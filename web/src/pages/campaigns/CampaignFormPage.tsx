@@ -34,7 +34,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { submitWith } from '../../components/use-on-open';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CoursePicker } from './CoursePicker';
-import { ALL_FIELDS, editableFields, type Field, STATUS_HINT } from './campaign-fields';
+import { ALL_FIELDS, editableFields, FIELD_LABELS, type Field, STATUS_HINT } from './campaign-fields';
 import { fromLocalInput, timeZoneText, toLocalInput, utcText } from './date-input';
 import { GroupPicker, type PickedGroup } from './GroupPicker';
 
@@ -149,7 +149,12 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
               {hint.alert}
             </Alert>
           )}
-          <ErrorAlert error={save.error} hideFields={ALL_FIELDS} title="Could not save the campaign" />
+          <ErrorAlert
+            error={save.error}
+            hideFields={ALL_FIELDS}
+            fieldLabels={FIELD_LABELS}
+            title="Could not save the campaign"
+          />
           <Section title="About">
             <TextInput
               label="Name"

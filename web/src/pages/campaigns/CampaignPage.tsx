@@ -1,4 +1,5 @@
-import { Anchor, Group as Row, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Group as Row, Stack, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { type Campaign, changeCampaignStatus, getCampaign } from '../../api/campaigns';
@@ -9,8 +10,9 @@ import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { accountPath, useAccount } from '../../layout/account-context';
-import { CampaignActions, stepped } from './CampaignActions';
+import { CampaignActions, NOT_READY_ID, stepped } from './CampaignActions';
 import { CampaignFacts } from './CampaignFacts';
+import { FIELD_LABELS, notReadyReason } from './campaign-fields';
 import { EnrollmentsTable } from './EnrollmentsTable';
 import { ProgressView } from './ProgressView';
 
@@ -45,6 +47,8 @@ export function CampaignPage() {
   }
   const c = campaign.data;
   const editPath = accountPath(account.id, 'campaigns', c.id, 'edit');
+  const canRun = c.allowed_actions.includes('schedule') || c.allowed_actions.includes('launch');
+  const notReady = canRun ? notReadyReason(c) : null;
 
   return (
     <>
@@ -72,8 +76,24 @@ export function CampaignPage() {
         }
       />
       <Stack gap="lg">
+        {notReady && (
+          <Alert color="blue" variant="light" role="note" icon={<IconInfoCircle aria-hidden />}>
+            <Text size="sm" id={NOT_READY_ID}>
+              {notReady}
+            </Text>
+            {c.allowed_actions.includes('edit') && (
+              <Anchor component={Link} to={editPath} size="sm">
+                Edit the campaign
+              </Anchor>
+            )}
+          </Alert>
+        )}
         {step.error ? (
-          <ErrorAlert error={step.error} title={`Could not ${step.variables ?? 'change'} the campaign`} />
+          <ErrorAlert
+            error={step.error}
+            title={`Could not ${step.variables ?? 'change'} the campaign`}
+            fieldLabels={FIELD_LABELS}
+          />
         ) : null}
         {step.error && c.allowed_actions.includes('edit') ? (
           <Text size="sm">

@@ -14,6 +14,30 @@ export const ALL_FIELDS: Field[] = [
   'enroll_new_members',
 ];
 
+/** The form's label of each field: the server's field messages are shown under these names. */
+export const FIELD_LABELS: Record<Field, string> = {
+  name: 'Name',
+  description: 'Description',
+  course_keys: 'Courses',
+  group_ids: 'Target groups',
+  start_date: 'Start date',
+  due_date: 'Due date',
+  reminder_days: 'Reminders',
+  enroll_new_members: 'Enroll people who join a target group',
+};
+
+/**
+ * What a campaign still lacks to be scheduled or launched that the page can tell without asking
+ * the server (which checks the dates too): a sentence, or null.
+ */
+export function notReadyReason(campaign: Campaign): string | null {
+  const missing = [
+    ...(campaign.courses.length === 0 ? ['at least one course'] : []),
+    ...(campaign.groups.length === 0 ? ['at least one target group'] : []),
+  ];
+  return missing.length === 0 ? null : `Choose ${missing.join(' and ')} to schedule or launch this campaign.`;
+}
+
 /**
  * What each status lets change (docs/admin-api.md § Training campaigns), for disabling inputs
  * with a reason; the server decides, and a campaign without `edit` in its actions changes nothing.

@@ -22,6 +22,7 @@ import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { StatusBadge, statusLabel } from '../../components/StatusBadge';
 import { accountPath } from '../../layout/account-context';
+import { previewDocument } from './preview';
 
 interface MessageModalProps {
   accountId: number;
@@ -42,6 +43,13 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
+
+/**
+ * The preview frame may only open new tabs (its links carry `target="_blank"`, see
+ * previewDocument), and those tabs are ordinary pages: a learner link opened from here works
+ * as it does from the mail. No scripts, forms, same-origin access or top navigation.
+ */
+const PREVIEW_SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 
 /**
  * One message as it was (or will be) sent: headers, the text body in a <pre>, and the HTML body
@@ -147,9 +155,9 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
               <Tabs.Panel value="html" pt="sm">
                 <iframe
                   title="HTML body of the message"
-                  sandbox=""
+                  sandbox={PREVIEW_SANDBOX}
                   referrerPolicy="no-referrer"
-                  srcDoc={m.body_html ?? ''}
+                  srcDoc={previewDocument(m.body_html ?? '')}
                   style={{
                     width: '100%',
                     height: 360,

@@ -1,4 +1,5 @@
 import { Checkbox, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { LongText } from '../../../components/LongText';
 import { FIELD_LABELS, FIELDS, type ImportRow, type ColumnMapping as Mapping } from './csv';
 
 interface ColumnMappingProps {
@@ -54,7 +55,9 @@ export function ColumnMapping(props: ColumnMappingProps) {
             <Table striped withTableBorder aria-label="Preview of the first rows">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Line</Table.Th>
+                  <Table.Th w={1} style={{ whiteSpace: 'nowrap' }}>
+                    Line
+                  </Table.Th>
                   {FIELDS.map((field) => (
                     <Table.Th key={field}>{FIELD_LABELS[field]}</Table.Th>
                   ))}
@@ -65,7 +68,9 @@ export function ColumnMapping(props: ColumnMappingProps) {
                   <Table.Tr key={row.line}>
                     <Table.Td>{row.line}</Table.Td>
                     {FIELDS.map((field) => (
-                      <Table.Td key={field}>{row[field]}</Table.Td>
+                      <Table.Td key={field}>
+                        <LongText>{row[field]}</LongText>
+                      </Table.Td>
                     ))}
                   </Table.Tr>
                 ))}

@@ -19,6 +19,8 @@ import {
   parseCsv,
   recogniseColumns,
 } from './csv';
+import { EncodingNotice } from './EncodingNotice';
+import { decodeFile, type LegacyEncoding } from './encoding';
 import { ImportReport } from './ImportReport';
 import { type ImportOutcome, runImport } from './run';
 
@@ -40,6 +42,8 @@ export function ImportPage() {
   const account = useAccount();
   const queryClient = useQueryClient();
   const [csv, setCsv] = useState<ParsedCsv | null>(null);
+  /** The chosen file's bytes, and the encoding it was read as when it is not UTF-8. */
+  const [file, setFile] = useState<{ bytes: Uint8Array; legacy: LegacyEncoding | null } | null>(null);
   const [readError, setReadError] = useState<unknown>(null);
   const [hasHeader, setHasHeader] = useState(true);
   const [mapping, setMapping] = useState<Mapping>({ first_name: null, last_name: null, email: null });
@@ -63,20 +67,27 @@ export function ImportPage() {
   }, [csv, hasHeader]);
   const mapped = mapping.first_name !== null && mapping.last_name !== null && mapping.email !== null;
 
+  /** Reads the file's rows (in `legacy` when it is not UTF-8) and guesses its columns. */
+  const load = (bytes: Uint8Array, legacy?: LegacyEncoding) => {
+    const decoded = decodeFile(bytes, legacy);
+    const parsed = parseCsv(decoded.text);
+    const first = parsed.lines[0]?.cells ?? [];
+    const header = !looksLikeData(first);
+    setHasHeader(header);
+    setMapping(header ? recogniseColumns(first) : { first_name: 0, last_name: 1, email: 2 });
+    setFile({ bytes, legacy: decoded.legacy });
+    setCsv(parsed);
+  };
   const choose = async (chosen: File | null) => {
     setCsv(null);
+    setFile(null);
     setCheck(null);
     setResult(null);
     setReadError(null);
     setRunError(null);
     if (!chosen) return;
     try {
-      const parsed = parseCsv(await chosen.text());
-      const first = parsed.lines[0]?.cells ?? [];
-      const header = !looksLikeData(first);
-      setHasHeader(header);
-      setMapping(header ? recogniseColumns(first) : { first_name: 0, last_name: 1, email: 2 });
-      setCsv(parsed);
+      load(new Uint8Array(await chosen.arrayBuffer()));
     } catch (error) {
       setReadError(error);
     }
@@ -142,6 +153,13 @@ export function ImportPage() {
             disabled={running !== null}
             maw={520}
           />
+          {file?.legacy && (
+            <EncodingNotice
+              encoding={file.legacy}
+              onChange={(encoding) => changeSettings(() => load(file.bytes, encoding))}
+              disabled={running !== null}
+            />
+          )}
           {readError !== null && <ErrorAlert error={readError} title="Could not read the file" />}
         </Step>
 

@@ -2,6 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { formatNumber } from '../../../components/format';
+import { LongText } from '../../../components/LongText';
 import { pagedTableProps, WIDE_ONLY } from '../../../components/table';
 import type { ImportOutcome, RowOutcome } from './run';
 
@@ -70,17 +71,25 @@ export function ImportReport({ outcome, dryRun }: { outcome: ImportOutcome; dryR
               {
                 accessor: 'status',
                 title: 'Problem',
+                // A badge shrinks to "INV…" in a column squeezed by long values: this one never is.
+                width: 110,
                 render: (r) => (
                   <Badge color={r.status === 'invalid' ? 'red' : 'orange'} variant="light">
                     {r.status === 'invalid' ? 'Invalid' : 'Duplicate'}
                   </Badge>
                 ),
               },
-              { accessor: 'email', title: 'Email', render: (r) => r.row.email || '(empty)' },
+              {
+                accessor: 'email',
+                title: 'Email',
+                render: (r) => <LongText>{r.row.email || '(empty)'}</LongText>,
+              },
               {
                 accessor: 'name',
                 title: 'Name',
-                render: (r) => `${r.row.first_name} ${r.row.last_name}`.trim() || '(empty)',
+                render: (r) => (
+                  <LongText>{`${r.row.first_name} ${r.row.last_name}`.trim() || '(empty)'}</LongText>
+                ),
                 visibleMediaQuery: WIDE_ONLY,
               },
               {
@@ -89,7 +98,7 @@ export function ImportReport({ outcome, dryRun }: { outcome: ImportOutcome; dryR
                 render: (r) => (
                   <Group gap={2} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
                     {r.messages.map((m) => (
-                      <Text component="li" size="sm" key={m}>
+                      <Text component="li" size="sm" key={m} style={{ overflowWrap: 'anywhere' }}>
                         {m}
                       </Text>
                     ))}

@@ -1,11 +1,11 @@
 // Sending an import in chunks of IMPORT_CHUNK rows, as a dry run or for real, and its outcome.
 import { IMPORT_CHUNK, type ImportResult, type ImportStatus, importEmployees } from '../../../api/employees';
-import type { ImportRow } from './csv';
+import { FIELD_LABELS, FIELDS, type Field, type ImportRow } from './csv';
 
 export interface RowOutcome {
   row: ImportRow;
   status: ImportStatus;
-  /** "email: must be a valid email address"; for a duplicate, the line it repeats. */
+  /** "Email: must be a valid email address"; for a duplicate, the line it repeats. */
   messages: string[];
 }
 
@@ -24,10 +24,17 @@ export interface ImportOutcome {
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/** The server's messages, each named by the column's label ("First name: must not be empty"). */
 function messagesOf(result: ImportResult): string[] {
   return Object.entries(result.errors ?? {}).flatMap(([field, list]) =>
-    list.map((message) => `${field.replaceAll('_', ' ')}: ${message}`),
+    list.map((message) => `${fieldLabel(field)}: ${message}`),
   );
+}
+
+function fieldLabel(field: string): string {
+  return (FIELDS as readonly string[]).includes(field)
+    ? FIELD_LABELS[field as Field]
+    : field.replaceAll('_', ' ');
 }
 
 /**
@@ -82,9 +89,9 @@ export async function runImport(
       if (earlier !== undefined && status !== 'invalid') {
         // Created by (or would be created by) an earlier line of this file.
         status = 'duplicate';
-        messages = [`email: same address as line ${earlier}`];
+        messages = [`${FIELD_LABELS.email}: same address as line ${earlier}`];
       } else if (status === 'duplicate') {
-        messages = ['email: repeats an earlier line of the file'];
+        messages = [`${FIELD_LABELS.email}: repeats an earlier line of the file`];
       }
       if (email && earlier === undefined && status !== 'invalid') firstLine.set(email, row.line);
       outcome.rows.push({ row, status, messages });
