@@ -28,7 +28,7 @@ const TokenParams = Type.Object({ token: Type.String() });
 export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
   app.get(
     '/invitations/:token',
-    { schema: { hide: true, params: TokenParams }, config: { adminPublic: true } },
+    { schema: { hide: true, params: TokenParams }, config: { adminPublic: true, secretParams: ['token'] } },
     async (request) => {
       const { invitation, account } = await openInvitation(app.db, request.params.token);
       return presentLink(invitation, account);
@@ -48,7 +48,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         }),
         response: { 200: SignedIn },
       },
-      config: { adminPublic: true },
+      config: { adminPublic: true, secretParams: ['token'] },
     },
     async (request, reply) => {
       const admin = await acceptInvitation(app.db, request.params.token, request.body);
