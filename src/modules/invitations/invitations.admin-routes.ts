@@ -4,7 +4,7 @@ import { ListOf } from '../../admin/list.js';
 import type { AdminOptions } from '../../admin/plugin.js';
 import { IdParams, SignedIn, Timestamp } from '../../admin/schemas.js';
 import { csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
-import { absoluteUrl } from '../../http/links.js';
+import { linkTo, publicBaseUrl } from '../../http/links.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { endSession, startSession } from '../sessions/sessions.service.js';
 import { presentInvitation, presentLink } from './invitations.presenter.js';
@@ -87,7 +87,8 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         email: request.body.email,
         invitedBy: request.admin.user.id,
       });
-      const url = absoluteUrl(request, `/admin/invite/${token}`);
+      // From PUBLIC_URL or the listening address: a forged Host must not redirect the link.
+      const url = linkTo(publicBaseUrl(app), `/admin/invite/${token}`);
       return reply.code(201).send({ ...presentInvitation(invitation), url });
     },
   );
