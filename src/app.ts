@@ -13,8 +13,9 @@ import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
 import { isUsableHost } from './http/links.js';
-import { createLogger, redactUrl, requestId } from './http/logging.js';
+import { createLogger, requestId } from './http/logging.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
+import { redactUrl, registerSecretRoutes } from './http/redaction.js';
 import { registerRouteFallbacks } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
 import { createAppMetrics } from './metrics/metrics.js';
@@ -106,6 +107,8 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.removeContentTypeParser('text/plain');
   registerRouteFallbacks(app);
+  // Routes declare the credentials their addresses carry; log lines never show them.
+  registerSecretRoutes(app);
   registerErrorHandler(app);
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -113,8 +116,9 @@ export async function buildApp({
     reply.header('x-request-id', request.id);
     done();
   });
-  // Links and `Location` are built from the Host the client sent: refuse one no URL can hold
-  // before anything is done (rather than failing with a 500 after a create).
+  // Page links and `Location` (answers to this same client) are built from the Host it sent (links
+  // shown to others or mailed never are: links.ts). Refuse a Host no URL can hold before anything
+  // is done (rather than failing with a 500 after a create).
   app.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.host && !isUsableHostCached(request.host)) done(badRequest('Invalid Host header'));
     else done(null, payload);

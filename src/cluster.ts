@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import { countBudgetsForWorkers } from './auth/cluster-budgets.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { listeningUrl } from './http/links.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
-import { baseUrl, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -78,7 +79,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   const address = await listening;
   if (stopping) return;
 
-  const base = baseUrl(config.host, address);
+  const base = listeningUrl(config.host, address.port);
   log.info(
     { processes: config.webConcurrency },
     `Vigil is ready: ${base}/admin/ and ${base}/api/api_gateway/docs (${config.webConcurrency} worker processes)`,
@@ -87,5 +88,5 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   if (config.workers.enabled) {
     background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
   }
-  await printSetupLink(log, database.db, base);
+  await printSetupLink(log, database.db, config.publicUrl ?? base);
 }

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { runPrimary, SHUTDOWN_MESSAGE } from './cluster.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { listeningUrl } from './http/links.js';
 import { createLogger } from './http/logging.js';
-import { baseUrl, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -54,12 +55,12 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (worker) return;
 
   const where = database.dialect === 'sqlite' ? config.databaseUrl : 'postgres (DATABASE_URL)';
-  const base = baseUrl(config.host, app.server.address() as AddressInfo);
+  const base = listeningUrl(config.host, (app.server.address() as AddressInfo).port);
   log.info(`Vigil is ready: ${base}/admin/ and ${base}${app.apiPrefix}/docs (database: ${where})`);
   if (config.workers.enabled) {
     background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
   }
-  await printSetupLink(log, database.db, base);
+  await printSetupLink(log, database.db, config.publicUrl ?? base);
 }
 
 async function main(): Promise<void> {

@@ -1,10 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type Database, type Db, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
+import { linkTo } from './http/links.js';
 import { hasOperator } from './modules/admins/admins.service.js';
 import { createSetupLink } from './modules/invitations/invitations.service.js';
 
@@ -51,16 +51,11 @@ export async function migrateWhenReachable(
   }
 }
 
-/** Where this server is reached from this machine (a wildcard address is reached as localhost). */
-export function baseUrl(host: string, address: Pick<AddressInfo, 'port'> | string | null): string {
-  const port = typeof address === 'object' && address ? address.port : 8080;
-  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${name}:${port}`;
-}
-
 /**
  * First run: with no operator yet, print a one-time link that lets the first one choose a
- * password: as a plain banner on a terminal, as a JSON log line otherwise (log collectors).
+ * password: as a plain banner on a terminal, as a JSON log line otherwise (log collectors). This
+ * is the one line meant to show a credential; the request that opens the link is logged with its
+ * token redacted. `base` is PUBLIC_URL or the listening address, never a request's Host.
  * `npx vigil admin setup-link` prints a fresh one at any time. A database gone meanwhile is
  * logged, not fatal (the command prints one later).
  */
@@ -68,7 +63,7 @@ export async function printSetupLink(log: Logger, db: Db, base: string): Promise
   try {
     if (await hasOperator(db)) return;
     const { token } = await createSetupLink(db);
-    const url = `${base}/admin/setup/${token}`;
+    const url = linkTo(base, `/admin/setup/${token}`);
     if (process.stdout.isTTY) {
       process.stdout.write(
         `\nFirst run: there is no operator yet. Open this one-time link to create one (valid 24 hours):\n\n  ${url}\n\n`,

@@ -183,7 +183,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(
       increase('vigil_http_requests_total', { method: 'GET', route: '/learn/:token', status: '404' }),
     ).toBe(1);
-    expect(increase('vigil_http_requests_total', { method: 'GET', route: '/admin/*' })).toBe(1);
+    expect(increase('vigil_http_requests_total', { method: 'GET', route: '/admin/setup/:token' })).toBe(1);
     expect(
       increase('vigil_http_requests_total', { method: 'GET', route: '/admin/api/invitations/:token' }),
     ).toBe(1);

@@ -69,6 +69,7 @@ function get(baseUrl: string, path: string, key?: string): Promise<Response> {
   return fetch(`${baseUrl}${path}`, { headers: key ? { apikey: key } : {} });
 }
 
+// Every other kind of secret, through a real server process: test/log-secrets.test.ts.
 describe('logs', () => {
   let t: TestApp;
   beforeAll(async () => {

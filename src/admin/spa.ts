@@ -39,6 +39,11 @@ export async function spaRoutes(app: FastifyInstance): Promise<void> {
   };
   // The app's pages are not part of the Customer API document.
   app.get('/', { schema: { hide: true } }, page);
+  // The pages behind one-time links (web/src/app.tsx): the token in the address makes an
+  // administrator, so these routes declare it and no log line shows it.
+  for (const path of ['/setup/:token', '/invite/:token']) {
+    app.get(path, { schema: { hide: true }, config: { secretParams: ['token'] } }, page);
+  }
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     // An unknown admin API path is a JSON 404, not the app's page.
     if (request.url.startsWith('/admin/api/') || request.url === '/admin/api') throw notFound();

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { linkTo, listeningUrl } from '../http/links.js';
 import { presentAdmin } from '../modules/admins/admins.presenter.js';
 import { createAdmin } from '../modules/admins/admins.service.js';
 import { createSetupLink } from '../modules/invitations/invitations.service.js';
@@ -46,11 +48,13 @@ export function adminCommands(program: Command, ctx: CliContext): void {
   admin
     .command('setup-link')
     .description('print a new one-time link that creates an operator (earlier setup links stop working)')
-    .option('--base-url <url>', 'where the server is reached', 'http://127.0.0.1:8080')
+    .option('--base-url <url>', 'where the server is reached (default: PUBLIC_URL, else HOST and PORT)')
     .option('--json', 'print JSON')
-    .action(async (opts: { baseUrl: string; json?: boolean }) => {
+    .action(async (opts: { baseUrl?: string; json?: boolean }) => {
+      const config = loadConfig(ctx.io.env);
+      const base = opts.baseUrl ?? config.publicUrl ?? listeningUrl(config.host, config.port);
       const { token, invitation } = await createSetupLink(await ctx.db());
-      const url = new URL(`/admin/setup/${token}`, opts.baseUrl).toString();
+      const url = linkTo(base, `/admin/setup/${token}`);
       const shown = { url, expires_at: new Date(invitation.expires_at).toISOString() };
       print(ctx.io, opts.json, shown, () => `${url}\n  (valid once, until ${shown.expires_at})`);
     });

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
+import { listeningUrl } from '../http/links.js';
+import { createLogger } from '../http/logging.js';
 import { startBackgroundWork } from '../workers/background.js';
 import type { CliContext } from './output.js';
 
@@ -26,8 +28,9 @@ export function workerCommands(program: Command, ctx: CliContext): void {
     .action(async () => {
       const config = loadConfig(ctx.io.env);
       const db = await ctx.db();
-      const log = pino({ level: config.logLevel });
-      const baseUrl = config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+      // The server's log rules (credentials redacted), written at once as before.
+      const log = createLogger(config.logLevel, pino.destination(1));
+      const baseUrl = config.publicUrl ?? listeningUrl(config.host, config.port);
       if (!config.publicUrl) {
         log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
       }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 // An RFC 3986 host (registered name, IPv4 or IP literal) and port, as a URL writes them. WHATWG
 // URL parsing accepts hosts such as `"` or `{` (or `%22`) that no URI may hold, and links must be URIs.
@@ -11,7 +11,35 @@ export function isUsableHost(host: string | undefined): boolean {
   return url !== null && URI_HOST.test(url.host);
 }
 
-/** The absolute URL of this request with other query parameters replaced (scheme and host as the client used them). */
+/** This server by its listening address, as reached from this machine (a wildcard address as localhost). */
+export function listeningUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/**
+ * The base of every link shown to a person or mailed (invitations, setup and learner links):
+ * PUBLIC_URL, else the address the server listens on. Never a request's Host (or forwarded
+ * host), which the client chooses: a forged one would make the server hand out links to a host
+ * of the attacker's, token included.
+ */
+export function publicBaseUrl(app: FastifyInstance): string {
+  if (app.config.publicUrl) return app.config.publicUrl;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : app.config.port;
+  return listeningUrl(app.config.host, port);
+}
+
+/** A link to a path of this server (a base with a path of its own, `https://x.example/vigil`, keeps it). */
+export function linkTo(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}${path}`;
+}
+
+/**
+ * The absolute URL of this request with other query parameters replaced (scheme and host as the
+ * client used them). Only for answers to that same client (page links, `Location`), as the
+ * contract asks; a link meant for anyone else is built by `linkTo(publicBaseUrl(app), …)`.
+ */
 export function absoluteUrl(
   request: FastifyRequest,
   path: string,

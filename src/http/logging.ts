@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { redactText, redactUrl } from './redaction.js';
 
-// Query parameters whose values must never reach a log line, should a client put a secret there.
-const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|secret|password)=)[^&]*/gi;
-// Anything shaped like an API key, wherever in the URL a client put it; its public prefix stays.
-const API_KEY_LIKE = /(vgl_[0-9A-Za-z]{8})[0-9A-Za-z]+/g;
-// A learner link's token is its credential: the path segment after /learn/, whatever its shape.
-const LEARNER_TOKEN = /(\/learn(?:\/|%2f))[^/?#]+/gi;
-
-// Only a URL with a query, something key-shaped or a learner path can hold a secret.
-const MAY_HOLD_SECRET = /[?]|vgl_|learn/i;
-
-export function redactUrl(url: string | undefined): string | undefined {
-  if (url === undefined || !MAY_HOLD_SECRET.test(url)) return url;
-  return url
-    .replace(SECRET_QUERY, '$1[redacted]')
-    .replace(API_KEY_LIKE, '$1[redacted]')
-    .replace(LEARNER_TOKEN, '$1[redacted]');
+/** A logged value with the credentials in its strings redacted (an error's message, stack, URL…). */
+function redactStrings(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 4) return '[nested too deep]';
+  if (value instanceof Date) return value;
+  if (ArrayBuffer.isView(value)) return '[binary]';
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, depth + 1));
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) copy[key] = redactStrings(item, depth + 1);
+  }
+  return copy;
 }
 
 /** Accepts a sane client-supplied X-Request-Id, otherwise makes one. */
@@ -28,10 +27,10 @@ export function requestId(req: IncomingMessage): string {
 
 /**
  * Structured JSON logs (pino): one line per request, with its id; no secrets, no bodies, no
- * headers. Without a stream of the caller's, lines go to standard output through a buffer
- * (written when 4 KiB have gathered, every half second, and at exit), so a busy server does not
- * make a write system call per request; a process killed with SIGKILL loses at most the last
- * half second of lines.
+ * headers; URLs and errors pass through the one redaction rule (`redaction.ts`). Without a
+ * stream of the caller's, lines go to standard output through a buffer (written when 4 KiB have
+ * gathered, every half second, and at exit), so a busy server does not make a write system call
+ * per request; a process killed with SIGKILL loses at most the last half second of lines.
  */
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   const destination =
@@ -49,6 +48,11 @@ export function createLogger(level: string, stream?: DestinationStream): Logger 
           url: redactUrl(req.url),
           ip: req.ip,
         }),
+        // An error's message or stack may quote a URL (a failed request, an invalid address), and
+        // so may the text of one (a mail server's reply in `error`, a database's in `reason`).
+        err: (err: unknown) => redactStrings(pino.stdSerializers.err(err as Error)),
+        error: redactStrings,
+        reason: redactStrings,
       },
     },
     destination,

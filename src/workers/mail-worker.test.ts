@@ -202,6 +202,21 @@ describe('failures', () => {
     expect(countByRecipient(smtp.accepted).get(bad)).toBeUndefined();
   });
 
+  it('never keeps or logs the learner token when the server’s reply quotes the link', async () => {
+    const c = await campaign();
+    const clock = manualClock(Date.now());
+    let token = '';
+    smtp.behaviour.onMessage = (mail) => {
+      token = /\/learn\/(\S+)/.exec(mail.text)?.[1] ?? 'no link';
+      return { code: 554, message: `5.7.1 Rejected: suspicious link ${BASE_URL}/learn/${token}` };
+    };
+    expect(await worker({ clock }).drain()).toMatchObject({ failed: 1 });
+    const [row] = await campaignMessages(t.app.db, c.campaignId);
+    expect(token.length).toBeGreaterThan(40);
+    expect(row?.last_error).toContain(`${BASE_URL}/learn/[redacted]`);
+    expect(row?.last_error).not.toContain(token);
+  });
+
   it('gives up after the configured number of attempts', async () => {
     const c = await campaign();
     const clock = manualClock(Date.now());

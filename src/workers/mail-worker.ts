@@ -269,7 +269,7 @@ export class MailWorker {
       try {
         await transport.send(mail, handOff);
       } catch (err) {
-        failure = err instanceof MailSendError ? err : classifySendError(err);
+        failure = err instanceof MailSendError ? err : classifySendError(err, mail.secrets);
       }
       const now = this.clock.now();
       if (!failure) {

@@ -4,7 +4,7 @@ import { ListOf } from '../../admin/list.js';
 import type { AdminOptions } from '../../admin/plugin.js';
 import { IdParams, SignedIn, Timestamp } from '../../admin/schemas.js';
 import { csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
-import { absoluteUrl } from '../../http/links.js';
+import { linkTo, publicBaseUrl } from '../../http/links.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { endSession, startSession } from '../sessions/sessions.service.js';
 import { presentInvitation, presentLink } from './invitations.presenter.js';
@@ -28,7 +28,7 @@ const TokenParams = Type.Object({ token: Type.String() });
 export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
   app.get(
     '/invitations/:token',
-    { schema: { hide: true, params: TokenParams }, config: { adminPublic: true } },
+    { schema: { hide: true, params: TokenParams }, config: { adminPublic: true, secretParams: ['token'] } },
     async (request) => {
       const { invitation, account } = await openInvitation(app.db, request.params.token);
       return presentLink(invitation, account);
@@ -48,7 +48,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         }),
         response: { 200: SignedIn },
       },
-      config: { adminPublic: true },
+      config: { adminPublic: true, secretParams: ['token'] },
     },
     async (request, reply) => {
       const admin = await acceptInvitation(app.db, request.params.token, request.body);
@@ -87,7 +87,8 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         email: request.body.email,
         invitedBy: request.admin.user.id,
       });
-      const url = absoluteUrl(request, `/admin/invite/${token}`);
+      // From PUBLIC_URL or the listening address: a forged Host must not redirect the link.
+      const url = linkTo(publicBaseUrl(app), `/admin/invite/${token}`);
       return reply.code(201).send({ ...presentInvitation(invitation), url });
     },
   );

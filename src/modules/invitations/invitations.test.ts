@@ -88,7 +88,8 @@ describe('invitations of account administrators', () => {
     });
     expect(invited.statusCode).toBe(201);
     const { url, id } = invited.json();
-    expect(url).toMatch(/^http:\/\/localhost(:\d+)?\/admin\/invite\/[\w-]{43}$/);
+    // Without PUBLIC_URL, the address the server listens on (HOST and PORT when not listening).
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/admin\/invite\/[\w-]{43}$/);
     const token = url.split('/').pop();
 
     const pending = await t.app.inject({
@@ -189,5 +190,31 @@ describe('invitations of account administrators', () => {
     const token = invited.json().url.split('/').pop();
     const results = await Promise.all([1, 2, 3].map(() => accept(token, { password: ADMIN_PASSWORD })));
     expect(results.map((r) => r.res.statusCode).sort()).toEqual([200, 404, 404].sort());
+  });
+});
+
+describe('links shown to an operator', () => {
+  it('are built from PUBLIC_URL, whatever Host or X-Forwarded-Host the request carried', async () => {
+    const behindProxy = await buildTestApp({
+      PUBLIC_URL: 'https://training.example.com/vigil/',
+      TRUST_PROXY: 'true',
+    });
+    const account = await makeAccount(behindProxy.app);
+    const operator = await signInAs(behindProxy.app, { role: 'operator' });
+    for (const forged of [
+      { host: 'evil.example' },
+      { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
+    ]) {
+      const invited = await behindProxy.app.inject({
+        method: 'POST',
+        url: `/admin/api/accounts/${account.id}/invitations`,
+        headers: { ...operator.headers, ...forged },
+        payload: { email: `${Object.keys(forged).length}@initech.example` },
+      });
+      expect(invited.statusCode).toBe(201);
+      expect(invited.json().url).toMatch(
+        /^https:\/\/training\.example\.com\/vigil\/admin\/invite\/[\w-]{43}$/,
+      );
+    }
   });
 });

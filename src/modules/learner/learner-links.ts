@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { getOrCreateSecret } from '../../auth/secrets.js';
 import type { Db } from '../../db/database.js';
+import { linkTo } from '../../http/links.js';
 
 /**
  * Personal learner links: `<enrollment id>.<expiry, base-36 seconds>.<HMAC-SHA256>`, signed with
@@ -47,7 +48,7 @@ export function readLearnerToken(secret: string, token: string, now = Date.now()
   return { valid: true, enrollmentId: Number(id), expiresAt, expired: expiresAt <= now };
 }
 
-/** The learner page's address for a token. */
+/** The learner page's address for a token (under PUBLIC_URL or the listening address, never a Host). */
 export function learnerUrl(baseUrl: string, token: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/learn/${token}`;
+  return linkTo(baseUrl, `/learn/${token}`);
 }

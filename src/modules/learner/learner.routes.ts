@@ -41,6 +41,8 @@ const TokenParams = Type.Object({ token: Type.String() });
 const CourseParams = Type.Object({ token: Type.String(), courseKey: Type.String() });
 const LessonParams = Type.Object({ token: Type.String(), courseKey: Type.String(), lesson: Type.String() });
 const NewLinkQuery = Type.Object({ sent: Type.Optional(Type.String()) });
+// Every learner route: the token in the address is the learner's credential, never logged.
+const LINK = { secretParams: ['token'] };
 
 function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(page);
@@ -84,31 +86,39 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     throw notFound();
   });
 
-  app.get('/:token', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const learner = await openLearner(app.db, request.params.token);
-    const paths = learnerPaths(request.params.token);
-    if (learner.ended && canSeeCompletion(learner)) {
-      return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
-    }
-    requireActive(learner);
-    return sendPage(
-      reply,
-      200,
-      overviewPage(paths, learner, await learnerCourses(app.db, learner), Date.now()),
-    );
-  });
+  app.get(
+    '/:token',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const learner = await openLearner(app.db, request.params.token);
+      const paths = learnerPaths(request.params.token);
+      if (learner.ended && canSeeCompletion(learner)) {
+        return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
+      }
+      requireActive(learner);
+      return sendPage(
+        reply,
+        200,
+        overviewPage(paths, learner, await learnerCourses(app.db, learner), Date.now()),
+      );
+    },
+  );
 
-  app.get('/:token/done', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const learner = await openLearner(app.db, request.params.token);
-    const paths = learnerPaths(request.params.token);
-    if (!(learner.ended && canSeeCompletion(learner))) requireActive(learner);
-    if (!canSeeCompletion(learner)) return reply.redirect(paths.overview, 303);
-    return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
-  });
+  app.get(
+    '/:token/done',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const learner = await openLearner(app.db, request.params.token);
+      const paths = learnerPaths(request.params.token);
+      if (!(learner.ended && canSeeCompletion(learner))) requireActive(learner);
+      if (!canSeeCompletion(learner)) return reply.redirect(paths.overview, 303);
+      return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
+    },
+  );
 
   app.get(
     '/:token/courses/:courseKey/lessons/:lesson',
-    { schema: { hide: true, params: LessonParams } },
+    { schema: { hide: true, params: LessonParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
       const learner = await openActiveLearner(app.db, token);
@@ -123,7 +133,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:token/courses/:courseKey/lessons/:lesson',
-    { schema: { hide: true, params: LessonParams } },
+    { schema: { hide: true, params: LessonParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
       const learner = await openActiveLearner(app.db, token);
@@ -139,7 +149,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/:token/courses/:courseKey/quiz',
-    { schema: { hide: true, params: CourseParams } },
+    { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
       const learner = await openActiveLearner(app.db, request.params.token);
       const { current } = await learnerCourse(app.db, learner, request.params.courseKey);
@@ -151,7 +161,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/:token/courses/:courseKey/quiz',
-    { schema: { hide: true, params: CourseParams } },
+    { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey } = request.params;
       const learner = await openActiveLearner(app.db, token);
@@ -167,7 +177,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/:token/courses/:courseKey/result',
-    { schema: { hide: true, params: CourseParams } },
+    { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
       const learner = await openActiveLearner(app.db, request.params.token);
       const { courses, current, position } = await learnerCourse(app.db, learner, request.params.courseKey);
@@ -180,18 +190,22 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post('/:token/new-link', { schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const learner = await openLearner(app.db, request.params.token);
-    const paths = learnerPaths(request.params.token);
-    // A link that still works needs no replacement.
-    if (!learner.expired) return reply.redirect(paths.overview, 303);
-    const outcome = await requestNewLink(app.db, learner);
-    return reply.redirect(`${paths.newLink}?sent=${outcome}`, 303);
-  });
+  app.post(
+    '/:token/new-link',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const learner = await openLearner(app.db, request.params.token);
+      const paths = learnerPaths(request.params.token);
+      // A link that still works needs no replacement.
+      if (!learner.expired) return reply.redirect(paths.overview, 303);
+      const outcome = await requestNewLink(app.db, learner);
+      return reply.redirect(`${paths.newLink}?sent=${outcome}`, 303);
+    },
+  );
 
   app.get(
     '/:token/new-link',
-    { schema: { hide: true, params: TokenParams, querystring: NewLinkQuery } },
+    { schema: { hide: true, params: TokenParams, querystring: NewLinkQuery }, config: LINK },
     async (request, reply) => {
       const learner = await openLearner(app.db, request.params.token);
       const paths = learnerPaths(request.params.token);

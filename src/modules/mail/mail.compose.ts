@@ -87,6 +87,8 @@ export async function mailComposer(db: Db, claims: Claim[], options: ComposeOpti
       to: ctx.email as string,
       messageId: messageIdFor(claim.id, options.baseUrl),
       ...rendered,
+      // A reply quoting the link must not put it in a log line or the Outbox's last error.
+      secrets: [token],
     };
   };
 }

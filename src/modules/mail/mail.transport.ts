@@ -11,6 +11,8 @@ export interface OutgoingMail {
   html: string;
   /** `<…@…>`: the same for every attempt at one queued message, so receivers can drop a duplicate. */
   messageId: string;
+  /** Credentials in this message (the learner link's token): a server's reply quoting them is redacted. */
+  secrets?: string[];
 }
 
 export type TransportKind = 'smtp' | 'outbox';
@@ -154,7 +156,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
       try {
         await transporter.sendMail(message);
       } catch (err) {
-        throw classifySendError(err, secrets);
+        throw classifySendError(err, [...secrets, ...(mail.secrets ?? [])]);
       }
     },
     async close() {
