@@ -28,12 +28,7 @@ export function rememberedKey<K extends CachedKey>(hash: string, now: number): K
   return entry.expiresAt !== null && entry.expiresAt <= now ? null : (entry.key as K);
 }
 
-export function rememberKey(
-  hash: string,
-  key: CachedKey,
-  expiresAt: number | null,
-  until: number,
-): void {
+export function rememberKey(hash: string, key: CachedKey, expiresAt: number | null, until: number): void {
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
   entries.set(hash, { key, expiresAt, until });
 }
