@@ -69,13 +69,24 @@ async function main(): Promise<void> {
   else await serve(config, log);
 }
 
+/**
+ * Why the server could not start, as one line: a bad setting, or what the system refused
+ * (a port in use, an address this machine does not have, a database file it cannot open). Only
+ * an error nobody foresaw (a defect) is printed with its stack.
+ */
+function startFailure(err: unknown): string {
+  if (err instanceof ConfigError) return err.message;
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string')
+    return err instanceof Error ? (err.stack ?? String(err)) : String(err);
+  if (code === 'EADDRINUSE') return `port already in use: ${message}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `cannot listen on HOST (${message}): give an address of this machine, or 0.0.0.0`;
+  }
+  return `${message} (${code})`;
+}
+
 main().catch((err) => {
-  const message =
-    err instanceof ConfigError
-      ? err.message
-      : err?.code === 'EADDRINUSE'
-        ? `port already in use: ${err.message}`
-        : err;
-  console.error('vigil: could not start:', message);
+  console.error(`vigil: could not start: ${startFailure(err)}`);
   process.exit(1);
 });

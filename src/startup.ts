@@ -19,6 +19,7 @@ export function openServerDatabase(
   return openDatabase(config.databaseUrl, {
     waitMs: config.database.waitMs,
     statementTimeoutMs,
+    poolMax: config.database.poolMax,
     onConnectionError: (err) => log.warn({ err: { message: err.message } }, 'database connection lost'),
   });
 }

@@ -37,7 +37,7 @@ export interface DatabaseOptions {
   waitMs?: number;
   /** The longest one statement may run on PostgreSQL (default 5 s; 0: no limit, for migrations). */
   statementTimeoutMs?: number;
-  /** PostgreSQL connections at most (default PG_POOL_MAX or 10). */
+  /** PostgreSQL connections at most (default 10; the server's is `PG_POOL_MAX`). */
   poolMax?: number;
   /** Told about a PostgreSQL connection that failed (it is replaced; the process carries on). */
   onConnectionError?: (err: Error) => void;
@@ -82,7 +82,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_DB_STATEMENT_TIMEOUT_MS;
   const main = createPostgresPool({
     url,
-    max: options.poolMax ?? (Number(process.env.PG_POOL_MAX) || 10),
+    max: options.poolMax ?? 10,
     waitMs: options.waitMs ?? DEFAULT_DB_WAIT_MS,
     statementTimeoutMs,
     onConnectionError,
