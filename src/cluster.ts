@@ -5,7 +5,7 @@ import { countBudgetsForWorkers } from './auth/cluster-budgets.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
-import { baseUrl, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { baseUrl, linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -85,7 +85,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   );
   database = openServerDatabase(config, log);
   if (config.workers.enabled) {
-    background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
+    background = startBackgroundWork({ db: database.db, config, baseUrl: linkBase(config, address), log });
   }
-  await printSetupLink(log, database.db, base);
+  await printSetupLink(log, database.db, linkBase(config, address));
 }

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { runPrimary, SHUTDOWN_MESSAGE } from './cluster.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { describeDatabase } from './db/database.js';
 import { createLogger } from './http/logging.js';
-import { baseUrl, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { baseUrl, linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -53,13 +54,15 @@ async function serve(config: Config, log: Logger): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (worker) return;
 
-  const where = database.dialect === 'sqlite' ? config.databaseUrl : 'postgres (DATABASE_URL)';
-  const base = baseUrl(config.host, app.server.address() as AddressInfo);
+  // Shown as `vigil` commands show theirs, so the two can be compared.
+  const where = describeDatabase(config.databaseUrl);
+  const address = app.server.address() as AddressInfo;
+  const base = baseUrl(config.host, address);
   log.info(`Vigil is ready: ${base}/admin/ and ${base}${app.apiPrefix}/docs (database: ${where})`);
   if (config.workers.enabled) {
-    background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
+    background = startBackgroundWork({ db: database.db, config, baseUrl: linkBase(config, address), log });
   }
-  await printSetupLink(log, database.db, base);
+  await printSetupLink(log, database.db, linkBase(config, address));
 }
 
 async function main(): Promise<void> {

@@ -60,6 +60,19 @@ export function baseUrl(host: string, address: Pick<AddressInfo, 'port'> | strin
 }
 
 /**
+ * The base of the links people open (setup links, links in mail): PUBLIC_URL, else where this
+ * server listens (the configured HOST and PORT unless told the address it got).
+ */
+export function linkBase(config: Config, address: Pick<AddressInfo, 'port'> = { port: config.port }): string {
+  return config.publicUrl ?? baseUrl(config.host, address);
+}
+
+/** The one-time link that creates the first operator, under `base` (which may have a path). */
+export function setupUrl(base: string, token: string): string {
+  return `${base.replace(/\/+$/, '')}/admin/setup/${token}`;
+}
+
+/**
  * First run: with no operator yet, print a one-time link that lets the first one choose a
  * password: as a plain banner on a terminal, as a JSON log line otherwise (log collectors).
  * `npx vigil admin setup-link` prints a fresh one at any time. A database gone meanwhile is
@@ -69,7 +82,7 @@ export async function printSetupLink(log: Logger, db: Db, base: string): Promise
   try {
     if (await hasOperator(db)) return;
     const { token } = await createSetupLink(db);
-    const url = `${base}/admin/setup/${token}`;
+    const url = setupUrl(base, token);
     if (process.stdout.isTTY) {
       process.stdout.write(
         `\nFirst run: there is no operator yet. Open this one-time link to create one (valid 24 hours):\n\n  ${url}\n\n`,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
+import { linkBase } from '../startup.js';
 import { startBackgroundWork } from '../workers/background.js';
 import type { CliContext } from './output.js';
 
@@ -25,9 +26,10 @@ export function workerCommands(program: Command, ctx: CliContext): void {
     )
     .action(async () => {
       const config = loadConfig(ctx.io.env);
-      const db = await ctx.db();
+      // Like a server, it may be the first to reach a new database (the migrations take a lock).
+      const db = await ctx.db({ create: true });
       const log = pino({ level: config.logLevel });
-      const baseUrl = config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+      const baseUrl = linkBase(config);
       if (!config.publicUrl) {
         log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
       }

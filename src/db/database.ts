@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { redactPassword } from '../config-values.js';
 import { createPostgresPool } from './postgres-pool.js';
 import type { DB } from './schema.js';
 import { SqliteServerDialect } from './sqlite-driver.js';
@@ -113,6 +114,19 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
       await db.destroy();
     },
   };
+}
+
+/** The file a `sqlite:PATH` URL names, absolute (`:memory:` when none); undefined for PostgreSQL. */
+export function sqliteFile(url: string): string | undefined {
+  if (!url.startsWith('sqlite:')) return undefined;
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  return path === ':memory:' ? path : resolve(path);
+}
+
+/** A database as shown to people: SQLite by its absolute path, PostgreSQL without its password. */
+export function describeDatabase(url: string): string {
+  const file = sqliteFile(url);
+  return file === undefined ? redactPassword(url) : `sqlite:${file}`;
 }
 
 /** Opens the database named by a `sqlite:PATH` or `postgres://…` URL. */
