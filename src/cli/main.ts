@@ -20,7 +20,8 @@ function version(): string {
 
 const MORE_HELP = `
 The database is DATABASE_URL's (default ${DEFAULT_DATABASE_URL}, relative to the current folder),
-as for the server; every command names the one it used (on stderr, or "database" with --json).
+as for the server; every command names the one it used (on stderr, or "database" with --json;
+the worker in its log).
 Only migrate, worker, account create and admin create --operator start a new database; the
 other commands refuse one that does not exist. Pending migrations are applied first.
 
@@ -50,7 +51,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   const json = argv.includes('--json');
   const context: CliContext = {
     io,
-    async db({ create = false } = {}) {
+    async db({ create = false, announce = true } = {}) {
       if (!database) {
         const config = loadConfig(io.env);
         shown = describeDatabase(config.databaseUrl);
@@ -72,7 +73,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
           );
         }
         applied = await migrateToLatest(opened.db);
-        if (!json) io.stderr(`database: ${shown}${fresh ? ' (new: created now)' : ''}\n`);
+        if (!json && announce) io.stderr(`database: ${shown}${fresh ? ' (new: created now)' : ''}\n`);
       }
       return database.db;
     },

@@ -16,6 +16,8 @@ export interface OpenOptions {
    * exist, may not: run from the wrong folder they would find nothing in a database of their own.
    */
   create?: boolean;
+  /** Name the database on stderr (without --json); `vigil worker` logs it in its JSON log instead. */
+  announce?: boolean;
 }
 
 export interface CliContext {

@@ -26,9 +26,11 @@ export function workerCommands(program: Command, ctx: CliContext): void {
     )
     .action(async () => {
       const config = loadConfig(ctx.io.env);
-      // Like a server, it may be the first to reach a new database (the migrations take a lock).
-      const db = await ctx.db({ create: true });
       const log = pino({ level: config.logLevel });
+      // Like a server, it may be the first to reach a new database (the migrations take a lock).
+      // Its output is its JSON log, which names the database.
+      const db = await ctx.db({ create: true, announce: false });
+      log.info({ database: ctx.database(), migrations: ctx.applied() }, 'background work on this database');
       const baseUrl = linkBase(config);
       if (!config.publicUrl) {
         log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
