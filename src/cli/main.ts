@@ -20,10 +20,10 @@ function version(): string {
 
 const MORE_HELP = `
 The database is DATABASE_URL's (default ${DEFAULT_DATABASE_URL}, relative to the current folder),
-as for the server; every command names the one it used (on stderr, or "database" with --json;
-the worker in its log).
-Only migrate, worker, account create and admin create --operator start a new database; the
-other commands refuse one that does not exist. Pending migrations are applied first.
+as for the server. Every command names the one it used: on stderr, as "database" with --json,
+in its log for the worker. Only migrate, worker, account create and admin create --operator
+start a new database; the other commands refuse one that does not exist. Pending migrations are
+applied first.
 
 With --json every command prints exactly one JSON object on stdout; errors, argument errors
 included, are one JSON object {"error": …} on stderr. Exit codes: 0 success, 1 failure,
