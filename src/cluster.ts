@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { listeningUrl } from './http/links.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
-import { migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -86,7 +86,12 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   );
   database = openServerDatabase(config, log);
   if (config.workers.enabled) {
-    background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
+    background = startBackgroundWork({
+      db: database.db,
+      config,
+      baseUrl: linkBase(config, address.port),
+      log,
+    });
   }
-  await printSetupLink(log, database.db, config.publicUrl ?? base);
+  await printSetupLink(log, database.db, linkBase(config, address.port));
 }

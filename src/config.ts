@@ -1,3 +1,24 @@
+import {
+  ConfigError,
+  cookieSecret,
+  DEFAULT_DATABASE_URL,
+  databaseUrl,
+  host,
+  integer,
+  keyPrefix,
+  type LogLevel,
+  logLevel,
+  mailFrom,
+  metricsToken,
+  onOff,
+  publicUrl,
+  redisUrl,
+  smtpUrl,
+  trustProxy,
+} from './config-values.js';
+
+export { ConfigError, DEFAULT_DATABASE_URL, type LogLevel };
+
 /** Server configuration, read from the environment once and validated. */
 export interface Config {
   port: number;
@@ -11,6 +32,8 @@ export interface Config {
     waitMs: number;
     /** The longest one statement may take (PostgreSQL `statement_timeout` and the answer on the wire). */
     statementTimeoutMs: number;
+    /** PostgreSQL connections this process opens at most (`PG_POOL_MAX`). */
+    poolMax: number;
   };
   /** HTTP worker processes (`WEB_CONCURRENCY`); 1 serves from this process alone. */
   webConcurrency: number;
@@ -20,7 +43,7 @@ export interface Config {
   apiKeyCacheMs: number;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string;
-  logLevel: string;
+  logLevel: LogLevel;
   /** Largest accepted request body, in bytes (the contract requires at least 4 MiB). */
   bodyLimit: number;
   /** The whole request, body included, must arrive within this long (`REQUEST_TIMEOUT_SECONDS`); else 408. */
@@ -76,92 +99,33 @@ export interface Config {
   };
 }
 
-export const DEFAULT_DATABASE_URL = 'sqlite:./data/vigil.db';
-
-export class ConfigError extends Error {}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
-
-function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
-}
-
-function cookieSecret(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
-  return raw;
-}
-
-function publicUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
-  }
-  return url.href.replace(/\/+$/, '');
-}
-
-function smtpUrl(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^smtps?:\/\/[^/]/.test(raw)) throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
-  return raw;
-}
-
-function metricsToken(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
-  return raw;
-}
-
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '') return fallback;
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
-  if (['off', 'false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${env[name]}"`);
-}
-
+/**
+ * Every setting the server, the worker and the `vigil` command read: each one is checked here,
+ * and a bad value is a ConfigError whose message is one line naming the variable.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
-  }
   return {
     port: integer(env, 'PORT', 8080, 0, 65535),
-    host: env.HOST || '127.0.0.1',
-    databaseUrl,
-    redisUrl: env.REDIS_URL || undefined,
+    host: host(env.HOST),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    redisUrl: redisUrl(env.REDIS_URL),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 100, 10, 10_000),
     database: {
       waitMs: integer(env, 'DB_WAIT_SECONDS', 2, 1, 60) * 1000,
       statementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_SECONDS', 5, 1, 3600) * 1000,
+      poolMax: integer(env, 'PG_POOL_MAX', 10, 1, 1000),
     },
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_SECONDS', 5, 0, 300) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     bodyLimit: integer(env, 'BODY_LIMIT', 8 * 1024 * 1024, 4 * 1024 * 1024, 1024 * 1024 * 1024),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     rateLimit: {
       defaultPerMinute: integer(env, 'RATE_LIMIT_DEFAULT', 600, 1, 1_000_000_000),
       failedAuthPerMinute: integer(env, 'RATE_LIMIT_FAILED_AUTH', 100, 60, 1_000_000_000),
-      keyPrefix: env.RATE_LIMIT_PREFIX || 'vigil:rl',
+      keyPrefix: keyPrefix(env.RATE_LIMIT_PREFIX),
     },
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 100, 3_600_000),
     admin: {
@@ -174,7 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl(env.PUBLIC_URL),
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
-      from: env.MAIL_FROM || 'Security training <training@vigil.invalid>',
+      from: mailFrom(env.MAIL_FROM),
       ratePerMinute: integer(env, 'MAIL_RATE_PER_MINUTE', 600, 1, 1_000_000),
       concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 1, 64),
       maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),

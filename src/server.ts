@@ -6,9 +6,10 @@ import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { runPrimary, SHUTDOWN_MESSAGE } from './cluster.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { describeDatabase } from './db/database.js';
 import { listeningUrl } from './http/links.js';
 import { createLogger } from './http/logging.js';
-import { migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
+import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
 /**
@@ -54,13 +55,15 @@ async function serve(config: Config, log: Logger): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (worker) return;
 
-  const where = database.dialect === 'sqlite' ? config.databaseUrl : 'postgres (DATABASE_URL)';
-  const base = listeningUrl(config.host, (app.server.address() as AddressInfo).port);
+  // Shown as `vigil` commands show theirs, so the two can be compared.
+  const where = describeDatabase(config.databaseUrl);
+  const { port } = app.server.address() as AddressInfo;
+  const base = listeningUrl(config.host, port);
   log.info(`Vigil is ready: ${base}/admin/ and ${base}${app.apiPrefix}/docs (database: ${where})`);
   if (config.workers.enabled) {
-    background = startBackgroundWork({ db: database.db, config, baseUrl: config.publicUrl ?? base, log });
+    background = startBackgroundWork({ db: database.db, config, baseUrl: linkBase(config, port), log });
   }
-  await printSetupLink(log, database.db, config.publicUrl ?? base);
+  await printSetupLink(log, database.db, linkBase(config, port));
 }
 
 async function main(): Promise<void> {
@@ -70,13 +73,24 @@ async function main(): Promise<void> {
   else await serve(config, log);
 }
 
+/**
+ * Why the server could not start, as one line: a bad setting, or what the system refused
+ * (a port in use, an address this machine does not have, a database file it cannot open). Only
+ * an error nobody foresaw (a defect) is printed with its stack.
+ */
+function startFailure(err: unknown): string {
+  if (err instanceof ConfigError) return err.message;
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code !== 'string' || typeof message !== 'string')
+    return err instanceof Error ? (err.stack ?? String(err)) : String(err);
+  if (code === 'EADDRINUSE') return `port already in use: ${message}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `cannot listen on HOST (${message}): give an address of this machine, or 0.0.0.0`;
+  }
+  return `${message} (${code})`;
+}
+
 main().catch((err) => {
-  const message =
-    err instanceof ConfigError
-      ? err.message
-      : err?.code === 'EADDRINUSE'
-        ? `port already in use: ${err.message}`
-        : err;
-  console.error('vigil: could not start:', message);
+  console.error(`vigil: could not start: ${startFailure(err)}`);
   process.exit(1);
 });

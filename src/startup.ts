@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { type Database, type Db, openDatabase } from './db/database.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
-import { linkTo } from './http/links.js';
+import { linkTo, listeningUrl } from './http/links.js';
 import { hasOperator } from './modules/admins/admins.service.js';
 import { createSetupLink } from './modules/invitations/invitations.service.js';
 
@@ -19,6 +19,7 @@ export function openServerDatabase(
   return openDatabase(config.databaseUrl, {
     waitMs: config.database.waitMs,
     statementTimeoutMs,
+    poolMax: config.database.poolMax,
     onConnectionError: (err) => log.warn({ err: { message: err.message } }, 'database connection lost'),
   });
 }
@@ -49,6 +50,14 @@ export async function migrateWhenReachable(
     }
     await sleep(delay);
   }
+}
+
+/**
+ * The base of the links people open (setup links, links in mail): PUBLIC_URL, else where this
+ * server listens (the configured HOST and PORT unless told the address it got).
+ */
+export function linkBase(config: Config, port: number = config.port): string {
+  return config.publicUrl ?? listeningUrl(config.host, port);
 }
 
 /**

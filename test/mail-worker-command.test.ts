@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/database.js';
+import { type Db, describeDatabase } from '../src/db/database.js';
 import { testEnv } from './helpers/app.js';
 import { createTestDatabase, openMigrated, type TestDatabase } from './helpers/database.js';
 import { campaignMessages, makeAccountRow, makeActiveCampaign } from './helpers/mail-fixtures.js';
@@ -65,6 +65,10 @@ describe('vigil worker', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines.map((l) => l.msg)).toContain('stopping the background work');
+    // The worker's output is its JSON log: the database it works on is named there.
+    expect(lines.find((l) => l.msg === 'background work on this database')?.database).toBe(
+      describeDatabase(testDb.url),
+    );
     expect(output).not.toContain('"level":50'); // no errors
   });
 });

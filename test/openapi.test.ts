@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { client, makeKey } from './helpers/factories.js';
 
 let t: TestApp;
 // biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON, inspected field by field
@@ -184,6 +185,37 @@ describe('GET /api/api_gateway/openapi.json', () => {
     },
   );
 
+  it('gives page 1 as the example of every page parameter, which works on a new account ("Try it out")', async () => {
+    const { key } = await makeKey(t.app);
+    type Parameter = {
+      name: string;
+      in: string;
+      example?: unknown;
+      schema: { example?: unknown; examples?: unknown[] };
+    };
+    const lists = Object.entries<Record<string, { parameters?: Parameter[] }>>(doc.paths).flatMap(
+      ([path, operations]) =>
+        Object.entries(operations)
+          .filter(([, operation]) => operation.parameters?.some((p) => p.name === 'page' && p.in === 'query'))
+          .map(([method, operation]) => ({ method, path, operation })),
+    );
+    expect(lists.map((l) => l.path)).toEqual(
+      expect.arrayContaining([`${PREFIX}/customer/employees/`, `${PREFIX}/customer/groups/`]),
+    );
+    expect(lists.length).toBeGreaterThanOrEqual(4);
+    for (const { path, operation } of lists) {
+      const page = operation.parameters!.find((p) => p.name === 'page')!;
+      const examples = [page.example, page.schema.example, ...(page.schema.examples ?? [])].filter(
+        (e) => e !== undefined,
+      );
+      expect(examples, path).toEqual(['1']);
+      if (path.includes('{')) continue;
+      const res = await client(t.app, key).get(`${path.slice(PREFIX.length)}?page=${examples[0]}`);
+      expect(res.statusCode, `${path} ${res.body}`).toBe(200);
+      expect(res.json()).toMatchObject({ count: 0, results: [] });
+    }
+  });
+
   it('gives examples that match their own schemas', () => {
     const ajv = new Ajv({ strict: false, validateFormats: false });
     for (const route of ROUTES) {
@@ -227,6 +259,25 @@ describe('GET /api/api_gateway/docs', () => {
       }
     },
   );
+
+  it('lets a browser that reached it over plain HTTP load its scripts and styles: its policy upgrades nothing to HTTPS', async () => {
+    for (const url of [
+      '/api/api_gateway/docs',
+      '/api/api_gateway/docs/',
+      '/api/api_gateway/docs/static/swagger-initializer.js',
+    ]) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { host: 'vigil.lan:8080' } });
+      expect(page.statusCode, url).toBe(200);
+      const policy = page.headers['content-security-policy'] as string;
+      expect(policy, url).not.toMatch(/upgrade-insecure-requests/);
+      // swagger-ui's own policy otherwise: scripts from this server only.
+      expect(policy).toMatch(/(^|; )script-src 'self'(;|$)/);
+      expect(policy).toMatch(/^default-src 'self'/);
+      expect(policy.split(';').every((directive) => directive.trim() !== '')).toBe(true);
+    }
+    const api = await t.app.inject({ method: 'GET', url: '/healthz', headers: { host: 'vigil.lan:8080' } });
+    expect(api.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
+  });
 
   it('feeds the page the same OpenAPI document', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/api_gateway/docs/json' });

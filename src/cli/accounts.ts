@@ -12,8 +12,10 @@ export function accountCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--name <name>', 'account name')
     .option('--json', 'print JSON')
     .action(async (opts: { name: string; json?: boolean }) => {
-      const created = presentAccount(await createAccount(await ctx.db(), { name: opts.name }));
-      print(ctx.io, opts.json, created, () => `created account ${created.id} "${created.name}"`);
+      const created = presentAccount(
+        await createAccount(await ctx.db({ create: true }), { name: opts.name }),
+      );
+      print(ctx, opts.json, created, () => `created account ${created.id} "${created.name}"`);
     });
 
   account
@@ -22,7 +24,7 @@ export function accountCommands(program: Command, ctx: CliContext): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const accounts = (await allAccounts(await ctx.db())).map(presentAccount);
-      print(ctx.io, opts.json, { accounts }, () =>
+      print(ctx, opts.json, { accounts }, () =>
         accounts.length ? accounts.map((a) => `${a.id}\t${a.name}`).join('\n') : 'no accounts yet',
       );
     });

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { linkTo, listeningUrl } from '../http/links.js';
+import { linkTo } from '../http/links.js';
 import { presentAdmin } from '../modules/admins/admins.presenter.js';
 import { createAdmin } from '../modules/admins/admins.service.js';
 import { createSetupLink } from '../modules/invitations/invitations.service.js';
-import { type CliContext, idOption, print, UsageError } from './output.js';
+import { linkBase } from '../startup.js';
+import { type CliContext, idOption, passwordOption, print, UsageError } from './output.js';
 
 export function adminCommands(program: Command, ctx: CliContext): void {
   const admin = program.command('admin').description('administrators of the web interface');
@@ -13,7 +14,11 @@ export function adminCommands(program: Command, ctx: CliContext): void {
     .command('create')
     .description('create an operator (--operator) or an account administrator (--account ID)')
     .requiredOption('--email <email>', 'sign-in address')
-    .requiredOption('--password <password>', 'at least 12 characters')
+    .option(
+      '--password <password>',
+      'at least 12 characters (visible to other users of this machine: prefer --password-stdin)',
+    )
+    .option('--password-stdin', 'read the password from standard input (one line)')
     .option('--name <name>', 'display name')
     .option('--account <id>', 'the account this administrator runs')
     .option('--operator', 'an operator of the whole service')
@@ -21,7 +26,8 @@ export function adminCommands(program: Command, ctx: CliContext): void {
     .action(
       async (opts: {
         email: string;
-        password: string;
+        password?: string;
+        passwordStdin?: boolean;
         name?: string;
         account?: string;
         operator?: boolean;
@@ -30,32 +36,45 @@ export function adminCommands(program: Command, ctx: CliContext): void {
         if (Boolean(opts.operator) === (opts.account !== undefined)) {
           throw new UsageError('give exactly one of --operator or --account ID');
         }
+        const accountId = opts.operator ? null : idOption('account', opts.account);
+        const password = await passwordOption(ctx.io, opts);
+        // The first operator may be made before the server ever ran; an account's administrator
+        // needs an account, so a database that does not exist yet is the wrong one.
         const created = presentAdmin(
-          await createAdmin(await ctx.db(), {
+          await createAdmin(await ctx.db({ create: Boolean(opts.operator) }), {
             email: opts.email,
-            password: opts.password,
+            password,
             name: opts.name,
             role: opts.operator ? 'operator' : 'account_admin',
-            accountId: opts.operator ? null : idOption('account', opts.account),
+            accountId,
           }),
         );
         const what =
           created.role === 'operator' ? 'operator' : `administrator of account ${created.account_id}`;
-        print(ctx.io, opts.json, created, () => `created ${what} ${created.id} <${created.email}>`);
+        print(ctx, opts.json, created, () => `created ${what} ${created.id} <${created.email}>`);
       },
     );
 
   admin
     .command('setup-link')
     .description('print a new one-time link that creates an operator (earlier setup links stop working)')
-    .option('--base-url <url>', 'where the server is reached (default: PUBLIC_URL, else HOST and PORT)')
+    .option('--base-url <url>', 'where people reach the server (default: PUBLIC_URL, else http://HOST:PORT)')
     .option('--json', 'print JSON')
     .action(async (opts: { baseUrl?: string; json?: boolean }) => {
-      const config = loadConfig(ctx.io.env);
-      const base = opts.baseUrl ?? config.publicUrl ?? listeningUrl(config.host, config.port);
+      const base =
+        opts.baseUrl === undefined ? linkBase(loadConfig(ctx.io.env)) : baseUrlOption(opts.baseUrl);
+      // Never on a new database: the server's first start would revoke the link for its own.
       const { token, invitation } = await createSetupLink(await ctx.db());
       const url = linkTo(base, `/admin/setup/${token}`);
       const shown = { url, expires_at: new Date(invitation.expires_at).toISOString() };
-      print(ctx.io, opts.json, shown, () => `${url}\n  (valid once, until ${shown.expires_at})`);
+      print(ctx, opts.json, shown, () => `${url}\n  (valid once, until ${shown.expires_at})`);
     });
+}
+
+function baseUrlOption(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UsageError(`--base-url must be an absolute http(s) URL, got "${value}"`);
+  }
+  return url.href;
 }

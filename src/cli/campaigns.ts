@@ -40,7 +40,7 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
         });
         const shown = { ...presentCampaign(created), account_id: created.account_id };
         print(
-          ctx.io,
+          ctx,
           opts.json,
           shown,
           () => `created training campaign ${shown.id} "${shown.name}" (${shown.status})`,
@@ -65,7 +65,7 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
       });
       const shown = { ...presentCampaign(launched), account_id: launched.account_id };
       print(
-        ctx.io,
+        ctx,
         opts.json,
         shown,
         () => `launched training campaign ${shown.id} "${shown.name}": ${shown.enrolled_count} enrolled`,

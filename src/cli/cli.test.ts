@@ -9,6 +9,7 @@ import { runCli } from '../../test/helpers/server-process.js';
 import { buildApp } from '../app.js';
 import { hashApiKey } from '../auth/api-key-secret.js';
 import { loadConfig } from '../config.js';
+import { describeDatabase } from '../db/database.js';
 import { main } from './main.js';
 
 let database: TestDatabase;
@@ -44,15 +45,22 @@ async function vigil(args: string[], url = database.url) {
   return { code, stdout, stderr };
 }
 
-/** Runs a command with --json that must succeed, and returns the one JSON object it printed. */
-async function vigilJson(args: string[], url?: string) {
+/** What a command prints on stderr, without --json, about the database it works on. */
+const databaseLine = (url = database.url) => `database: ${describeDatabase(url)}\n`;
+
+/**
+ * Runs a command with --json that must succeed, and returns the one JSON object it printed,
+ * less the `database` every command adds (checked here).
+ */
+async function vigilJson(args: string[], url = database.url) {
   const res = await vigil([...args, '--json'], url);
   expect(res.stderr, args.join(' ')).toBe('');
   expect(res.code).toBe(0);
   expect(res.stdout.endsWith('\n')).toBe(true);
   expect(res.stdout.trim().split('\n')).toHaveLength(1);
-  const printed = JSON.parse(res.stdout);
+  const { database: shown, ...printed } = JSON.parse(res.stdout);
   expect(typeof printed === 'object' && printed !== null && !Array.isArray(printed)).toBe(true);
+  expect(shown).toBe(describeDatabase(url));
   return printed;
 }
 
@@ -84,7 +92,7 @@ describe('vigil migrate', () => {
       expect(first.applied.every((name: unknown) => typeof name === 'string')).toBe(true);
       expect(await vigilJson(['migrate'], fresh.url)).toEqual({ applied: [] });
       const human = await vigil(['migrate'], fresh.url);
-      expect(human).toEqual({ code: 0, stdout: 'database is up to date\n', stderr: '' });
+      expect(human).toEqual({ code: 0, stdout: 'database is up to date\n', stderr: databaseLine(fresh.url) });
     } finally {
       await fresh.drop();
     }
@@ -102,7 +110,7 @@ describe('vigil account', () => {
   it('prints a human line without --json', async () => {
     const res = await vigil(['account', 'create', '--name', 'Globex']);
     expect(res.code).toBe(0);
-    expect(res.stderr).toBe('');
+    expect(res.stderr).toBe(databaseLine());
     expect(res.stdout).toMatch(/^created account \d+ "Globex"\n$/);
   });
 
@@ -166,7 +174,7 @@ describe('vigil key create', () => {
       'groups:rw',
     ]);
     expect(res.code).toBe(0);
-    expect(res.stderr).toBe('');
+    expect(res.stderr).toBe(databaseLine());
     const key = res.stdout.match(/vgl_[0-9A-Za-z]{32,}/)?.[0];
     expect(key).toBeDefined();
     expect(res.stdout).toMatch(/shown only this once/);
@@ -201,7 +209,11 @@ describe('vigil key create', () => {
       ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r', '--json'],
       /Account not found/,
     );
-    expect(JSON.parse(res.stderr)).toEqual({ error: 'Account not found', status: 404 });
+    expect(JSON.parse(res.stderr)).toEqual({
+      error: 'Account not found',
+      status: 404,
+      database: describeDatabase(database.url),
+    });
   });
 });
 
@@ -471,7 +483,10 @@ describe('the vigil command', () => {
     });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ name: 'Spawned' });
+    expect(JSON.parse(ok.stdout)).toMatchObject({
+      name: 'Spawned',
+      database: describeDatabase(database.url),
+    });
 
     const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: database.url });
     expect(failed.code).not.toBe(0);

@@ -19,7 +19,7 @@ export function groupCommands(program: Command, ctx: CliContext): void {
         await createGroup(await ctx.db(), accountId, { name: opts.name, description: opts.description }),
       );
       print(
-        ctx.io,
+        ctx,
         opts.json,
         shown,
         () => `created group ${shown.id} "${shown.name}" in account ${shown.account_id}`,

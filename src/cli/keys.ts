@@ -69,7 +69,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
         });
         const shown = { ...presentKey(created), key: created.key };
         print(
-          ctx.io,
+          ctx,
           opts.json,
           shown,
           () =>
@@ -88,7 +88,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { account: string; json?: boolean }) => {
       const accountId = idOption('account', opts.account);
       const keys = (await keysOfAccount(await ctx.db(), accountId)).map((k) => presentKey(k));
-      print(ctx.io, opts.json, { account_id: accountId, keys }, () =>
+      print(ctx, opts.json, { account_id: accountId, keys }, () =>
         keys.length ? keys.map((k) => `${k.id} "${k.name}"\n${describe(k)}`).join('\n') : 'no keys',
       );
     });
@@ -101,7 +101,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { id: string; json?: boolean }) => {
       const revoked = presentKey(await revokeKey(await ctx.db(), idOption('id', opts.id)));
       print(
-        ctx.io,
+        ctx,
         opts.json,
         revoked,
         () => `revoked API key ${revoked.id} "${revoked.name}"\n${describe(revoked)}`,
@@ -122,11 +122,6 @@ export function keyCommands(program: Command, ctx: CliContext): void {
           positiveInteger('rate-limit', opts.rateLimit),
         ),
       );
-      print(
-        ctx.io,
-        opts.json,
-        updated,
-        () => `API key ${updated.id} "${updated.name}"\n${describe(updated)}`,
-      );
+      print(ctx, opts.json, updated, () => `API key ${updated.id} "${updated.name}"\n${describe(updated)}`);
     });
 }

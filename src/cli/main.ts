@@ -1,7 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
+import { type Database, describeDatabase, openDatabase, sqliteFile } from '../db/database.js';
+import { hasBeenMigrated, migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../errors.js';
 import { accountCommands } from './accounts.js';
 import { adminCommands } from './admins.js';
@@ -9,8 +10,34 @@ import { campaignCommands } from './campaigns.js';
 import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
 import type { CliContext, Io } from './output.js';
-import { UsageError } from './output.js';
+import { NoDatabaseError, print, UsageError } from './output.js';
 import { workerCommands } from './worker.js';
+
+/** The version in package.json (next to dist/ and src/ alike). */
+function version(): string {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+}
+
+const MORE_HELP = `
+The database is DATABASE_URL's (default ${DEFAULT_DATABASE_URL}, relative to the current folder),
+as for the server. Every command names the one it used: on stderr, as "database" with --json,
+in its log for the worker. Only migrate, worker, account create and admin create --operator
+start a new database; the other commands refuse one that does not exist. Pending migrations are
+applied first.
+
+With --json every command prints exactly one JSON object on stdout; errors, argument errors
+included, are one JSON object {"error": …} on stderr. Exit codes: 0 success, 1 failure,
+2 a mistake in the command or the environment.`;
+
+/** Why a command found no database, in one line that says where it looked. */
+function noDatabase(config: Config, env: NodeJS.ProcessEnv, file: string): NoDatabaseError {
+  const where = env.DATABASE_URL
+    ? `(DATABASE_URL=${describeDatabase(config.databaseUrl)})`
+    : `(DATABASE_URL is unset: the default ${DEFAULT_DATABASE_URL}, relative to this folder)`;
+  return new NoDatabaseError(
+    `no database at ${file} ${where}; run this where the server runs or set DATABASE_URL to its database (vigil migrate creates a new one)`,
+  );
+}
 
 /**
  * `vigil`: the operator command. It works on the database named by DATABASE_URL (the
@@ -19,37 +46,76 @@ import { workerCommands } from './worker.js';
  */
 export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
   let database: Database | undefined;
-  let json = argv.includes('--json');
+  let shown: string | undefined;
+  let applied: string[] = [];
+  const json = argv.includes('--json');
   const context: CliContext = {
     io,
-    async db() {
+    async db({ create = false, announce = true } = {}) {
       if (!database) {
         const config = loadConfig(io.env);
-        database = openDatabase(config.databaseUrl);
-        await migrateToLatest(database.db);
+        shown = describeDatabase(config.databaseUrl);
+        const file = sqliteFile(config.databaseUrl);
+        // Opening a SQLite file creates it: look first.
+        if (!create && file && file !== ':memory:' && !existsSync(file)) {
+          throw noDatabase(config, io.env, file);
+        }
+        const opened = openDatabase(config.databaseUrl, {
+          waitMs: config.database.waitMs,
+          statementTimeoutMs: config.database.statementTimeoutMs,
+          poolMax: config.database.poolMax,
+        });
+        database = opened;
+        const fresh = !(await hasBeenMigrated(opened.db));
+        if (fresh && !create) {
+          throw new NoDatabaseError(
+            `the database ${shown} holds no Vigil data (it was never migrated); check DATABASE_URL, or run vigil migrate to set it up`,
+          );
+        }
+        applied = await migrateToLatest(opened.db);
+        if (!json && announce) io.stderr(`database: ${shown}${fresh ? ' (new: created now)' : ''}\n`);
       }
       return database.db;
     },
+    applied: () => applied,
+    database: () => shown,
   };
+
+  // `vigil --version --json`: the version as JSON (commander would print the text alone).
+  const versionFlags = ['--version', '-V'];
+  if (
+    json &&
+    argv.some((arg) => versionFlags.includes(arg)) &&
+    argv.every((arg) => arg === '--json' || versionFlags.includes(arg))
+  ) {
+    io.stdout(`${JSON.stringify({ version: version() })}\n`);
+    return 0;
+  }
 
   const program = new Command('vigil')
     .description(
       'Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations, workers.',
     )
+    .version(version(), '-V, --version', 'print the version')
+    .addHelpText('after', MORE_HELP)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    // With --json, commander's own error text is replaced by the JSON error below.
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => (json ? undefined : io.stderr(s)),
+    })
     .showHelpAfterError('(run with --help for usage)');
 
   program
     .command('migrate')
-    .description('apply pending database migrations')
+    .description('apply pending database migrations (creates the database when there is none)')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
-      const config = loadConfig(io.env);
-      database = openDatabase(config.databaseUrl);
-      const applied = await migrateToLatest(database.db);
-      if (opts.json) io.stdout(`${JSON.stringify({ applied })}\n`);
-      else io.stdout(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      await context.db({ create: true });
+      const done = context.applied();
+      print(context, opts.json, { applied: done }, () =>
+        done.length ? `applied: ${done.join(', ')}` : 'database is up to date',
+      );
     });
   accountCommands(program, context);
   adminCommands(program, context);
@@ -65,17 +131,26 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
         return 0;
-      json = false; // commander has already written its message
+      // Without --json commander has already written its message.
+      if (json) reportError(io, new UsageError(usageMessage(err)), true, undefined);
       return 2;
     }
-    return reportError(io, err, json);
+    return reportError(io, err, json, shown);
   } finally {
     await database?.close();
   }
 }
 
-function reportError(io: Io, err: unknown, json: boolean): number {
-  let body: { error: string; status?: number; details?: unknown };
+/** Commander's message without its "error: " prefix; help it would have shown, as a hint. */
+function usageMessage(err: CommanderError): string {
+  if (err.code === 'commander.help') {
+    return 'a command is missing (run with --help for usage)';
+  }
+  return err.message.replace(/^error: /, '');
+}
+
+function reportError(io: Io, err: unknown, json: boolean, database: string | undefined): number {
+  let body: { error: string; status?: number; details?: unknown; database?: string };
   let code = 1;
   if (err instanceof AppError) {
     body = { error: err.message, status: err.status, ...(err.details ? { details: err.details } : {}) };
@@ -85,7 +160,7 @@ function reportError(io: Io, err: unknown, json: boolean): number {
   } else {
     body = { error: err instanceof Error ? err.message : String(err) };
   }
-  if (json) io.stderr(`${JSON.stringify(body)}\n`);
+  if (json) io.stderr(`${JSON.stringify(database === undefined ? body : { ...body, database })}\n`);
   else {
     const details =
       body.details && typeof body.details === 'object'
@@ -103,5 +178,11 @@ function defaultIo(): Io {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
     env: process.env,
+    stdin: async () => {
+      let text = '';
+      process.stdin.setEncoding('utf8');
+      for await (const chunk of process.stdin) text += chunk;
+      return text;
+    },
   };
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../config.js';
-import { listeningUrl } from '../http/links.js';
 import { createLogger } from '../http/logging.js';
+import { linkBase } from '../startup.js';
 import { startBackgroundWork } from '../workers/background.js';
 import type { CliContext } from './output.js';
 
@@ -27,10 +27,13 @@ export function workerCommands(program: Command, ctx: CliContext): void {
     )
     .action(async () => {
       const config = loadConfig(ctx.io.env);
-      const db = await ctx.db();
       // The server's log rules (credentials redacted), written at once as before.
       const log = createLogger(config.logLevel, pino.destination(1));
-      const baseUrl = config.publicUrl ?? listeningUrl(config.host, config.port);
+      // Like a server, it may be the first to reach a new database (the migrations take a lock).
+      // Its output is its JSON log, which names the database.
+      const db = await ctx.db({ create: true, announce: false });
+      log.info({ database: ctx.database(), migrations: ctx.applied() }, 'background work on this database');
+      const baseUrl = linkBase(config);
       if (!config.publicUrl) {
         log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
       }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { redactPassword } from '../config-values.js';
 import { createPostgresPool } from './postgres-pool.js';
 import type { DB } from './schema.js';
 import { SqliteServerDialect } from './sqlite-driver.js';
@@ -37,7 +38,7 @@ export interface DatabaseOptions {
   waitMs?: number;
   /** The longest one statement may run on PostgreSQL (default 5 s; 0: no limit, for migrations). */
   statementTimeoutMs?: number;
-  /** PostgreSQL connections at most (default PG_POOL_MAX or 10). */
+  /** PostgreSQL connections at most (default 10; the server's is `PG_POOL_MAX`). */
   poolMax?: number;
   /** Told about a PostgreSQL connection that failed (it is replaced; the process carries on). */
   onConnectionError?: (err: Error) => void;
@@ -82,7 +83,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_DB_STATEMENT_TIMEOUT_MS;
   const main = createPostgresPool({
     url,
-    max: options.poolMax ?? (Number(process.env.PG_POOL_MAX) || 10),
+    max: options.poolMax ?? 10,
     waitMs: options.waitMs ?? DEFAULT_DB_WAIT_MS,
     statementTimeoutMs,
     onConnectionError,
@@ -113,6 +114,19 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
       await db.destroy();
     },
   };
+}
+
+/** The file a `sqlite:PATH` URL names, absolute (`:memory:` when none); undefined for PostgreSQL. */
+export function sqliteFile(url: string): string | undefined {
+  if (!url.startsWith('sqlite:')) return undefined;
+  const path = url.slice('sqlite:'.length) || ':memory:';
+  return path === ':memory:' ? path : resolve(path);
+}
+
+/** A database as shown to people: SQLite by its absolute path, PostgreSQL without its password. */
+export function describeDatabase(url: string): string {
+  const file = sqliteFile(url);
+  return file === undefined ? redactPassword(url) : `sqlite:${file}`;
 }
 
 /** Opens the database named by a `sqlite:PATH` or `postgres://…` URL. */

@@ -26,7 +26,8 @@ export const PageQuery = {
     Type.String({
       pattern: POSITIVE_INTEGER_PATTERN,
       description: 'Page number, a positive integer, 1-based (default 1).',
-      examples: ['2'],
+      // "Try it out" sends the example: page 1 answers even on an empty collection.
+      examples: ['1'],
     }),
   ),
   page_size: Type.Optional(

@@ -48,12 +48,18 @@ export interface Vigil {
   vigil(...args: string[]): Promise<Record<string, unknown>>;
 }
 
-/** Starts a server and a browser for one test file; both stop after the file. */
-export async function startVigil(extraEnv: NodeJS.ProcessEnv = {}): Promise<Vigil> {
+/**
+ * Starts a server and a browser for one test file; both stop after the file. `browserArgs` adds
+ * Chromium flags (e.g. `--host-resolver-rules` to reach the server by a name of the test's).
+ */
+export async function startVigil(
+  extraEnv: NodeJS.ProcessEnv = {},
+  { browserArgs = [] }: { browserArgs?: string[] } = {},
+): Promise<Vigil> {
   const database = await createTestDatabase();
   const env = testEnv(database.url, extraEnv);
   const server = await startServer(env);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...browserArgs] });
   afterFile(async () => {
     await browser.close();
     await server.stop();

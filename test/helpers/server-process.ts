@@ -99,13 +99,22 @@ export function processMemory(pid: number): { rssMiB: number; peakMiB: number } 
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
-/** Runs the `vigil` command as an operator would, returning its output and exit code. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv) {
+/**
+ * Runs the `vigil` command as an operator would, returning its output and exit code: in the
+ * project's folder unless told another, with `input` on its standard input.
+ */
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { cwd = ROOT, input }: { cwd?: string; input?: string } = {},
+) {
   const child = spawn(process.execPath, [resolve(ROOT, 'bin/vigil.js'), ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // Standard input ends at once (after `input`, if any), as when nothing is piped in.
+  child.stdin.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {

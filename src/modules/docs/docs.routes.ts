@@ -2,6 +2,21 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync } from 'fastify';
 
 /**
+ * swagger-ui's policy ends with `upgrade-insecure-requests`, which makes a browser that reached
+ * the page over plain HTTP by a host name (localhost and 127.0.0.1 are exempt) fetch its
+ * scripts and styles over HTTPS, and find nothing: a blank page. Every asset is the server's
+ * own, so over HTTPS the directive changes nothing; it goes, as from every other page
+ * (http/headers.ts).
+ */
+export function withoutUpgradeInsecureRequests(policy: string): string {
+  return policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive !== '' && directive !== 'upgrade-insecure-requests')
+    .join('; ');
+}
+
+/**
  * The OpenAPI 3.1 document (generated from the route schemas by @fastify/swagger, which the
  * app registers before any route) and a reference page, both served locally, no CDN.
  */
@@ -13,6 +28,7 @@ export const docsRoutes: FastifyPluginAsync = async (app) => {
     // the API prefix this plugin is registered under.
     indexPrefix: app.prefix,
     staticCSP: true,
+    transformStaticCSP: withoutUpgradeInsecureRequests,
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
   });
 };

@@ -1,0 +1,60 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startVigil, type Vigil } from './harness.js';
+
+// The API reference at /api/api_gateway/docs, reached as on a LAN: plain HTTP, by a host name
+// (not localhost or 127.0.0.1, which browsers treat as secure and never upgrade).
+
+const HOST = 'vigil.test';
+let vigil: Vigil;
+beforeAll(async () => {
+  vigil = await startVigil({}, { browserArgs: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1`] });
+});
+
+describe('the API reference page', () => {
+  it('renders over plain HTTP by host name, and "Try it out" lists page 1 of a new account', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Docs Co');
+    const { key } = await vigil.vigil(
+      'key',
+      'create',
+      '--account',
+      String(account.id),
+      '--name',
+      'docs',
+      '--grant',
+      'groups:r',
+    );
+    const base = `http://${HOST}:${new URL(vigil.baseUrl).port}`;
+    const { page, context } = await vigil.newPage();
+    // What a blank page came from: its scripts and styles asked for over HTTPS, and failing.
+    const problems: string[] = [];
+    page.on('request', (request) => request.url().startsWith('https:') && problems.push(request.url()));
+    page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
+
+    await page.goto(`${base}/api/api_gateway/docs`);
+    await page.getByRole('heading', { name: /Vigil Customer API/ }).waitFor();
+    expect(problems).toEqual([]);
+    expect(new URL(page.url()).protocol).toBe('http:');
+    expect(await page.evaluate('document.styleSheets.length')).toBeGreaterThan(0);
+
+    await page
+      .locator('.auth-wrapper')
+      .getByRole('button', { name: /Authorize/ })
+      .click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').fill(key as string);
+    await dialog.getByRole('button', { name: 'Apply credentials' }).click();
+    await dialog.getByRole('button', { name: 'Remove authorization' }).waitFor();
+    await dialog.locator('button.btn-done').click();
+
+    const list = page.locator('.opblock-get').filter({
+      has: page.locator('.opblock-summary-path[data-path="/api/api_gateway/customer/groups/"]'),
+    });
+    await list.locator('.opblock-summary').first().click();
+    await list.getByRole('button', { name: 'Try it out' }).click();
+    expect(await list.locator('tr[data-param-name="page"] input').inputValue()).toBe('1');
+    await list.getByRole('button', { name: 'Execute' }).click();
+    await list.locator('.live-responses-table .response-col_status').filter({ hasText: '200' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
