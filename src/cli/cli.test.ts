@@ -201,7 +201,11 @@ describe('vigil key create', () => {
       ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r', '--json'],
       /Account not found/,
     );
-    expect(JSON.parse(res.stderr)).toEqual({ error: 'Account not found', status: 404 });
+    expect(JSON.parse(res.stderr)).toEqual({
+      error: 'Account not found',
+      status: 404,
+      code: 'account_not_found',
+    });
   });
 });
 

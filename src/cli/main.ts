@@ -75,10 +75,15 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 }
 
 function reportError(io: Io, err: unknown, json: boolean): number {
-  let body: { error: string; status?: number; details?: unknown };
+  let body: { error: string; status?: number; code?: string; details?: unknown };
   let code = 1;
   if (err instanceof AppError) {
-    body = { error: err.message, status: err.status, ...(err.details ? { details: err.details } : {}) };
+    body = {
+      error: err.message,
+      status: err.status,
+      code: err.code,
+      ...(err.details ? { details: err.details } : {}),
+    };
   } else if (err instanceof UsageError || err instanceof ConfigError) {
     body = { error: err.message };
     code = 2;
