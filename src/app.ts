@@ -8,7 +8,7 @@ import { createRateLimiter } from './auth/rate-limit.js';
 import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
-import { badRequest } from './errors.js';
+import { invalidHost } from './errors.js';
 import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
@@ -120,7 +120,7 @@ export async function buildApp({
   // shown to others or mailed never are: links.ts). Refuse a Host no URL can hold before anything
   // is done (rather than failing with a 500 after a create).
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.host && !isUsableHostCached(request.host)) done(badRequest('Invalid Host header'));
+    if (request.host && !isUsableHostCached(request.host)) done(invalidHost());
     else done(null, payload);
   });
   app.addHook('onResponse', (request, reply, done) => {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, anonymousClient, cookieHeader, signIn, signInAs } from './helpers/admin.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { makeAccount, makeKey } from './helpers/factories.js';
 
 let t: TestApp;
@@ -63,7 +64,11 @@ describe('sign-in', () => {
         payload: { email, password },
       });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Invalid email or password', status: 401 });
+      expect(res.json()).toEqual({
+        error: 'Invalid email or password',
+        status: 401,
+        ...coded('invalid_credentials'),
+      });
       expect(sessionCookieOf(res)).toBeUndefined();
     }
   });
@@ -84,7 +89,7 @@ describe('sign-in', () => {
     expect(newId).not.toBe(oldId);
     const stale = await t.app.inject({ method: 'GET', url: '/admin/api/accounts', headers: first.headers });
     expect(stale.statusCode).toBe(401);
-    expect(stale.json()).toEqual({ error: 'Sign-in required', status: 401 });
+    expect(stale.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
     const fresh = await t.app.inject({
       method: 'GET',
       url: '/admin/api/accounts',
@@ -107,7 +112,11 @@ describe('sign-in', () => {
     for (let i = 0; i < 3; i++) expect((await attempt('wrong password guess')).statusCode).toBe(401);
     const refused = await attempt(ADMIN_PASSWORD);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: 'Too many sign-in attempts', status: 429 });
+    expect(refused.json()).toEqual({
+      error: 'Too many sign-in attempts',
+      status: 429,
+      ...coded('too_many_sign_ins'),
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
@@ -144,7 +153,7 @@ describe('sessions', () => {
     const { key } = await makeKey(t.app);
     const res = await t.app.inject({ method: 'GET', url: '/admin/api/accounts', headers: { apikey: key } });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+    expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
   });
 });
 
@@ -161,6 +170,7 @@ describe('changing the password', () => {
     expect(wrong.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         new_password: ['must be at least 12 characters'],
         current_password: ['is not your current password'],
@@ -213,7 +223,11 @@ describe('removing an administrator', () => {
       url: `/admin/api/accounts/${other.id}/admins/${admin.user.id}`,
       headers: operator.headers,
     });
-    expect(wrongAccount.json()).toEqual({ error: 'Administrator not found', status: 404 });
+    expect(wrongAccount.json()).toEqual({
+      error: 'Administrator not found',
+      status: 404,
+      ...coded('admin_not_found'),
+    });
     const anOperator = await t.app.inject({
       method: 'DELETE',
       url: `/admin/api/accounts/${account.id}/admins/${operator.user.id}`,
@@ -250,7 +264,7 @@ describe('CSRF', () => {
       payload: { name: 'Forged' },
     });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'Invalid CSRF token', status: 403 });
+    expect(res.json()).toEqual({ error: 'Invalid CSRF token', status: 403, ...coded('invalid_csrf_token') });
     expect(await t.app.db.selectFrom('accounts').select('id').execute()).toHaveLength(before.length);
   });
 
@@ -302,7 +316,7 @@ describe('roles and tenancy', () => {
     ]) {
       const res = await get(`/admin/api/accounts/${theirs.id}${path}`);
       expect(res.statusCode, path).toBe(404);
-      expect(res.json()).toEqual({ error: 'Account not found', status: 404 });
+      expect(res.json()).toEqual({ error: 'Account not found', status: 404, ...coded('account_not_found') });
     }
     // Their key through my account's path: not found, and still working.
     const revoke = await t.app.inject({
@@ -332,7 +346,11 @@ describe('roles and tenancy', () => {
     ] as const) {
       const res = await t.app.inject({ method, url, headers: admin.headers, payload });
       expect(res.statusCode, `${method} ${url}`).toBe(403);
-      expect(res.json()).toEqual({ error: 'Operator access required', status: 403 });
+      expect(res.json()).toEqual({
+        error: 'Operator access required',
+        status: 403,
+        ...coded('operator_required'),
+      });
     }
     expect(
       (await t.app.db.selectFrom('accounts').select('name').where('id', '=', account.id).executeTakeFirst())
@@ -373,6 +391,7 @@ describe('roles and tenancy', () => {
     expect(empty.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { name: ['must not be empty'] },
     });
     const overview = await t.app.inject({
@@ -391,7 +410,7 @@ describe('roles and tenancy', () => {
       headers: operator.headers,
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Not found', status: 404 });
+    expect(res.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
     const page = await t.app.inject({ method: 'GET', url: '/admin/a/1/employees' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorCode } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 
@@ -96,8 +97,11 @@ function parse(text: string): Parsed {
   return { statusLine: statusLine!, headers, body: text.slice(end + 4) };
 }
 
-/** The answer is exactly one contract error, `{"error":…,"status":…}`, and the connection closed after it. */
-function expectContractAnswer(result: Exchange, status: number, error: string): Parsed {
+/**
+ * The answer is exactly one contract error, `{"error":…,"status":…}` with its code and the
+ * request id of the `X-Request-Id` header, and the connection closed after it.
+ */
+function expectContractAnswer(result: Exchange, status: number, error: string, code: ErrorCode): Parsed {
   expect(result.closed, 'the server closed the connection').toBe(true);
   const answer = parse(result.text);
   expect(answer.statusLine).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
@@ -106,7 +110,9 @@ function expectContractAnswer(result: Exchange, status: number, error: string): 
   expect(answer.headers['x-request-id']).toMatch(UUID);
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(answer.headers.connection).toBe('close');
-  expect(answer.body).toBe(JSON.stringify({ error, status }));
+  expect(answer.body).toBe(
+    JSON.stringify({ error, status, code, request_id: answer.headers['x-request-id'] }),
+  );
   expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.body)));
   return answer;
 }
@@ -126,13 +132,13 @@ const get = (target: string, headers = 'Host: x\r\n') => `GET ${target} HTTP/1.1
 describe('requests the HTTP parser refuses', () => {
   it('answers a header block over 16 KiB with 431', async () => {
     const res = await exchange(get('/healthz', `Host: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n`));
-    expectContractAnswer(res, 431, 'Request header fields too large');
+    expectContractAnswer(res, 431, 'Request header fields too large', 'header_fields_too_large');
     await expectServing();
   });
 
   it('answers a 20,000-character URL with 431: Node counts the request line against the same 16 KiB', async () => {
     const res = await exchange(get(`${API}/customer/employees/?email=${'a'.repeat(20_000)}`));
-    expectContractAnswer(res, 431, 'Request header fields too large');
+    expectContractAnswer(res, 431, 'Request header fields too large', 'header_fields_too_large');
     await expectServing();
   });
 
@@ -142,7 +148,7 @@ describe('requests the HTTP parser refuses', () => {
       'get /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
       '\x16\x03\x01\x00\xa5\x01',
     ]) {
-      expectContractAnswer(await exchange(junk), 400, 'Bad request');
+      expectContractAnswer(await exchange(junk), 400, 'Bad request', 'bad_request');
     }
     await expectServing();
   });
@@ -150,10 +156,10 @@ describe('requests the HTTP parser refuses', () => {
   it('answers invalid characters in a header (a NUL included) with 400', async () => {
     for (const value of ['a\x01b', 'a\x00b', 'a\x7fb']) {
       const res = await exchange(get('/healthz', `Host: x\r\nX-Odd: ${value}\r\n`));
-      expectContractAnswer(res, 400, 'Bad request');
+      expectContractAnswer(res, 400, 'Bad request', 'bad_request');
     }
     const spaceBeforeColon = await exchange(get('/healthz', 'Host: x\r\nX-Odd : a\r\n'));
-    expectContractAnswer(spaceBeforeColon, 400, 'Bad request');
+    expectContractAnswer(spaceBeforeColon, 400, 'Bad request', 'bad_request');
     await expectServing();
   });
 
@@ -166,7 +172,7 @@ describe('requests the HTTP parser refuses', () => {
         `Content-Type: application/json\r\nContent-Length: ${chunked.length}\r\n` +
         `Transfer-Encoding: chunked\r\n\r\n${chunked}`,
     );
-    expectContractAnswer(res, 400, 'Bad request');
+    expectContractAnswer(res, 400, 'Bad request', 'bad_request');
     expect(await employeeCount(key)).toBe(0);
     await expectServing();
   });
@@ -176,13 +182,18 @@ describe('requests the HTTP parser refuses', () => {
       `POST /healthz HTTP/1.1\r\nHost: x\r\nX-Odd: a\x01b\r\nContent-Length: 100000000\r\n\r\n`,
       { more: Buffer.alloc(64 * 1024, 'a') },
     );
-    expectContractAnswer(res, 400, 'Bad request');
+    expectContractAnswer(res, 400, 'Bad request', 'bad_request');
     await expectServing();
   });
 
   it('gives the same security headers as the app', async () => {
     const normal = parse((await exchange(`${get('/healthz', 'Host: x\r\nConnection: close\r\n')}`)).text);
-    const refused = expectContractAnswer(await exchange('GARBAGE\r\n\r\n'), 400, 'Bad request');
+    const refused = expectContractAnswer(
+      await exchange('GARBAGE\r\n\r\n'),
+      400,
+      'Bad request',
+      'bad_request',
+    );
     const own = ['content-type', 'content-length', 'date', 'connection', 'x-api-version', 'x-request-id'];
     const security = Object.keys(normal.headers).filter((name) => !own.includes(name));
     expect(security).toContain('content-security-policy');
@@ -193,7 +204,7 @@ describe('requests the HTTP parser refuses', () => {
 describe('requests that do not arrive in time', () => {
   it('answers headers that never finish with 408', async () => {
     const res = await exchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: `);
-    expectContractAnswer(res, 408, 'Request timeout');
+    expectContractAnswer(res, 408, 'Request timeout', 'request_timeout');
     await expectServing();
   });
 
@@ -204,7 +215,7 @@ describe('requests that do not arrive in time', () => {
       `POST ${API}/customer/employees/ HTTP/1.1\r\nHost: x\r\napiKey: ${key}\r\n` +
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, -1)}`,
     );
-    expectContractAnswer(res, 408, 'Request timeout');
+    expectContractAnswer(res, 408, 'Request timeout', 'request_timeout');
     expect(await employeeCount(key)).toBe(0);
     await expectServing();
   });
@@ -219,9 +230,9 @@ describe('requests that do not arrive in time', () => {
 describe('requests Node would answer itself', () => {
   it('answers an HTTP/1.1 request without Host, or with two, with 400', async () => {
     const without = await exchange(`GET /healthz HTTP/1.1\r\n\r\n`);
-    expectContractAnswer(without, 400, 'Host header required');
+    expectContractAnswer(without, 400, 'Host header required', 'host_required');
     const twice = await exchange(get('/healthz', 'Host: a.example\r\nHost: b.example\r\n'));
-    expectContractAnswer(twice, 400, 'Invalid Host header');
+    expectContractAnswer(twice, 400, 'Invalid Host header', 'invalid_host');
     // HTTP/1.0 has no Host requirement.
     const old = parse((await exchange('GET /healthz HTTP/1.0\r\n\r\n')).text);
     expect(old.statusLine).toBe('HTTP/1.1 200 OK');
@@ -230,7 +241,7 @@ describe('requests Node would answer itself', () => {
 
   it('answers an Expect other than 100-continue with 417', async () => {
     const res = await exchange(get('/healthz', 'Host: x\r\nExpect: something-else\r\n'));
-    expectContractAnswer(res, 417, 'Expectation failed');
+    expectContractAnswer(res, 417, 'Expectation failed', 'expectation_failed');
     await expectServing();
   });
 
@@ -244,7 +255,12 @@ describe('requests Node would answer itself', () => {
     const answer = parse(res.text);
     expect(answer.statusLine).toBe('HTTP/1.1 413 Payload Too Large');
     expect(answer.headers['x-api-version']).toBe('2.2.0');
-    expect(answer.body).toBe('{"error":"Payload too large","status":413}');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'Payload too large',
+      status: 413,
+      code: 'payload_too_large',
+      request_id: answer.headers['x-request-id'],
+    });
     expect(res.closed).toBe(true);
   });
 
@@ -272,29 +288,36 @@ describe('requests Node would answer itself', () => {
 
   it('answers CONNECT with 400: this server is no proxy', async () => {
     const res = await exchange('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-    expectContractAnswer(res, 400, 'Bad request');
+    expectContractAnswer(res, 400, 'Bad request', 'bad_request');
     await expectServing();
   });
 });
 
 describe('unusual requests the app answers', () => {
   it('answers odd methods, absolute-form targets and HTTP/1.0 in the contract shape', async () => {
-    const cases: [string, number, string][] = [
-      [`PROPFIND ${API}/customer/groups/ HTTP/1.1\r\nHost: x\r\n\r\n`, 405, 'Method not allowed'],
-      ['TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 405, 'Method not allowed'],
-      [`QUERY ${API}/nothing/ HTTP/1.1\r\nHost: x\r\n\r\n`, 404, 'Not found'],
-      [`GET http://x${API}/customer/groups/ HTTP/1.1\r\nHost: x\r\n\r\n`, 401, 'API key required'],
-      [`GET ${API}/customer/groups/ HTTP/1.0\r\n\r\n`, 401, 'API key required'],
-      ['GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Bad request'],
+    // The contract states the 401's body exactly: no code there.
+    const cases: [string, number, string, ErrorCode | undefined][] = [
+      [
+        `PROPFIND ${API}/customer/groups/ HTTP/1.1\r\nHost: x\r\n\r\n`,
+        405,
+        'Method not allowed',
+        'method_not_allowed',
+      ],
+      ['TRACE /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 405, 'Method not allowed', 'method_not_allowed'],
+      [`QUERY ${API}/nothing/ HTTP/1.1\r\nHost: x\r\n\r\n`, 404, 'Not found', 'not_found'],
+      [`GET http://x${API}/customer/groups/ HTTP/1.1\r\nHost: x\r\n\r\n`, 401, 'API key required', undefined],
+      [`GET ${API}/customer/groups/ HTTP/1.0\r\n\r\n`, 401, 'API key required', undefined],
+      ['GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'Bad request', 'bad_request'],
     ];
-    for (const [request, status, error] of cases) {
+    for (const [request, status, error, code] of cases) {
       const answer = parse(
         (await exchange(request.replace(/\r\n\r\n$/, '\r\nConnection: close\r\n\r\n'))).text,
       );
       expect(answer.statusLine, request).toBe(`HTTP/1.1 ${status} ${STATUS_CODES[status]}`);
       expect(answer.headers['x-api-version'], request).toBe('2.2.0');
       expect(answer.headers['content-type'], request).toBe('application/json; charset=utf-8');
-      expect(answer.body, request).toBe(JSON.stringify({ error, status }));
+      const extra = code ? { code, request_id: answer.headers['x-request-id'] } : {};
+      expect(answer.body, request).toBe(JSON.stringify({ error, status, ...extra }));
     }
     await expectServing();
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { client, makeGroup, makeKey, seedEmployees } from './helpers/factories.js';
 import { type ServerProcess, startServer } from './helpers/server-process.js';
 
@@ -79,7 +80,8 @@ function concurrentlyCreatesOneEmail(scenario: () => Promise<Scenario>) {
     const refused = answers.filter((a) => a.status === 409);
     expect(created).toHaveLength(1);
     expect(refused).toHaveLength(19);
-    for (const a of refused) expect(a.body).toEqual({ error: 'Email already exists', status: 409 });
+    for (const a of refused)
+      expect(a.body).toEqual({ error: 'Email already exists', status: 409, ...coded('email_taken') });
 
     const found = await send('GET', `/customer/employees/?email=${encodeURIComponent(variants[0]!)}`);
     expect(found.body.count).toBe(1);
@@ -134,7 +136,7 @@ function concurrentlyReplacesWithOneEtag(scenario: () => Promise<Scenario>) {
     expect(winners).toHaveLength(1);
     for (const a of answers.filter((a) => a.status !== 200)) {
       expect(a.status).toBe(412);
-      expect(a.body).toEqual({ error: 'Precondition failed', status: 412 });
+      expect(a.body).toEqual({ error: 'Precondition failed', status: 412, ...coded('precondition_failed') });
     }
     const final = await send('GET', `/customer/groups/${group.id}/`);
     expect(final.body.employees.map((e: { id: number }) => e.id)).toEqual(sets[winners[0]!]);

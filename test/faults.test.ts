@@ -585,12 +585,14 @@ describe('parser-level errors', () => {
         payload: `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
         status: 431,
         error: 'Request header fields too large',
+        code: 'header_fields_too_large',
       },
       {
         what: 'a request line that is not HTTP',
         payload: 'GARBAGE\r\n\r\n',
         status: 400,
         error: 'Bad request',
+        code: 'bad_request',
       },
       {
         // REQUEST_TIMEOUT_SECONDS=1; the answer may take a few seconds more, not Node's default minute.
@@ -598,9 +600,10 @@ describe('parser-level errors', () => {
         payload: 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n',
         status: 408,
         error: 'Request timeout',
+        code: 'request_timeout',
       },
     ];
-    for (const { what, payload, status, error } of cases) {
+    for (const { what, payload, status, error, code } of cases) {
       const answer = await rawRequest(port, payload, 5000);
       let body: unknown = answer?.body;
       try {
@@ -620,7 +623,7 @@ describe('parser-level errors', () => {
           status,
           version: '2.2.0',
           type: 'application/json; charset=utf-8',
-          body: { error, status },
+          body: { error, status, code, request_id: answer?.headers['x-request-id'] },
         });
       const health = await call(running.baseUrl, 'GET', '/healthz');
       expect(health.status, `still serving after ${what}`).toBe(200);

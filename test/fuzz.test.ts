@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '../src/errors.js';
 import { revokeKey } from '../src/modules/keys/keys.service.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
 
 /**
@@ -118,7 +120,7 @@ function expectErrorShape(res: LightMyRequestResponse, where: string) {
   expect(typeof error, where).toBe('object');
   expect(error, where).not.toBeNull();
   expect(
-    Object.keys(error).filter((k) => !['error', 'status', 'details'].includes(k)),
+    Object.keys(error).filter((k) => !['error', 'status', 'code', 'details', 'request_id'].includes(k)),
     where,
   ).toEqual([]);
   expect(typeof error.error, where).toBe('string');
@@ -129,7 +131,13 @@ function expectErrorShape(res: LightMyRequestResponse, where: string) {
     expect(error.details, where).not.toBeNull();
     expect(Array.isArray(error.details), where).toBe(false);
   }
-  expectNoLeak(res.body, where);
+  // Every error has a code of the catalogue with this status (the Customer API's 401s and 403 excepted).
+  if ('code' in error || ![401, 403].includes(res.statusCode)) {
+    expect(ERRORS[error.code as ErrorCode]?.status, `${where}: code`).toBe(res.statusCode);
+    // The request id echoes the client's X-Request-Id when it sent a usable one, like the header.
+    expect(error.request_id, where).toBe(res.headers['x-request-id']);
+  }
+  expectNoLeak(JSON.stringify({ ...error, request_id: undefined }), where);
 }
 
 interface Req {
@@ -779,7 +787,7 @@ describe('random input at every route', () => {
         payload: huge,
       });
       expect(res.statusCode).toBe(413);
-      expect(res.json()).toEqual({ error: 'Payload too large', status: 413 });
+      expect(res.json()).toEqual({ error: 'Payload too large', status: 413, ...coded('payload_too_large') });
     }
   });
 });

@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { TEST_REDIS_URL } from './helpers/database.js';
+import { coded } from './helpers/errors.js';
 import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
 
 let t: TestApp;
@@ -28,15 +30,29 @@ async function accountWithGroup() {
   return { accountId, key, group, employee, api: client(t.app, key) };
 }
 
-/** What every error body must look like: only error/status/details, status equal to the HTTP status, nothing internal. */
+/**
+ * What every error body must look like: the contract's error/status/details, status equal to
+ * the HTTP status, plus the error's code (one the catalogue gives this status) and the request
+ * id of the `X-Request-Id` header; nothing internal.
+ */
 function expectContractError(res: LightMyRequestResponse, status: number, error?: string) {
   expect(res.statusCode).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = res.json();
-  expect(Object.keys(body).every((k) => ['error', 'status', 'details'].includes(k))).toBe(true);
+  expect(
+    Object.keys(body).every((k) => ['error', 'status', 'code', 'details', 'request_id'].includes(k)),
+  ).toBe(true);
   expect(body.status).toBe(status);
   expect(typeof body.error).toBe('string');
   if (error !== undefined) expect(body.error).toBe(error);
+  if ('code' in body) {
+    expect(ERRORS[body.code as ErrorCode]?.status, `code ${body.code}`).toBe(status);
+    expect(body.request_id).toBe(res.headers['x-request-id']);
+  } else {
+    // Only the authentication errors, whose body the contract states exactly.
+    expect(Object.keys(body).sort()).toEqual(['error', 'status']);
+    expect(body.error).toMatch(/^(API key required|Invalid API key|API key lacks)/);
+  }
   expect(res.body).not.toMatch(
     /stack|\bat .+:\d+:\d+|select |insert |sqlite|postgres|FST_|Error:|node_modules/i,
   );
@@ -60,7 +76,7 @@ describe('routing', () => {
       for (const auth of keys) {
         const res = await send('GET', path, auth);
         expect(res.statusCode, `${path} ${JSON.stringify(auth)}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Not found', status: 404 });
+        expect(res.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
       }
       for (const [type, body] of [
         ['application/json', '{broken'],
@@ -68,7 +84,7 @@ describe('routing', () => {
       ]) {
         const res = await send('POST', path, { 'content-type': type! }, body);
         expect(res.statusCode, `POST ${path} ${type}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Not found', status: 404 });
+        expect(res.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
       }
     }
     const huge = await send(
@@ -77,7 +93,7 @@ describe('routing', () => {
       { 'content-type': 'application/json' },
       '[' + ' '.repeat(16 * MiB) + ']',
     );
-    expect(huge.json()).toEqual({ error: 'Not found', status: 404 });
+    expect(huge.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
   });
 
   it('answers 405 Method not allowed with an Allow header, whatever the key and body', async () => {
@@ -110,7 +126,11 @@ describe('routing', () => {
         const label = `${method} ${path} ${JSON.stringify(headers)}`;
         expect(res.statusCode, label).toBe(405);
         expect(res.headers.allow, label).toBe(allow);
-        expect(res.json()).toEqual({ error: 'Method not allowed', status: 405 });
+        expect(res.json()).toEqual({
+          error: 'Method not allowed',
+          status: 405,
+          ...coded('method_not_allowed'),
+        });
       }
     }
   });
@@ -157,7 +177,11 @@ describe('routing', () => {
     const longButAllowed = await send('GET', `${PREFIX}/customer/groups/${'1'.repeat(1200)}/`, {
       apikey: key,
     });
-    expect(longButAllowed.json()).toEqual({ error: 'Group not found', status: 404 });
+    expect(longButAllowed.json()).toEqual({
+      error: 'Group not found',
+      status: 404,
+      ...coded('group_not_found'),
+    });
   });
 });
 
@@ -175,7 +199,11 @@ describe('request bodies', () => {
         if (type) headers['content-type'] = type;
         const res = await send(method, `${PREFIX}${url}`, headers, body);
         expect(res.statusCode, `${method} ${type}`).toBe(415);
-        expect(res.json()).toEqual({ error: 'Unsupported media type', status: 415 });
+        expect(res.json()).toEqual({
+          error: 'Unsupported media type',
+          status: 415,
+          ...coded('unsupported_media_type'),
+        });
       }
     }
     expect((await api.get('/customer/employees/?email=media@example.com')).json().count).toBe(0);
@@ -205,11 +233,11 @@ describe('request bodies', () => {
           body,
         );
         expect(res.statusCode, `${method} ${JSON.stringify(body)}`).toBe(400);
-        expect(res.json()).toEqual({ error: 'Malformed JSON body', status: 400 });
+        expect(res.json()).toEqual({ error: 'Malformed JSON body', status: 400, ...coded('malformed_json') });
       }
       const none = await send(method, `${PREFIX}${url}`, { apikey: key });
       expect(none.statusCode, `${method} without body`).toBe(400);
-      expect(none.json()).toEqual({ error: 'Malformed JSON body', status: 400 });
+      expect(none.json()).toEqual({ error: 'Malformed JSON body', status: 400, ...coded('malformed_json') });
     }
   });
 
@@ -234,12 +262,16 @@ describe('request bodies', () => {
       `{"employee_ids": []${' '.repeat(16 * MiB)}}`,
     );
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json()).toEqual({ error: 'Payload too large', status: 413 });
+    expect(tooLarge.json()).toEqual({
+      error: 'Payload too large',
+      status: 413,
+      ...coded('payload_too_large'),
+    });
     const post = await api.post(
       '/customer/employees/',
       `{"first_name":"A","last_name":"B","email":"big@example.com"}${' '.repeat(16 * MiB)}`,
     );
-    expect(post.json()).toEqual({ error: 'Payload too large', status: 413 });
+    expect(post.json()).toEqual({ error: 'Payload too large', status: 413, ...coded('payload_too_large') });
     expect((await api.get('/customer/employees/?email=big@example.com')).json().count).toBe(0);
   });
 });
@@ -289,14 +321,18 @@ describe('order of checks', () => {
       { employee_ids: [] },
       { 'if-match': '"stale"' },
     );
-    expect(missing.json()).toEqual({ error: 'Group not found', status: 404 });
+    expect(missing.json()).toEqual({ error: 'Group not found', status: 404, ...coded('group_not_found') });
     // Precondition before the employee ids.
     const stale = await api.put(
       `/customer/groups/${group.id}/`,
       { employee_ids: [999_999_999] },
       { 'if-match': '"stale"' },
     );
-    expect(stale.json()).toEqual({ error: 'Precondition failed', status: 412 });
+    expect(stale.json()).toEqual({
+      error: 'Precondition failed',
+      status: 412,
+      ...coded('precondition_failed'),
+    });
     const fresh = await api.put(
       `/customer/groups/${group.id}/`,
       { employee_ids: [999_999_999] },
@@ -305,6 +341,7 @@ describe('order of checks', () => {
     expect(fresh.json()).toEqual({
       error: 'Invalid employee_ids',
       status: 400,
+      ...coded('invalid_employee_ids'),
       details: { invalid_ids: [999_999_999] },
     });
     // And nothing changed along the way.
@@ -325,6 +362,7 @@ describe('order of checks', () => {
     expect((await send('POST', url, { ...json, apikey: key }, invalidDuplicate)).json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { first_name: ['must not be empty'] },
     });
     expect((await send('POST', url, { ...json, apikey: key }, body)).statusCode).toBe(409);
@@ -506,7 +544,7 @@ describe('unexpected failures', () => {
       url: `${PREFIX}/customer/campaigns/training/`,
       headers: { apikey: key },
     });
-    expect(res.json()).toEqual({ error: 'Internal server error', status: 500 });
+    expect(res.json()).toEqual({ error: 'Internal server error', status: 500, ...coded('internal_error') });
     expectContractError(res, 500, 'Internal server error');
     expect(res.headers['x-api-version']).toBe('2.2.0');
     expect(broken.logs.join('')).toMatch(/training_campaigns/);

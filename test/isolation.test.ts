@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
 
 /**
@@ -71,7 +72,9 @@ const VOLATILE = new Set(['date', 'x-request-id', 'ratelimit-remaining', 'rateli
 
 function observable(res: LightMyRequestResponse) {
   const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !VOLATILE.has(name)));
-  return { status: res.statusCode, body: res.body, headers };
+  // An error's request id, in its body as in its header, is per request too.
+  const body = res.body.replace(/"request_id":"[^"]*"/, '"request_id":"…"');
+  return { status: res.statusCode, body, headers };
 }
 
 /** An id no row of any table ever had (ids are assigned in increasing order from 1). */
@@ -96,7 +99,11 @@ describe("another account's objects are nonexistent", () => {
         const theirs = await a.api.get(`/customer/employees/${id}${slash}`);
         const none = await a.api.get(`/customer/employees/${NEVER}${slash}`);
         expect(theirs.statusCode).toBe(404);
-        expect(theirs.json()).toEqual({ error: 'Employee not found', status: 404 });
+        expect(theirs.json()).toEqual({
+          error: 'Employee not found',
+          status: 404,
+          ...coded('employee_not_found'),
+        });
         expect(observable(theirs)).toEqual(observable(none));
       }
     }
@@ -108,7 +115,7 @@ describe("another account's objects are nonexistent", () => {
         const theirs = await a.api.get(`/customer/groups/${id}${slash}`);
         const none = await a.api.get(`/customer/groups/${NEVER}${slash}`);
         expect(theirs.statusCode).toBe(404);
-        expect(theirs.json()).toEqual({ error: 'Group not found', status: 404 });
+        expect(theirs.json()).toEqual({ error: 'Group not found', status: 404, ...coded('group_not_found') });
         expect(theirs.headers.etag).toBeUndefined();
         expect(observable(theirs)).toEqual(observable(none));
       }
@@ -206,7 +213,7 @@ describe("lists show only the account's own objects", () => {
       // The page after A's last is past the end, however many items B has.
       const past = await a.api.get(`${path}?page_size=1&page=${mine.length + 1}`);
       expect(past.statusCode, path).toBe(404);
-      expect(past.json()).toEqual({ error: 'Invalid page', status: 404 });
+      expect(past.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
     }
     const campaigns = await everyItem(a.api, '/customer/campaigns/training/', 1000);
     const ownGroups = new Set(a.groups.map((g) => g.id));
@@ -257,6 +264,7 @@ describe("B's employees cannot join A's groups", () => {
       expect(res.json()).toEqual({
         error: 'Invalid employee_ids',
         status: 400,
+        ...coded('invalid_employee_ids'),
         details: { invalid_ids: invalid },
       });
       // B's ids are reported exactly as ids that never existed would be.

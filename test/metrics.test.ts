@@ -13,6 +13,7 @@ import { createKey } from '../src/modules/keys/keys.service.js';
 import { anonymousClient } from './helpers/admin.js';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
 import { createTestDatabase, dialectUnderTest } from './helpers/database.js';
+import { coded } from './helpers/errors.js';
 import { client, makeKey } from './helpers/factories.js';
 import { type ServerProcess, startServer } from './helpers/server-process.js';
 
@@ -87,7 +88,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
     const { app } = await buildTestApp();
     const res = await app.inject({ method: 'GET', url: '/metrics', headers: BEARER });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Not found', status: 404 });
+    expect(res.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
   });
 });
 
@@ -111,18 +112,22 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   it('refuses a scrape without the token, with another token, or with an API key', async () => {
     const { key } = await makeKey(t.app);
     const refusals = [
-      [{}, 'Metrics token required'],
-      [{ authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }, 'Metrics token required'],
-      [{ apikey: key }, 'Metrics token required'],
-      [{ authorization: `Bearer ${key}` }, 'Invalid metrics token'],
-      [{ authorization: 'Bearer not-the-token' }, 'Invalid metrics token'],
-      [{ authorization: `Bearer ${TOKEN.slice(0, -1)}` }, 'Invalid metrics token'],
-      [{ authorization: `Bearer ${TOKEN}x` }, 'Invalid metrics token'],
+      [{}, 'Metrics token required', 'metrics_token_required'],
+      [
+        { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` },
+        'Metrics token required',
+        'metrics_token_required',
+      ],
+      [{ apikey: key }, 'Metrics token required', 'metrics_token_required'],
+      [{ authorization: `Bearer ${key}` }, 'Invalid metrics token', 'invalid_metrics_token'],
+      [{ authorization: 'Bearer not-the-token' }, 'Invalid metrics token', 'invalid_metrics_token'],
+      [{ authorization: `Bearer ${TOKEN.slice(0, -1)}` }, 'Invalid metrics token', 'invalid_metrics_token'],
+      [{ authorization: `Bearer ${TOKEN}x` }, 'Invalid metrics token', 'invalid_metrics_token'],
     ] as const;
-    for (const [headers, error] of refusals) {
+    for (const [headers, error, code] of refusals) {
       const res = await t.app.inject({ method: 'GET', url: '/metrics', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error, status: 401 });
+      expect(res.json()).toEqual({ error, status: 401, ...coded(code) });
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
       expect(res.headers['x-api-version']).toBe('2.2.0');
     }

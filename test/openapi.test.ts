@@ -1,5 +1,7 @@
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '../src/errors.js';
+import { CUSTOMER_API_CODES } from '../src/http/error-responses.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 
@@ -231,6 +233,56 @@ describe('GET /api/api_gateway/openapi.json', () => {
           );
         }
       }
+    }
+  });
+});
+
+describe('error codes in the OpenAPI document', () => {
+  interface Media {
+    schema: { properties: Record<string, { enum?: string[] }> };
+    example?: unknown;
+    examples?: Record<string, { value: unknown }>;
+  }
+  const errorResponses = () =>
+    ROUTES.flatMap((route) =>
+      Object.entries<{ content: Record<string, Media> }>(
+        doc.paths[`${PREFIX}${route.path}`][route.method].responses,
+      )
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, response]) => ({
+          where: `${name(route)} ${status}`,
+          status: Number(status),
+          media: response.content['application/json']!,
+        })),
+    );
+
+  it('gives each error response the codes it can carry as an enum, with an example of each', () => {
+    for (const { where, status, media } of errorResponses()) {
+      const examples = examplesOf(media) as Record<string, unknown>[];
+      const codes = media.schema.properties.code?.enum;
+      if (codes === undefined) {
+        // The authentication errors, whose body the contract states exactly.
+        expect([401, 403], where).toContain(status);
+        for (const example of examples)
+          expect(Object.keys(example).sort(), where).toEqual(['error', 'status']);
+        continue;
+      }
+      expect([...new Set(examples.map((e) => e.code))].sort(), where).toEqual([...codes].sort());
+      for (const code of codes) expect(ERRORS[code as ErrorCode]?.status, `${where} ${code}`).toBe(status);
+      for (const example of examples) expect(example.request_id, where).toEqual(expect.any(String));
+    }
+  });
+
+  it('lists every code a Customer API client can meet in components.schemas.Error and in the description', () => {
+    const listed: string[] = doc.components.schemas.Error.properties.code.enum;
+    expect(listed).toEqual([...CUSTOMER_API_CODES]);
+    const used = new Set(errorResponses().flatMap(({ media }) => media.schema.properties.code?.enum ?? []));
+    for (const code of used) expect(listed, code).toContain(code);
+    for (const code of ['api_key_required', 'invalid_api_key', 'forbidden', 'not_found', 'bad_request']) {
+      expect(listed).toContain(code);
+    }
+    for (const code of listed) {
+      expect(doc.info.description).toContain(`| \`${code}\` | ${ERRORS[code as ErrorCode].status} |`);
     }
   });
 });

@@ -8,6 +8,7 @@ import {
   TEST_POSTGRES_URL,
   TEST_REDIS_URL,
 } from './helpers/database.js';
+import { coded } from './helpers/errors.js';
 import { client, makeKey } from './helpers/factories.js';
 import {
   cliAccountKey,
@@ -23,7 +24,7 @@ import { TcpProxy } from './helpers/tcp-proxy.js';
 // budget across instances, and 503 (not 500) while the database is away, recovering by itself.
 
 const API = '/api/api_gateway';
-const UNAVAILABLE = { error: 'Service unavailable', status: 503 };
+const UNAVAILABLE = { error: 'Service unavailable', status: 503, ...coded('service_unavailable') };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Every line is a JSON object and none holds the secret part of any of the keys. */
@@ -267,7 +268,11 @@ describe.skipIf(!TEST_REDIS_URL)('rate limits with a shared Redis', () => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(2);
       for (const res of answers) expect(res.headers.get('ratelimit-limit')).toBe('10');
       for (const res of answers.filter((r) => r.status === 429)) {
-        expect(await res.json()).toEqual({ error: 'Rate limit exceeded', status: 429 });
+        expect(await res.json()).toEqual({
+          error: 'Rate limit exceeded',
+          status: 429,
+          ...coded('rate_limited'),
+        });
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       }
       for (const s of [a!, b!]) await expectCleanServerOutput(s, [key]);

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { client, makeCampaign, makeGroup, makeKey, seedEmployees } from './helpers/factories.js';
 
 let t: TestApp;
@@ -106,6 +107,7 @@ describe('invalid page and page_size', () => {
           expect(res.json()).toEqual({
             error: 'Validation failed',
             status: 400,
+            ...coded('validation_failed'),
             details: { [param]: [message] },
           });
         }
@@ -119,6 +121,7 @@ describe('invalid page and page_size', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { page: ['must be a positive integer'], page_size: ['must be a positive integer'] },
     });
   });
@@ -146,7 +149,7 @@ describe('pages past the end', () => {
       for (const page of ['3', '4', '1000', '99999999999999999999']) {
         const res = await api.get(`${list}?page=${page}&page_size=2`);
         expect(res.statusCode, `${list} page ${page}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Invalid page', status: 404 });
+        expect(res.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
       }
     }
   });
@@ -160,7 +163,7 @@ describe('pages past the end', () => {
       expect(first.json()).toEqual({ count: 0, next: null, previous: null, results: [] });
       const second = await api.get(`${list}?page=2`);
       expect(second.statusCode, list).toBe(404);
-      expect(second.json()).toEqual({ error: 'Invalid page', status: 404 });
+      expect(second.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
     }
   });
 
@@ -169,7 +172,7 @@ describe('pages past the end', () => {
     const res = await api.get('/customer/employees/?email=nobody@example.com');
     expect(res.json()).toEqual({ count: 0, next: null, previous: null, results: [] });
     const past = await api.get('/customer/employees/?email=nobody@example.com&page=2');
-    expect(past.json()).toEqual({ error: 'Invalid page', status: 404 });
+    expect(past.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
   });
 });
 
@@ -298,6 +301,7 @@ describe('repeated query parameters', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { page: ['must be given once'] },
     });
   });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, testEnv } from '../../test/helpers/app.js';
 import { createTestDatabase, openMigrated } from '../../test/helpers/database.js';
+import { coded } from '../../test/helpers/errors.js';
 import { client, makeEmployee, makeGroup, makeKey } from '../../test/helpers/factories.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -177,14 +178,18 @@ describe('authentication', () => {
   it('routes before authenticating: an unknown route is 404 and a wrong method 405, key or not', async () => {
     const unknown = await send(t.app, { url: '/customer/nothing-here/' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: 'Not found', status: 404 });
+    expect(unknown.json()).toEqual({ error: 'Not found', status: 404, ...coded('not_found') });
     const wrongMethod = await t.app.inject({
       method: 'DELETE',
       url: `${API}/customer/employees/`,
       headers: { apikey: 'abc' },
     });
     expect(wrongMethod.statusCode).toBe(405);
-    expect(wrongMethod.json()).toEqual({ error: 'Method not allowed', status: 405 });
+    expect(wrongMethod.json()).toEqual({
+      error: 'Method not allowed',
+      status: 405,
+      ...coded('method_not_allowed'),
+    });
   });
 });
 
@@ -254,7 +259,7 @@ describe('rate limits', () => {
     }
     const limited = await api.get('/customer/campaigns/training/');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: 'Rate limit exceeded', status: 429 });
+    expect(limited.json()).toEqual({ error: 'Rate limit exceeded', status: 429, ...coded('rate_limited') });
     expectIntegerSeconds(limited.headers['retry-after']);
     expect(limited.headers['ratelimit-limit']).toBe('5');
     expect(limited.headers['ratelimit-remaining']).toBe('0');
@@ -268,7 +273,7 @@ describe('rate limits', () => {
     expect((await api.get('/customer/groups/')).statusCode).toBe(403);
     const limited = await api.get('/customer/groups/');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ error: 'Rate limit exceeded', status: 429 });
+    expect(limited.json()).toEqual({ error: 'Rate limit exceeded', status: 429, ...coded('rate_limited') });
   });
 
   it("keeps a budget per key: one key's exhaustion does not limit another", async () => {
@@ -295,7 +300,7 @@ describe('rate limits', () => {
     const before = statuses.slice(0, -1);
     expect(before.length).toBeGreaterThanOrEqual(60);
     expect(new Set(before)).toEqual(new Set([401]));
-    expect(limited!.json()).toEqual({ error: 'Rate limit exceeded', status: 429 });
+    expect(limited!.json()).toEqual({ error: 'Rate limit exceeded', status: 429, ...coded('rate_limited') });
     expectIntegerSeconds(limited!.headers['retry-after']);
 
     const missing = await send(t.app, { remoteAddress: address });

@@ -212,6 +212,7 @@ describe('vigil key create', () => {
     expect(JSON.parse(res.stderr)).toEqual({
       error: 'Account not found',
       status: 404,
+      code: 'account_not_found',
       database: describeDatabase(database.url),
     });
   });

@@ -150,10 +150,15 @@ function usageMessage(err: CommanderError): string {
 }
 
 function reportError(io: Io, err: unknown, json: boolean, database: string | undefined): number {
-  let body: { error: string; status?: number; details?: unknown; database?: string };
+  let body: { error: string; status?: number; code?: string; details?: unknown; database?: string };
   let code = 1;
   if (err instanceof AppError) {
-    body = { error: err.message, status: err.status, ...(err.details ? { details: err.details } : {}) };
+    body = {
+      error: err.message,
+      status: err.status,
+      code: err.code,
+      ...(err.details ? { details: err.details } : {}),
+    };
   } else if (err instanceof UsageError || err instanceof ConfigError) {
     body = { error: err.message };
     code = 2;

@@ -15,6 +15,8 @@ import {
   badRequest,
   expectationFailed,
   headerFieldsTooLarge,
+  hostRequired,
+  invalidHost,
   payloadTooLarge,
   requestTimeout,
 } from '../errors.js';
@@ -54,7 +56,7 @@ function errorFor(code: string): AppError {
 /** An error answer in the contract's shape, ending the connection. */
 function contractAnswer(error: AppError): { id: string; headers: Record<string, string>; body: string } {
   const id = randomUUID();
-  const body = JSON.stringify(errorBody(error));
+  const body = JSON.stringify(errorBody(error, id));
   const headers = {
     ...SECURITY_HEADERS,
     ...error.headers,
@@ -136,14 +138,14 @@ export function clientErrorHandler(this: FastifyInstance, err: ConnectionError, 
  * RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with two, is a 400 (Node
  * keeps the first of two, where a proxy in front may have used the other).
  */
-function hostProblem(req: IncomingMessage): string | undefined {
+function hostProblem(req: IncomingMessage): AppError | undefined {
   let hosts = 0;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
     if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;
   }
-  if (hosts > 1) return 'Invalid Host header';
-  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return 'Host header required';
+  if (hosts > 1) return invalidHost();
+  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) return hostRequired();
   return undefined;
 }
 
@@ -174,7 +176,7 @@ function createContractServer(
   });
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const problem = hostProblem(req);
-    if (problem) answerResponse(res, badRequest(problem), log);
+    if (problem) answerResponse(res, problem, log);
     else handler(req, res);
   };
   server.on('request', serve);
@@ -191,8 +193,9 @@ function createContractServer(
   );
   // This server is no proxy. Node hands the socket over with the parser already detached.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const { id, text } = rawAnswer(badRequest());
-    log?.info({ reqId: id, status: 400, method: 'CONNECT' }, 'client error');
+    const error = badRequest();
+    const { id, text } = rawAnswer(error);
+    log?.info({ reqId: id, status: error.status, method: 'CONNECT' }, 'client error');
     socket.on('error', () => socket.destroy());
     socket.resume();
     answerAndLinger(socket, text);

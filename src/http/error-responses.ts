@@ -1,67 +1,130 @@
-import { Type } from '@sinclair/typebox';
+import { type TObject, Type } from '@sinclair/typebox';
+import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 
 /**
- * Response schemas for errors, one per status, each with a description and examples, so the
- * OpenAPI document lists every error a route can give. Errors are serialized through them.
+ * Response schemas for errors. `ErrorResponse` is the body of every error of every endpoint
+ * (Customer API and admin API); `errorSchema` narrows it to one response of one route, with a
+ * description and an example per code, so the OpenAPI document lists every error a route can
+ * give and which codes it carries. Errors are serialized through these schemas.
  */
 
-interface ErrorExample {
-  error: string;
-  status: number;
+/** An example of one code: message and status from the catalogue unless given. */
+export interface ErrorExample {
+  code: ErrorCode;
+  /** For the codes whose message names specifics. */
+  error?: string;
   details?: Record<string, unknown>;
 }
 
-const ErrorProperties = {
-  error: Type.String({ description: 'Human-readable message.' }),
-  status: Type.Integer({ description: 'Equals the HTTP status.' }),
-  details: Type.Optional(
-    Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description:
-          'For `Validation failed`: each offending field mapped to a list of messages. For `Invalid employee_ids`: `invalid_ids`, the sorted offending ids.',
-      },
-    ),
-  ),
-};
+/** The request id shown in examples (a real one is the request's `X-Request-Id`). */
+const EXAMPLE_REQUEST_ID = '0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90';
 
-export const errorSchema = (description: string, examples: ErrorExample[]) =>
-  Type.Object(ErrorProperties, { description, examples });
+const codeSchema = (codes: readonly ErrorCode[]) =>
+  Type.Unsafe<ErrorCode>({
+    type: 'string',
+    enum: [...codes],
+    description:
+      'Stable and machine-readable: dispatch on this, never on `error`, whose wording may change. One code per meaning; the table is in the API description and docs/errors.md.',
+  });
+
+const messageSchema = Type.String({ description: 'Human-readable message.' });
+const statusSchema = Type.Integer({ description: 'Equals the HTTP status.' });
+const detailsSchema = Type.Optional(
+  Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description:
+        'For `validation_failed`: each offending field mapped to a list of messages. For `invalid_employee_ids`: `invalid_ids`, the sorted offending ids. For `service_unavailable` from `/readyz`: `checks`.',
+    },
+  ),
+);
+const requestIdSchema = Type.String({
+  description:
+    'The id of this request, the same as the `X-Request-Id` response header (a client may send its own): quote it when reporting a problem; the server’s log lines carry it.',
+});
+
+const properties = (codes: readonly ErrorCode[]) => ({
+  error: messageSchema,
+  status: statusSchema,
+  code: codeSchema(codes),
+  details: detailsSchema,
+  request_id: requestIdSchema,
+});
+
+const exactProperties = { error: messageSchema, status: statusSchema };
+
+type ErrorSchema = TObject<ReturnType<typeof properties>>;
+/** The contract's exact `{error, status}` of the Customer API's authentication errors. */
+type ExactErrorSchema = TObject<typeof exactProperties>;
+
+/** The example body of one code. */
+function exampleBody({ code, error, details }: ErrorExample): Record<string, unknown> {
+  const entry = ERRORS[code] as { status: number; message: string; exactBody?: true };
+  const base = { error: error ?? entry.message, status: entry.status };
+  if (entry.exactBody) return base;
+  return { ...base, code, ...(details ? { details } : {}), request_id: EXAMPLE_REQUEST_ID };
+}
+
+/**
+ * The body of every error the server answers: `{error, status, code, details?, request_id}`.
+ * The Customer API's authentication errors (`api_key_required`, `invalid_api_key`, `forbidden`)
+ * are the one exception: the contract states their body exactly, `{error, status}`.
+ */
+export const ErrorResponse = Type.Object(properties(ERROR_CODES), {
+  title: 'Error',
+  description:
+    'Every error response. `code` and `request_id` are absent only from the Customer API’s authentication errors (401 `api_key_required` and `invalid_api_key`, 403 `forbidden`), whose body the contract fixes to `{error, status}`; the `X-Request-Id` header is always there.',
+  examples: [
+    exampleBody({ code: 'group_not_found' }),
+    exampleBody({ code: 'validation_failed', details: { email: ['must be a valid email address'] } }),
+  ],
+});
+
+/**
+ * One error response of a route: its description and one example per code it can carry; the
+ * schema's `code` lists exactly those codes. All codes of one response share its status.
+ */
+export function errorSchema(description: string, examples: ErrorExample[]): ErrorSchema | ExactErrorSchema {
+  const codes = [...new Set(examples.map((e) => e.code))];
+  const statuses = new Set(codes.map((code) => ERRORS[code].status));
+  if (statuses.size !== 1) throw new Error(`one error response, one status: ${codes.join(', ')}`);
+  const exact = codes.filter((code) => (ERRORS[code] as { exactBody?: true }).exactBody);
+  const bodies = examples.map(exampleBody);
+  if (exact.length === 0) return Type.Object(properties(codes), { description, examples: bodies });
+  if (exact.length !== codes.length) throw new Error(`exact and extended bodies mixed: ${codes.join(', ')}`);
+  return Type.Object(exactProperties, { description, examples: bodies });
+}
 
 const common = {
   401: errorSchema('The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired.', [
-    { error: 'API key required', status: 401 },
-    { error: 'Invalid API key', status: 401 },
+    { code: 'api_key_required' },
+    { code: 'invalid_api_key' },
   ]),
   403: (accessPoint: string, right: 'read' | 'write') =>
     errorSchema(`The key lacks ${right} permission on \`${accessPoint}\`.`, [
-      { error: `API key lacks ${right} permission on ${accessPoint}`, status: 403 },
+      { code: 'forbidden', error: `API key lacks ${right} permission on ${accessPoint}` },
     ]),
-  404: errorSchema('Unknown route.', [{ error: 'Not found', status: 404 }]),
+  404: errorSchema('Unknown route.', [{ code: 'not_found' }]),
   405: errorSchema('The route exists but not with this method; `Allow` lists the methods it has.', [
-    { error: 'Method not allowed', status: 405 },
+    { code: 'method_not_allowed' },
   ]),
-  413: errorSchema('The body is larger than the limit (8 MiB by default).', [
-    { error: 'Payload too large', status: 413 },
-  ]),
-  415: errorSchema('The body is not `application/json`.', [{ error: 'Unsupported media type', status: 415 }]),
+  413: errorSchema('The body is larger than the limit (8 MiB by default).', [{ code: 'payload_too_large' }]),
+  415: errorSchema('The body is not `application/json`.', [{ code: 'unsupported_media_type' }]),
   429: errorSchema(
     'The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`.',
-    [{ error: 'Rate limit exceeded', status: 429 }],
+    [{ code: 'rate_limited' }],
   ),
   500: errorSchema('Something unexpected went wrong; nothing internal is revealed.', [
-    { error: 'Internal server error', status: 500 },
+    { code: 'internal_error' },
   ]),
   503: errorSchema('The database is unreachable; retry with back-off, the service recovers by itself.', [
-    { error: 'Service unavailable', status: 503 },
+    { code: 'service_unavailable' },
   ]),
 };
 
-const invalidPage = { error: 'Invalid page', status: 404 };
-const badQuery = {
-  error: 'Validation failed',
-  status: 400,
+const badQuery: ErrorExample = {
+  code: 'validation_failed',
   details: { page_size: ['must be a positive integer'] },
 };
 
@@ -82,7 +145,7 @@ export function listErrors(accessPoint: string) {
   return {
     ...standardErrors(accessPoint, 'read'),
     400: errorSchema('`page` or `page_size` is not a positive integer.', [badQuery]),
-    404: errorSchema('The page is past the last page.', [invalidPage]),
+    404: errorSchema('The page is past the last page.', [{ code: 'invalid_page' }]),
   };
 }
 
@@ -92,7 +155,7 @@ export function bodyErrors(accessPoint: string, validationExamples: ErrorExample
     ...standardErrors(accessPoint, 'write'),
     400: errorSchema(
       'The body is not valid JSON, or a field is missing, of the wrong type, empty or too long.',
-      [{ error: 'Malformed JSON body', status: 400 }, ...validationExamples],
+      [{ code: 'malformed_json' }, ...validationExamples],
     ),
     413: common[413],
     415: common[415],
@@ -100,3 +163,52 @@ export function bodyErrors(accessPoint: string, validationExamples: ErrorExample
 }
 
 export const unknownRoute = common[404];
+
+/**
+ * The codes a Customer API client can meet: those its routes document, and those any request
+ * can get before it reaches a route (unknown routes, what the HTTP layer refuses).
+ */
+export const CUSTOMER_API_CODES: readonly ErrorCode[] = [
+  'bad_request',
+  'host_required',
+  'invalid_host',
+  'malformed_json',
+  'validation_failed',
+  'invalid_employee_ids',
+  'api_key_required',
+  'invalid_api_key',
+  'forbidden',
+  'not_found',
+  'invalid_page',
+  'campaign_not_found',
+  'employee_not_found',
+  'group_not_found',
+  'method_not_allowed',
+  'request_timeout',
+  'email_taken',
+  'precondition_failed',
+  'payload_too_large',
+  'uri_too_long',
+  'unsupported_media_type',
+  'expectation_failed',
+  'rate_limited',
+  'header_fields_too_large',
+  'internal_error',
+  'service_unavailable',
+];
+
+/** The Customer API's codes as a Markdown table (code, status, meaning), for the API description. */
+export function customerCodesTable(): string {
+  const rows = CUSTOMER_API_CODES.map((code) => {
+    const { status, meaning } = ERRORS[code];
+    return `| \`${code}\` | ${status} | ${meaning} |`;
+  });
+  return ['| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The Customer API's error schema for the document's components: its codes as the enum. */
+export const CustomerErrorResponse = Type.Object(properties(CUSTOMER_API_CODES), {
+  title: 'Error',
+  description: ErrorResponse.description,
+  examples: ErrorResponse.examples,
+});

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   AppError,
+  badRequest,
+  type ErrorCode,
   internalError,
   invalidCsrfToken,
   malformedJson,
@@ -12,14 +14,18 @@ import {
 } from '../errors.js';
 import { fieldErrorsFromAjv } from './validation.js';
 
-const GENERIC_4XX: Record<number, string> = {
-  400: 'Bad request',
-  404: 'Not found',
-  408: 'Request timeout',
-  413: 'Payload too large',
-  414: 'URI too long',
-  415: 'Unsupported media type',
-  431: 'Request header fields too large',
+// Client errors raised by Fastify or a plugin (@fastify/static's 412 and 416, for instance)
+// that the switch below does not name; any other 4xx is a plain 400 Bad request.
+const GENERIC_4XX: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  404: 'not_found',
+  408: 'request_timeout',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
+  431: 'header_fields_too_large',
 };
 
 /** Maps anything thrown while handling a request onto the error catalogue. */
@@ -48,24 +54,39 @@ export function toAppError(err: unknown, request: FastifyRequest): AppError {
   if (isDatabaseUnavailable(err)) return serviceUnavailable();
   const status = e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new AppError(status, GENERIC_4XX[status] ?? 'Bad request');
+    const code = GENERIC_4XX[status];
+    return code ? new AppError(code) : badRequest();
   }
   return internalError();
 }
 
-/** The contract's error body: `{error, status, details?}`. */
-export function errorBody(error: AppError): { error: string; status: number; details?: unknown } {
-  const body: { error: string; status: number; details?: unknown } = {
-    error: error.message,
-    status: error.status,
-  };
+export interface ErrorBody {
+  error: string;
+  status: number;
+  code?: ErrorCode;
+  details?: unknown;
+  request_id?: string;
+}
+
+/**
+ * The contract's error body `{error, status, details?}`, plus the error's `code` and the
+ * request's id (the `X-Request-Id` header's value), except where the contract states the body
+ * exactly (see `exactBody` in the catalogue).
+ */
+export function errorBody(error: AppError, requestId: string): ErrorBody {
+  const body: ErrorBody = { error: error.message, status: error.status };
+  if (!error.exactBody) body.code = error.code;
   if (error.details) body.details = error.details;
+  if (!error.exactBody) body.request_id = requestId;
   return body;
 }
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply.status(error.status).type('application/json; charset=utf-8').send(errorBody(error));
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(error, reply.request.id));
 }
 
 /** One handler renders every error in the contract's shape and hides everything internal. */

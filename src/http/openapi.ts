@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
+import { CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 
 export const API_VERSION = '2.2.0';
 
@@ -10,7 +11,13 @@ read groups and replace their membership, read training campaigns.
 **Authentication.** Send your key in the \`apiKey\` header. Keys are created by an administrator
 (Integration area → New API Key) and hold \`read\`/\`write\` per access point (${ACCESS_POINTS.join(', ')}).
 
-**Errors** always look like \`{"error": "...", "status": 400, "details": {...}}\`.
+**Errors** always look like \`{"error": "...", "status": 400, "code": "validation_failed", "details": {...}, "request_id": "..."}\`:
+\`error\` is for people, \`code\` for programs (stable; dispatch on it, never on the text),
+\`details\` is optional, \`request_id\` equals the \`X-Request-Id\` response header. One exception:
+the bodies of the two 401s (\`api_key_required\`, \`invalid_api_key\`) and of the 403 (\`forbidden\`)
+are exactly \`{"error": "...", "status": N}\`, as version 2.2.0 has always given them.
+
+${customerCodesTable()}
 
 **Pagination.** \`page\` (from 1) and \`page_size\` (default 100, at most 1000); \`next\` and
 \`previous\` are absolute URLs or null.
@@ -28,6 +35,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: { title: 'Vigil Customer API', version: API_VERSION, description },
       components: {
+        schemas: { Error: CustomerErrorResponse },
         securitySchemes: {
           apiKey: {
             type: 'apiKey',

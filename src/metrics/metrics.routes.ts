@@ -37,11 +37,11 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (ap
         hide: true,
         response: {
           401: errorSchema('No `Authorization: Bearer <METRICS_TOKEN>` header, or another token.', [
-            { error: 'Metrics token required', status: 401 },
-            { error: 'Invalid metrics token', status: 401 },
+            { code: 'metrics_token_required' },
+            { code: 'invalid_metrics_token' },
           ]),
           503: errorSchema('The primary process did not answer in time (WEB_CONCURRENCY > 1).', [
-            { error: 'Service unavailable', status: 503 },
+            { code: 'service_unavailable' },
           ]),
         },
       },

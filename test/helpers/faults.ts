@@ -72,14 +72,15 @@ export function show(answer: Answer): string {
   return `${answer.label} → ${answer.status} after ${Math.round(answer.ms)} ms: ${answer.text.slice(0, 160)}`;
 }
 
-/** The contract's 503 for an unreachable database: shape, status and version header. */
+/** The contract's 503 for an unreachable database: shape, status, code and version header. */
 export function isUnavailable(answer: Answer): boolean {
   const body = bodyOf(answer);
   return (
     answer.status === 503 &&
     answer.headers?.get('x-api-version') === '2.2.0' &&
     body?.error === 'Service unavailable' &&
-    body?.status === 503
+    body?.status === 503 &&
+    body?.code === 'service_unavailable'
   );
 }
 

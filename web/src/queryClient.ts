@@ -1,11 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api/client';
+import { isTransient } from './api/client';
 
-/** Client errors (4xx) are answers, not hiccups: they are not retried. */
+/** Only hiccups (the network, the server failing) are retried; any other error is an answer. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 2,
+      retry: (failures, error) => isTransient(error) && failures < 2,
       refetchOnWindowFocus: false,
       staleTime: 10_000,
     },

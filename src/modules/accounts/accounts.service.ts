@@ -1,7 +1,7 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
-import { FieldErrorCollector, notFound } from '../../errors.js';
+import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkName } from '../../fields.js';
 import type { Admin } from '../admins/admins.service.js';
 import { countCampaigns } from '../campaigns/campaigns.repository.js';
@@ -20,6 +20,8 @@ import {
 
 export type Account = AccountRow;
 
+export const accountNotFound = () => new AppError('account_not_found');
+
 function checkAccountName(value: unknown): string {
   const errors = new FieldErrorCollector();
   const name = checkName(errors, 'name', value);
@@ -34,7 +36,7 @@ export async function createAccount(db: Db, input: { name: unknown }): Promise<A
 
 export async function getAccount(db: Db, accountId: number): Promise<Account> {
   const account = await findAccount(db, accountId);
-  if (!account) throw notFound('Account not found');
+  if (!account) throw accountNotFound();
   return account;
 }
 
@@ -63,7 +65,7 @@ export async function findAccounts(
 export async function renameAccount(db: Db, accountId: number, input: { name: unknown }): Promise<Account> {
   const name = checkAccountName(input.name);
   const account = await updateAccountName(db, accountId, name, Date.now());
-  if (!account) throw notFound('Account not found');
+  if (!account) throw accountNotFound();
   return account;
 }
 

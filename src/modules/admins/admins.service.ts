@@ -10,12 +10,12 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { AdminRole, AdminUsersTable } from '../../db/schema.js';
 import {
-  badRequest,
+  AppError,
+  accountRequired,
   FieldErrorCollector as Collector,
-  conflict,
+  emailTaken,
   type FieldErrorCollector,
   invalidCredentials,
-  notFound,
 } from '../../errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
@@ -34,6 +34,10 @@ import {
 
 /** An administrator of the web interface, without the password hash. */
 export type Admin = Omit<AdminRow, 'password_hash'>;
+
+/** `email_taken`, worded for administrators. */
+export const ADMIN_EMAIL_TAKEN = 'An administrator with this email already exists';
+const adminNotFound = () => new AppError('admin_not_found');
 
 function toAdmin(row: AdminRow): Admin {
   const { password_hash: _hidden, ...admin } = row;
@@ -78,7 +82,7 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
   errors.throwIfAny();
   const accountId = props.role === 'operator' ? null : (props.accountId ?? null);
   if (props.role === 'account_admin') {
-    if (accountId === null) throw badRequest('An account administrator needs an account');
+    if (accountId === null) throw accountRequired();
     await getAccount(db, accountId);
   }
   return {
@@ -97,7 +101,7 @@ export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Prom
   try {
     return toAdmin(await insertAdmin(db, { ...prepared, created_at: now, updated_at: now }));
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('An administrator with this email already exists');
+    if (isUniqueViolation(err)) throw emailTaken(ADMIN_EMAIL_TAKEN);
     throw err;
   }
 }
@@ -145,7 +149,7 @@ export async function changePassword(
   const errors = new Collector();
   const next = checkPassword(errors, 'new_password', input.new_password);
   const row = await findAdmin(db, adminId);
-  if (!row) throw notFound('Administrator not found');
+  if (!row) throw adminNotFound();
   const current = typeof input.current_password === 'string' ? input.current_password : '';
   if (
     current === '' ||
@@ -161,6 +165,5 @@ export async function changePassword(
 /** Removes an account administrator of this account; operators are not removed this way. */
 export async function removeAccountAdmin(db: Db, accountId: number, adminId: string | number): Promise<void> {
   const id = parseId(adminId);
-  if (id === null || !(await deleteAccountAdmin(db, accountId, id)))
-    throw notFound('Administrator not found');
+  if (id === null || !(await deleteAccountAdmin(db, accountId, id))) throw adminNotFound();
 }

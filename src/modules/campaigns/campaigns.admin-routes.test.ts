@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminClient, type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { makeAccount, makeCampaign, makeGroup } from '../../../test/helpers/factories.js';
 
 // The admin API's training campaign routes: 401 → 404 for another account → 400 → success.
@@ -28,7 +29,7 @@ describe('GET …/campaigns and …/campaigns/{id}', () => {
     for (const path of ['/campaigns', `/campaigns/${theirCampaign.id}`]) {
       const res = await get(undefined, `${base}${path}`);
       expect(res.statusCode, path).toBe(401);
-      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
     }
   });
 
@@ -36,12 +37,20 @@ describe('GET …/campaigns and …/campaigns/{id}', () => {
     const { base, theirs, admin, theirCampaign } = await accounts();
     for (const path of ['/campaigns', `/campaigns/${theirCampaign.id}`]) {
       const res = await get(admin, `/accounts/${theirs}${path}`);
-      expect(res.json(), path).toEqual({ error: 'Account not found', status: 404 });
+      expect(res.json(), path).toEqual({
+        error: 'Account not found',
+        status: 404,
+        ...coded('account_not_found'),
+      });
     }
     for (const id of [theirCampaign.id, 'abc']) {
       const res = await get(admin, `${base}/campaigns/${id}`);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Campaign not found', status: 404 });
+      expect(res.json()).toEqual({
+        error: 'Campaign not found',
+        status: 404,
+        ...coded('campaign_not_found'),
+      });
     }
   });
 
@@ -51,6 +60,7 @@ describe('GET …/campaigns and …/campaigns/{id}', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { page_size: ['must be a positive integer'] },
     });
   });
@@ -120,10 +130,18 @@ describe('access to the campaign routes that change or report', () => {
       const anonymous = await send(undefined, method, `${base}${route}`, body);
       expect(anonymous.statusCode, `${method} ${path}`).toBe(401);
       const theirPath = await send(admin, method, `/accounts/${theirs}${route}`, body);
-      expect(theirPath.json(), `${method} ${path}`).toEqual({ error: 'Account not found', status: 404 });
+      expect(theirPath.json(), `${method} ${path}`).toEqual({
+        error: 'Account not found',
+        status: 404,
+        ...coded('account_not_found'),
+      });
       if (path.includes(':id')) {
         const ours = await send(admin, method, `${base}${route}`, body);
-        expect(ours.json(), `${method} ${path}`).toEqual({ error: 'Campaign not found', status: 404 });
+        expect(ours.json(), `${method} ${path}`).toEqual({
+          error: 'Campaign not found',
+          status: 404,
+          ...coded('campaign_not_found'),
+        });
       }
     }
     const kept = await t.app.db
@@ -144,7 +162,7 @@ describe('access to the campaign routes that change or report', () => {
       url: `/admin/api${base}/campaigns/${created.json().id}/archive`,
       headers,
     });
-    expect(res.json()).toEqual({ error: 'Invalid CSRF token', status: 403 });
+    expect(res.json()).toEqual({ error: 'Invalid CSRF token', status: 403, ...coded('invalid_csrf_token') });
     expect((await get(admin, `${base}/campaigns/${created.json().id}`)).json().status).toBe('draft');
   });
 
@@ -154,6 +172,7 @@ describe('access to the campaign routes that change or report', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { status: ['must be one of draft, scheduled, active, completed, archived'] },
     });
   });

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { sliceSize } from '../../db/id-slices.js';
-import { FieldErrorCollector } from '../../errors.js';
+import { AppError, FieldErrorCollector } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
 import { parseId } from '../../ids.js';
 import { employeeIdAfter } from '../employees/employees.repository.js';
@@ -93,7 +93,7 @@ export async function launchDueCampaigns(db: Db, now: number): Promise<number> {
       launched++;
     } catch (err) {
       // Another instance launched it first, or it was unscheduled meanwhile: nothing to do.
-      if ((err as { status?: number }).status !== 409) throw err;
+      if (!(err instanceof AppError && err.code === 'campaign_status_conflict')) throw err;
     }
   }
   return launched;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminClient, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
 
 // A campaign's life through the admin API (draft → scheduled → active → completed → archived),
@@ -164,7 +165,11 @@ describe('scheduling and launching', () => {
       details: { group_ids: ['choose at least one target group'] },
     });
     const again = await send(admin, 'POST', `${base}/campaigns/${c.id}/schedule`);
-    expect(again.json()).toEqual({ error: 'Cannot schedule a campaign that is scheduled', status: 409 });
+    expect(again.json()).toEqual({
+      error: 'Cannot schedule a campaign that is scheduled',
+      status: 409,
+      ...coded('campaign_status_conflict'),
+    });
     const back = await send(admin, 'POST', `${base}/campaigns/${c.id}/unschedule`);
     expect(back.json().status).toBe('draft');
   });
@@ -209,7 +214,11 @@ describe('scheduling and launching', () => {
     });
 
     const again = await send(admin, 'POST', `${base}/campaigns/${c.id}/launch`);
-    expect(again.json()).toEqual({ error: 'Cannot launch a campaign that is active', status: 409 });
+    expect(again.json()).toEqual({
+      error: 'Cannot launch a campaign that is active',
+      status: 409,
+      ...coded('campaign_status_conflict'),
+    });
     expect(await messages(accountId)).toHaveLength(3);
   });
 
@@ -279,6 +288,7 @@ describe('resending an invitation', () => {
     expect((await resend()).json()).toEqual({
       error: 'An invitation to this person is already waiting to be sent',
       status: 409,
+      ...coded('invitation_pending'),
     });
     await t.app.db
       .updateTable('messages')
@@ -311,9 +321,17 @@ describe('resending an invitation', () => {
     });
     await send(admin, 'POST', `${base}/campaigns/${other.id}/launch`);
     for (const id of [999_999_999, 'abc']) {
-      expect((await resend(id)).json()).toEqual({ error: 'Enrollment not found', status: 404 });
+      expect((await resend(id)).json()).toEqual({
+        error: 'Enrollment not found',
+        status: 404,
+        ...coded('enrollment_not_found'),
+      });
     }
-    expect((await resend(annsId, other.id)).json()).toEqual({ error: 'Enrollment not found', status: 404 });
+    expect((await resend(annsId, other.id)).json()).toEqual({
+      error: 'Enrollment not found',
+      status: 404,
+      ...coded('enrollment_not_found'),
+    });
 
     await t.app.db
       .updateTable('enrollments')
@@ -325,11 +343,16 @@ describe('resending an invitation', () => {
       .set({ status: 'sent' })
       .where('account_id', '=', accountId)
       .execute();
-    expect((await resend()).json()).toEqual({ error: 'This person has completed the training', status: 409 });
+    expect((await resend()).json()).toEqual({
+      error: 'This person has completed the training',
+      status: 409,
+      ...coded('training_completed'),
+    });
     await send(admin, 'POST', `${base}/campaigns/${c.id}/stop`);
     expect((await resend()).json()).toEqual({
       error: 'Invitations go out only while the campaign is active',
       status: 409,
+      ...coded('campaign_not_active'),
     });
   });
 });
@@ -347,6 +370,7 @@ describe('what each status allows', () => {
     expect(groups.json()).toEqual({
       error: 'group_ids cannot change while the campaign is active',
       status: 409,
+      ...coded('campaign_field_locked'),
     });
     // The whole form sent back unchanged is fine.
     const same = await send(admin, 'PATCH', `${base}/campaigns/${c.id}`, {
@@ -360,7 +384,11 @@ describe('what each status allows', () => {
     expect(same.json()).toMatchObject({ name: 'Renamed', reminder_days: [3] });
 
     const deleted = await send(admin, 'DELETE', `${base}/campaigns/${c.id}`);
-    expect(deleted.json()).toEqual({ error: 'Cannot delete a campaign that is active', status: 409 });
+    expect(deleted.json()).toEqual({
+      error: 'Cannot delete a campaign that is active',
+      status: 409,
+      ...coded('campaign_status_conflict'),
+    });
     const stopped = await send(admin, 'POST', `${base}/campaigns/${c.id}/stop`);
     expect(stopped.json()).toMatchObject({ status: 'completed', allowed_actions: ['edit', 'archive'] });
     expect(stopped.json().completed_at).not.toBeNull();
@@ -368,6 +396,7 @@ describe('what each status allows', () => {
     expect(due.json()).toEqual({
       error: 'due_date cannot change while the campaign is completed',
       status: 409,
+      ...coded('campaign_field_locked'),
     });
     const archived = await send(admin, 'POST', `${base}/campaigns/${c.id}/archive`);
     expect(archived.json()).toMatchObject({ status: 'archived', allowed_actions: [] });
@@ -394,6 +423,7 @@ describe('what each status allows', () => {
     expect(refused.json()).toEqual({
       error: 'This group is a target of "Q4 awareness"; stop or change that campaign first',
       status: 409,
+      ...coded('group_in_use'),
     });
     const planned = await draft(admin, base, { name: 'Plan', group_ids: [ops.id] });
     expect((await send(admin, 'DELETE', `${base}/groups/${ops.id}`)).statusCode).toBe(204);
@@ -510,7 +540,11 @@ describe('Customer API access to one campaign and its enrollments', () => {
       const other = await makeKey(t.app, { grants: ['campaigns:r'] });
       for (const id of [c.id, 'abc', '0', '99999999999']) {
         const res404 = await client(t.app, other.key).get(path.replace(String(c.id), String(id)));
-        expect(res404.json(), `${path} ${id}`).toEqual({ error: 'Campaign not found', status: 404 });
+        expect(res404.json(), `${path} ${id}`).toEqual({
+          error: 'Campaign not found',
+          status: 404,
+          ...coded('campaign_not_found'),
+        });
       }
     }
   });
@@ -527,10 +561,11 @@ describe('Customer API access to one campaign and its enrollments', () => {
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { status: ['must be one of not_started, in_progress, completed, overdue'] },
     });
     const past = await api.get(`/customer/campaigns/training/${c.id}/enrollments/?page=2`);
-    expect(past.json()).toEqual({ error: 'Invalid page', status: 404 });
+    expect(past.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
     const paged = await api.get(`/customer/campaigns/training/${c.id}/enrollments/?page_size=1`);
     expect(paged.json().next).toMatch(/enrollments\/\?page_size=1&page=2$|page=2/);
   });

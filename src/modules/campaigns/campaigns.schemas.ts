@@ -123,7 +123,7 @@ export const ListEnrollmentsQuery = Type.Object({
 });
 
 const campaignNotFound = errorSchema('No campaign with this id in the key’s account (or a non-numeric id).', [
-  { error: 'Campaign not found', status: 404 },
+  { code: 'campaign_not_found' },
 ]);
 
 export const listCampaignsResponses = {
@@ -145,13 +145,12 @@ export const listEnrollmentsResponses = {
   ...listErrors('campaigns'),
   400: errorSchema('`page` or `page_size` is not a positive integer, or `status` is not a known status.', [
     {
-      error: 'Validation failed',
-      status: 400,
+      code: 'validation_failed',
       details: { status: ['must be one of not_started, in_progress, completed, overdue'] },
     },
   ]),
   404: errorSchema('No such campaign, or the page is past the last page.', [
-    { error: 'Campaign not found', status: 404 },
-    { error: 'Invalid page', status: 404 },
+    { code: 'campaign_not_found' },
+    { code: 'invalid_page' },
   ]),
 };

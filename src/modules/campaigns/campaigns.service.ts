@@ -1,7 +1,7 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/schema.js';
-import { conflict, FieldErrorCollector, notFound, validationFailed } from '../../errors.js';
+import { AppError, FieldErrorCollector, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
@@ -49,7 +49,7 @@ export interface CampaignView extends CampaignRow {
   counts: EnrollmentCounts;
 }
 
-export const campaignNotFound = () => notFound('Campaign not found');
+export const campaignNotFound = () => new AppError('campaign_not_found');
 
 const FIELD_LABELS: Record<CampaignField, string> = {
   name: 'name',
@@ -64,7 +64,9 @@ const FIELD_LABELS: Record<CampaignField, string> = {
 
 /** 409 for an action the campaign's status does not allow. */
 export function wrongStatus(action: CampaignAction, status: CampaignStatus) {
-  return conflict(`Cannot ${action} a campaign that is ${status}`);
+  return new AppError('campaign_status_conflict', {
+    message: `Cannot ${action} a campaign that is ${status}`,
+  });
 }
 
 /** Adds groups, courses and enrollment figures to campaign rows (of one account). */
@@ -202,9 +204,9 @@ export async function updateCampaign(
     const changed = changedFields(campaign, changes);
     const fixed = changed.filter((field) => !isEditable(campaign.status, field));
     if (fixed.length > 0) {
-      throw conflict(
-        `${fixed.map((f) => FIELD_LABELS[f]).join(', ')} cannot change while the campaign is ${campaign.status}`,
-      );
+      throw new AppError('campaign_field_locked', {
+        message: `${fixed.map((f) => FIELD_LABELS[f]).join(', ')} cannot change while the campaign is ${campaign.status}`,
+      });
     }
     if (changed.length === 0) return;
     await checkReferences(trx, accountId, changes, errors);

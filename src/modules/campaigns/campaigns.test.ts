@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { client, makeCampaign, makeGroup, makeKey } from '../../../test/helpers/factories.js';
 import type { CampaignView as Campaign } from './campaigns.service.js';
 
@@ -110,7 +111,7 @@ describe('GET /customer/campaigns/training/', () => {
     });
     const past = await api.get(`${URL_PATH}?page=3&page_size=2`);
     expect(past.statusCode).toBe(404);
-    expect(past.json()).toEqual({ error: 'Invalid page', status: 404 });
+    expect(past.json()).toEqual({ error: 'Invalid page', status: 404, ...coded('invalid_page') });
   });
 
   it('is served the same without the trailing slash', async () => {

@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
-import { conflict, notFound, validationFailed } from '../../errors.js';
+import { AppError, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { isoOrNull } from '../../time.js';
@@ -196,11 +196,11 @@ export async function resendInvitation(
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
     const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
-    if (!enrollment) throw notFound('Enrollment not found');
-    if (campaign.status !== 'active') throw conflict('Invitations go out only while the campaign is active');
-    if (enrollment.completed_at !== null) throw conflict('This person has completed the training');
+    if (!enrollment) throw new AppError('enrollment_not_found');
+    if (campaign.status !== 'active') throw new AppError('campaign_not_active');
+    if (enrollment.completed_at !== null) throw new AppError('training_completed');
     if (enrollment.invitation_status === 'queued' || enrollment.invitation_status === 'sending') {
-      throw conflict('An invitation to this person is already waiting to be sent');
+      throw new AppError('invitation_pending');
     }
     await queueCampaignMessages(trx, {
       accountId,

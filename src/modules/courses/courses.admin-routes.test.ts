@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
 
 // The admin API's course routes: the built-in catalogue beside an account's own courses.
@@ -77,6 +78,7 @@ describe('courses', () => {
     expect((await send(theirAdmin, 'GET', `${theirBase}/courses/${key}`)).json()).toEqual({
       error: 'Course not found',
       status: 404,
+      ...coded('course_not_found'),
     });
     expect(
       (await send(theirAdmin, 'GET', `${theirBase}/courses`))
@@ -98,6 +100,7 @@ describe('courses', () => {
     expect(used.json()).toEqual({
       error: 'This course is used by "Travel"; it cannot be deleted',
       status: 409,
+      ...coded('course_in_use'),
     });
     await send(admin, 'DELETE', `${base}/campaigns/${campaign.json().id}`);
     expect((await send(admin, 'DELETE', `${base}/courses/${key}`)).statusCode).toBe(204);
@@ -136,6 +139,7 @@ describe('courses', () => {
       expect(res.json()).toEqual({
         error: 'Built-in courses cannot be changed; copy it into a course of your own',
         status: 409,
+        ...coded('course_built_in'),
       });
     }
   });

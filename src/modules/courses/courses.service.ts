@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { AppError, FieldErrorCollector } from '../../errors.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import {
   builtInCourses,
@@ -18,8 +18,8 @@ import {
 } from './courses.repository.js';
 import { type CourseInput, checkCourseInput } from './courses.rules.js';
 
-const courseNotFound = () => notFound('Course not found');
-const builtInFixed = () => conflict('Built-in courses cannot be changed; copy it into a course of your own');
+const courseNotFound = () => new AppError('course_not_found');
+const builtInFixed = () => new AppError('course_built_in');
 
 function checked(input: Record<string, unknown>): CourseInput {
   const errors = new FieldErrorCollector();
@@ -97,7 +97,9 @@ export async function deleteCourse(db: Db, accountId: number, key: string): Prom
   await db.transaction().execute(async (trx) => {
     const users = await campaignsUsingCourse(trx, accountId, customCourseKey(id));
     if (users.length > 0) {
-      throw conflict(`This course is used by ${users.map((n) => `"${n}"`).join(', ')}; it cannot be deleted`);
+      throw new AppError('course_in_use', {
+        message: `This course is used by ${users.map((n) => `"${n}"`).join(', ')}; it cannot be deleted`,
+      });
     }
     if (!(await deleteCourseRow(trx, accountId, id))) throw courseNotFound();
   });

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import {
   client,
   makeAccount,
@@ -50,7 +51,7 @@ describe('access to the employee routes', () => {
     for (const [method, path, body] of ROUTES) {
       const res = await send(undefined, method, `${base}${path}`, body);
       expect(res.statusCode, `${method} ${path}`).toBe(401);
-      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
     }
   });
 
@@ -64,7 +65,7 @@ describe('access to the employee routes', () => {
         body,
       );
       expect(res.statusCode, `${method} ${path}`).toBe(404);
-      expect(res.json()).toEqual({ error: 'Account not found', status: 404 });
+      expect(res.json()).toEqual({ error: 'Account not found', status: 404, ...coded('account_not_found') });
     }
     const operator = await signInAs(t.app, { role: 'operator' });
     const list = await send(operator, 'GET', `/accounts/${theirs}/employees`);
@@ -77,7 +78,11 @@ describe('access to the employee routes', () => {
       for (const id of [stranger.id, 'abc', '0']) {
         const res = await send(admin, method, `${base}/employees/${id}`, body);
         expect(res.statusCode, `${method} ${id}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Employee not found', status: 404 });
+        expect(res.json()).toEqual({
+          error: 'Employee not found',
+          status: 404,
+          ...coded('employee_not_found'),
+        });
       }
     }
     const operator = await signInAs(t.app, { role: 'operator' });
@@ -106,6 +111,7 @@ describe('GET …/employees', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         page: ['must be a positive integer'],
         page_size: ['must be a positive integer'],
@@ -164,6 +170,7 @@ describe('POST …/employees', () => {
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { first_name: ['must not be empty'], email: ['must be a valid email address'] },
     });
     const created = await send(admin, 'POST', `${base}/employees`, ann);
@@ -171,7 +178,7 @@ describe('POST …/employees', () => {
     expect(created.json()).toMatchObject(ann);
     const again = await send(admin, 'POST', `${base}/employees`, { ...ann, email: 'ANN.LEE@example.com' });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ error: 'Email already exists', status: 409 });
+    expect(again.json()).toEqual({ error: 'Email already exists', status: 409, ...coded('email_taken') });
   });
 });
 
@@ -194,6 +201,7 @@ describe('GET, PATCH and DELETE …/employees/{id}', () => {
     expect(wrongType.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { email: ['must be a string'] },
     });
     const invalid = await send(admin, 'PATCH', `${base}/employees/${lee.id}`, { last_name: '' });
@@ -232,6 +240,7 @@ describe('POST …/employees/import', () => {
     expect(tooMany.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { rows: ['must have at most 1000 entries'] },
     });
     const notRows = await send(admin, 'POST', `${base}/employees/import`, { rows: ['a'], dry_run: 'yes' });

@@ -59,13 +59,12 @@ export const createEmployeeResponses = {
   }),
   ...bodyErrors('employees', [
     {
-      error: 'Validation failed',
-      status: 400,
+      code: 'validation_failed',
       details: { email: ['must be a valid email address'], last_name: ['is required'] },
     },
   ]),
   409: errorSchema('An employee of this account already has this address (compared case-insensitively).', [
-    { error: 'Email already exists', status: 409 },
+    { code: 'email_taken' },
   ]),
 };
 
@@ -77,7 +76,5 @@ export const listEmployeesResponses = {
 export const getEmployeeResponses = {
   200: Type.Object(Employee.properties, { description: 'The employee.', examples: [ann] }),
   ...standardErrors('employees', 'read'),
-  404: errorSchema('No employee with this id in this account.', [
-    { error: 'Employee not found', status: 404 },
-  ]),
+  404: errorSchema('No employee with this id in this account.', [{ code: 'employee_not_found' }]),
 };

@@ -2,7 +2,7 @@ import type { ListPage, ListWindow } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { containsPattern } from '../../db/like.js';
-import { conflict, FieldErrorCollector, notFound } from '../../errors.js';
+import { AppError, emailTaken, FieldErrorCollector } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
@@ -51,7 +51,7 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
       updated_at: now,
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('Email already exists');
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
 }
@@ -89,7 +89,7 @@ export async function findEmployees(
   );
 }
 
-const employeeNotFound = () => notFound('Employee not found');
+const employeeNotFound = () => new AppError('employee_not_found');
 
 export interface EmployeeQuery {
   /** Case-insensitive substring of the first, last or full name or of the address. */
@@ -144,7 +144,7 @@ export async function updateEmployee(
   try {
     employee = await updateEmployeeRow(db, accountId, id, changes, Date.now());
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('Email already exists');
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
   if (!employee) throw employeeNotFound();

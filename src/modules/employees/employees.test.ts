@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { client, makeEmployee, makeKey } from '../../../test/helpers/factories.js';
 import { revokeKey } from '../keys/keys.service.js';
 
@@ -181,6 +182,7 @@ describe('POST /customer/employees/', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { first_name: ['is required'], last_name: ['is required'], email: ['is required'] },
     });
   });
@@ -196,6 +198,7 @@ describe('POST /customer/employees/', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         first_name: ['must be a string'],
         last_name: ['must be a string'],
@@ -207,6 +210,7 @@ describe('POST /customer/employees/', () => {
       expect(again.json(), JSON.stringify(first_name)).toEqual({
         error: 'Validation failed',
         status: 400,
+        ...coded('validation_failed'),
         details: { first_name: ['must be a string'] },
       });
     }
@@ -220,6 +224,7 @@ describe('POST /customer/employees/', () => {
       expect(res.json()).toEqual({
         error: 'Validation failed',
         status: 400,
+        ...coded('validation_failed'),
         details: { body: ['must be an object'] },
       });
     }
@@ -232,6 +237,7 @@ describe('POST /customer/employees/', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         first_name: ['must not be empty'],
         last_name: ['must not be empty'],
@@ -259,6 +265,7 @@ describe('POST /customer/employees/', () => {
     expect(tooLong.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         first_name: ['must be at most 150 characters'],
         last_name: ['must be at most 150 characters'],
@@ -287,6 +294,7 @@ describe('POST /customer/employees/', () => {
       expect(res.json()).toEqual({
         error: 'Validation failed',
         status: 400,
+        ...coded('validation_failed'),
         details: { email: ['must be a valid email address'] },
       });
     }
@@ -306,6 +314,7 @@ describe('POST /customer/employees/', () => {
     expect(tooLong.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { email: ['must be at most 254 characters'] },
     });
   });
@@ -317,7 +326,7 @@ describe('POST /customer/employees/', () => {
     for (const email of ['ann@x.com', 'ANN@X.COM', '  Ann@X.com  ']) {
       const dup = await api.post('/customer/employees/', { first_name: 'Other', last_name: 'Person', email });
       expect(dup.statusCode, email).toBe(409);
-      expect(dup.json()).toEqual({ error: 'Email already exists', status: 409 });
+      expect(dup.json()).toEqual({ error: 'Email already exists', status: 409, ...coded('email_taken') });
     }
     const list = await api.get('/customer/employees/?email=ann@x.com');
     expect(list.json()).toEqual({ count: 1, next: null, previous: null, results: [first.json()] });
@@ -341,7 +350,7 @@ describe('POST /customer/employees/', () => {
     ]);
     expect([a!.statusCode, b!.statusCode].sort()).toEqual([201, 409]);
     const loser = a!.statusCode === 409 ? a! : b!;
-    expect(loser.json()).toEqual({ error: 'Email already exists', status: 409 });
+    expect(loser.json()).toEqual({ error: 'Email already exists', status: 409, ...coded('email_taken') });
     const list = await api.get('/customer/employees/');
     expect(list.json().count).toBe(1);
   });
@@ -468,7 +477,11 @@ describe('GET /customer/employees/{id}/', () => {
     for (const id of ids) {
       const res = await mine.api.get(`/customer/employees/${id}/`);
       expect(res.statusCode, id).toBe(404);
-      expect(res.json()).toEqual({ error: 'Employee not found', status: 404 });
+      expect(res.json()).toEqual({
+        error: 'Employee not found',
+        status: 404,
+        ...coded('employee_not_found'),
+      });
     }
   });
 });

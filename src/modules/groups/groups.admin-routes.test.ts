@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
 
 // The admin API's group routes: per route, 401 without a session → 404 for another account
@@ -43,7 +44,7 @@ describe('access to the group routes', () => {
     for (const [method, path, body] of ROUTES) {
       const res = await send(undefined, method, `${base}${path.replace(':id', String(theirGroup.id))}`, body);
       expect(res.statusCode, `${method} ${path}`).toBe(401);
-      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
     }
   });
 
@@ -53,7 +54,7 @@ describe('access to the group routes', () => {
       const url = `/accounts/${theirs}${path.replace(':id', String(theirGroup.id))}`;
       const res = await send(admin, method, url, body);
       expect(res.statusCode, `${method} ${path}`).toBe(404);
-      expect(res.json()).toEqual({ error: 'Account not found', status: 404 });
+      expect(res.json()).toEqual({ error: 'Account not found', status: 404, ...coded('account_not_found') });
     }
   });
 
@@ -63,7 +64,7 @@ describe('access to the group routes', () => {
       for (const id of [theirGroup.id, 'abc']) {
         const res = await send(admin, method, `${base}${path.replace(':id', String(id))}`, body);
         expect(res.statusCode, `${method} ${path} ${id}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Group not found', status: 404 });
+        expect(res.json()).toEqual({ error: 'Group not found', status: 404, ...coded('group_not_found') });
       }
     }
     const operator = await signInAs(t.app, { role: 'operator' });
@@ -102,6 +103,7 @@ describe('groups', () => {
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { page: ['must be a positive integer'] },
     });
   });
@@ -112,6 +114,7 @@ describe('groups', () => {
     expect(invalid.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { description: ['must be a string'] },
     });
     const empty = await send(admin, 'POST', `${base}/groups`, { name: '  ' });
@@ -186,6 +189,7 @@ describe('members', () => {
       expect(typed.json()).toEqual({
         error: 'Validation failed',
         status: 400,
+        ...coded('validation_failed'),
         details: { employee_ids: ['each entry must be an integer', 'each entry must be a positive integer'] },
       });
       const foreign = await send(admin, 'POST', `${base}/groups/${group.id}/${path}`, {
@@ -194,6 +198,7 @@ describe('members', () => {
       expect(foreign.json()).toEqual({
         error: 'Invalid employee_ids',
         status: 400,
+        ...coded('invalid_employee_ids'),
         details: { invalid_ids: [stranger.id] },
       });
     }
@@ -210,6 +215,7 @@ describe('members', () => {
     expect(tooMany.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { emails: ['must have at most 10000 entries'] },
     });
     const res = await send(admin, 'POST', `${base}/groups/${group.id}/members/by-email`, {

@@ -66,7 +66,7 @@ export const IfMatchHeaders = Type.Object({
 });
 
 const groupNotFound = errorSchema('No group with this id in this account (non-numeric ids included).', [
-  { error: 'Group not found', status: 404 },
+  { code: 'group_not_found' },
 ]);
 
 const etagHeader = {
@@ -93,14 +93,13 @@ export const replaceMembershipResponses = {
   }),
   ...bodyErrors('groups', [
     {
-      error: 'Validation failed',
-      status: 400,
+      code: 'validation_failed',
       details: { employee_ids: ['each entry must be a positive integer'] },
     },
-    { error: 'Invalid employee_ids', status: 400, details: { invalid_ids: [404, 405] } },
+    { code: 'invalid_employee_ids', details: { invalid_ids: [404, 405] } },
   ]),
   404: groupNotFound,
   412: errorSchema('`If-Match` does not match the group’s current `ETag`; nothing changed.', [
-    { error: 'Precondition failed', status: 412 },
+    { code: 'precondition_failed' },
   ]),
 };

@@ -3,7 +3,7 @@ import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { sliceSize } from '../../db/id-slices.js';
 import { containsPattern } from '../../db/like.js';
-import { conflict, FieldErrorCollector, invalidPage, notFound } from '../../errors.js';
+import { AppError, FieldErrorCollector, invalidPage } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
@@ -38,7 +38,7 @@ export interface GroupDetail<Members = string[]> {
   members: Members;
 }
 
-export const groupNotFound = () => notFound('Group not found');
+export const groupNotFound = () => new AppError('group_not_found');
 
 interface GroupChanges {
   name?: string;
@@ -232,9 +232,9 @@ export async function deleteGroup(db: Db, accountId: number, groupId: string | n
     if (!group) throw groupNotFound();
     const running = await campaignsTargetingGroup(trx, accountId, id, ['scheduled', 'active']);
     if (running.length > 0) {
-      throw conflict(
-        `This group is a target of ${running.map((name) => `"${name}"`).join(', ')}; stop or change that campaign first`,
-      );
+      throw new AppError('group_in_use', {
+        message: `This group is a target of ${running.map((name) => `"${name}"`).join(', ')}; stop or change that campaign first`,
+      });
     }
     await deleteMembershipsOfGroup(trx, id);
     await deleteGroupRow(trx, accountId, id);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { client, makeEmployee, makeGroup, makeKey, seedEmployees } from '../../../test/helpers/factories.js';
 
 let t: TestApp;
@@ -108,7 +109,7 @@ describe('GET /customer/groups/{id}/', () => {
     for (const id of [theirs.group.id, 'abc', '0', '-1', '1.5', '99999999999999999999']) {
       const res = await mine.api.get(`/customer/groups/${id}/`);
       expect(res.statusCode, String(id)).toBe(404);
-      expect(res.json()).toEqual({ error: 'Group not found', status: 404 });
+      expect(res.json()).toEqual({ error: 'Group not found', status: 404, ...coded('group_not_found') });
     }
   });
 
@@ -177,6 +178,7 @@ describe('PUT /customer/groups/{id}/', () => {
     expect(res.json()).toEqual({
       error: 'Invalid employee_ids',
       status: 400,
+      ...coded('invalid_employee_ids'),
       details: { invalid_ids: [theirs.members[0]!.id, 99_999_999].sort((a, b) => a - b) },
     });
     const after = await mine.api.get(`/customer/groups/${mine.group.id}/`);
@@ -203,7 +205,7 @@ describe('PUT /customer/groups/{id}/', () => {
   it('answers 404 for an unknown group before checking employee ids', async () => {
     const { api } = await accountWithGroup();
     const res = await api.put('/customer/groups/999999/', { employee_ids: [123456789] });
-    expect(res.json()).toEqual({ error: 'Group not found', status: 404 });
+    expect(res.json()).toEqual({ error: 'Group not found', status: 404, ...coded('group_not_found') });
   });
 
   it('honours If-Match: a stale ETag is 412 and changes nothing; the current one succeeds', async () => {
@@ -219,7 +221,11 @@ describe('PUT /customer/groups/{id}/', () => {
     expect(ok.headers.etag).not.toBe(etag);
     const stale = await api.put(`/customer/groups/${group.id}/`, { employee_ids: [] }, { 'if-match': etag });
     expect(stale.statusCode).toBe(412);
-    expect(stale.json()).toEqual({ error: 'Precondition failed', status: 412 });
+    expect(stale.json()).toEqual({
+      error: 'Precondition failed',
+      status: 412,
+      ...coded('precondition_failed'),
+    });
     const now = await api.get(`/customer/groups/${group.id}/`);
     expect(now.json().employee_count).toBe(1);
   });

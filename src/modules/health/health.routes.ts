@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../errors.js';
+import { serviceUnavailable } from '../../errors.js';
 import { errorSchema } from '../../http/error-responses.js';
 import type { Readiness } from './readiness.js';
 
@@ -66,13 +66,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: Ready,
           503: errorSchema('The database does not answer, or the instance is draining.', [
             {
-              error: 'Service unavailable',
-              status: 503,
+              code: 'service_unavailable',
               details: { checks: { database: 'unavailable', redis: 'ok' } },
             },
             {
-              error: 'Service unavailable',
-              status: 503,
+              code: 'service_unavailable',
               details: { checks: { database: 'ok', redis: 'off' }, draining: true },
             },
           ]),
@@ -83,7 +81,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => {
       const report = await app.readiness.check();
       if (!report.ready) {
-        throw new AppError(503, 'Service unavailable', {
+        throw serviceUnavailable({
           checks: report.checks,
           ...(report.draining ? { draining: true } : {}),
         });

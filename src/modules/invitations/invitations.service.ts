@@ -1,11 +1,16 @@
 import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
 import type { Db } from '../../db/database.js';
-import { conflict, FieldErrorCollector, invalidLink, notFound } from '../../errors.js';
+import { AppError, emailTaken, FieldErrorCollector, invalidLink } from '../../errors.js';
 import { checkEmail, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { type Account, getAccount } from '../accounts/accounts.service.js';
 import { findAdminByEmail } from '../admins/admins.repository.js';
-import { type Admin, insertPreparedAdmin, prepareAdmin } from '../admins/admins.service.js';
+import {
+  ADMIN_EMAIL_TAKEN,
+  type Admin,
+  insertPreparedAdmin,
+  prepareAdmin,
+} from '../admins/admins.service.js';
 import {
   claimInvitation,
   findInvitationByHash,
@@ -50,7 +55,7 @@ export async function inviteAdmin(
   errors.throwIfAny();
   await getAccount(db, props.accountId);
   if (await findAdminByEmail(db, normalizeEmail(email))) {
-    throw conflict('An administrator with this email already exists');
+    throw emailTaken(ADMIN_EMAIL_TAKEN);
   }
   const now = Date.now();
   const { token, hash } = newToken();
@@ -116,5 +121,5 @@ export async function revokeInvitation(
 ): Promise<void> {
   const id = parseId(invitationId);
   const revoked = id === null ? 0 : await revokeInvitations(db, { id, accountId }, Date.now());
-  if (revoked === 0) throw notFound('Invitation not found');
+  if (revoked === 0) throw new AppError('invitation_not_found');
 }

@@ -7,6 +7,7 @@ import {
   signInAs,
 } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
 import { createSetupLink } from './invitations.service.js';
 
@@ -40,6 +41,7 @@ describe('first-run setup link', () => {
     expect(weak.res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { password: ['must be at least 12 characters'] },
     });
 
@@ -55,7 +57,11 @@ describe('first-run setup link', () => {
 
     const again = await accept(token, { email: 'second@example.com', password: ADMIN_PASSWORD });
     expect(again.res.statusCode).toBe(404);
-    expect(again.res.json()).toEqual({ error: 'This link is not valid or has expired', status: 404 });
+    expect(again.res.json()).toEqual({
+      error: 'This link is not valid or has expired',
+      status: 404,
+      ...coded('invalid_link'),
+    });
     expect((await signIn(t.app, 'ops@example.com')).user.role).toBe('operator');
   });
 
@@ -153,6 +159,7 @@ describe('invitations of account administrators', () => {
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: { email: ['must be a valid email address'] },
     });
 
@@ -175,7 +182,11 @@ describe('invitations of account administrators', () => {
       url: `${base}/invitations/${invited.json().id}`,
       headers: operator.headers,
     });
-    expect(twice.json()).toEqual({ error: 'Invitation not found', status: 404 });
+    expect(twice.json()).toEqual({
+      error: 'Invitation not found',
+      status: 404,
+      ...coded('invitation_not_found'),
+    });
   });
 
   it('lets one of two simultaneous acceptances of a link win', async () => {

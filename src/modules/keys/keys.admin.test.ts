@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
 
 let t: TestApp;
@@ -65,6 +66,7 @@ describe('the Integration area (API keys in the admin API)', () => {
     expect(res.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         name: ['must not be empty'],
         expires_at: ['must be in the future'],
@@ -123,6 +125,10 @@ describe('the Integration area (API keys in the admin API)', () => {
       headers: operator.headers,
       payload: { rate_limit: 700 },
     });
-    expect(unknown.json()).toEqual({ error: 'API key not found', status: 404 });
+    expect(unknown.json()).toEqual({
+      error: 'API key not found',
+      status: 404,
+      ...coded('api_key_not_found'),
+    });
   });
 });

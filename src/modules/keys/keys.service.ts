@@ -1,7 +1,7 @@
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../auth/api-key-secret.js';
 import { isPermission, normalizePermissions, type Permission } from '../../auth/permissions.js';
 import type { Db } from '../../db/database.js';
-import { FieldErrorCollector, notFound } from '../../errors.js';
+import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
@@ -85,7 +85,8 @@ export async function keysOfAccount(db: Db, accountId: number): Promise<ApiKey[]
 async function getKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKeyRow> {
   const id = parseId(keyId);
   const row = id === null ? undefined : await findKey(db, id);
-  if (!row || (accountId !== undefined && row.account_id !== accountId)) throw notFound('API key not found');
+  if (!row || (accountId !== undefined && row.account_id !== accountId))
+    throw new AppError('api_key_not_found');
   return row;
 }
 

@@ -4,7 +4,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
 import { toAppError } from '../../http/errors.js';
-import { INVALID_LINK, LINK_EXPIRED, TRAINING_ENDED } from './learner.errors.js';
 import {
   errorPage,
   invalidLinkPage,
@@ -52,15 +51,16 @@ function pageForError(request: FastifyRequest, err: unknown): { status: number; 
   const error = toAppError(err, request);
   const token = (request.params as { token?: unknown } | undefined)?.token;
   const paths = typeof token === 'string' ? learnerPaths(token) : null;
-  if (error.status === 404) {
-    return {
-      status: 404,
-      page: error.message === INVALID_LINK ? invalidLinkPage() : pageNotFoundPage(paths),
-    };
-  }
-  if (error.message === LINK_EXPIRED && paths) return { status: 403, page: linkExpiredPage(paths) };
-  if (error.message === TRAINING_ENDED) {
-    return { status: 410, page: trainingEndedPage(paths, error.details?.completed === true) };
+  switch (error.code) {
+    case 'invalid_learner_link':
+      return { status: error.status, page: invalidLinkPage() };
+    case 'learner_link_expired':
+      if (paths) return { status: error.status, page: linkExpiredPage(paths) };
+      break;
+    case 'training_ended':
+      return { status: error.status, page: trainingEndedPage(paths, error.details?.completed === true) };
+    case 'not_found': // no such course or lesson, or no such route
+      return { status: error.status, page: pageNotFoundPage(paths) };
   }
   return { status: error.status, page: errorPage(error.status, error.message) };
 }

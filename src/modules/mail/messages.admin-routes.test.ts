@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded } from '../../../test/helpers/errors.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
 import { campaignMessages, makeActiveCampaign } from '../../../test/helpers/mail-fixtures.js';
 import { manualClock } from '../../workers/clock.js';
@@ -65,7 +66,7 @@ describe('access to the outbox', () => {
     for (const [method, path] of ROUTES) {
       const res = await send(undefined, method, `${base}${path.replace(':id', String(theirMessage))}`);
       expect(res.statusCode, `${method} ${path}`).toBe(401);
-      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+      expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
     }
   });
 
@@ -78,7 +79,7 @@ describe('access to the outbox', () => {
         `/accounts/${theirs}${path.replace(':id', String(theirMessage))}`,
       );
       expect(res.statusCode, `${method} ${path}`).toBe(404);
-      expect(res.json()).toEqual({ error: 'Account not found', status: 404 });
+      expect(res.json()).toEqual({ error: 'Account not found', status: 404, ...coded('account_not_found') });
     }
   });
 
@@ -88,7 +89,11 @@ describe('access to the outbox', () => {
       for (const id of [theirMessage, 'abc', '99999999999999999999']) {
         const res = await send(admin, method, `${base}${path.replace(':id', String(id))}`);
         expect(res.statusCode, `${method} ${path} ${id}`).toBe(404);
-        expect(res.json()).toEqual({ error: 'Message not found', status: 404 });
+        expect(res.json()).toEqual({
+          error: 'Message not found',
+          status: 404,
+          ...coded('message_not_found'),
+        });
       }
     }
     // …and it is not in our list either.
@@ -152,6 +157,7 @@ describe('the outbox', () => {
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
+      ...coded('validation_failed'),
       details: {
         status: ['must be one of: queued, sending, sent, failed, cancelled'],
         campaign_id: ['must be a positive integer'],
@@ -233,7 +239,11 @@ describe('the outbox', () => {
     const id = row?.id as number;
     const notFailed = await send(admin, 'POST', `${base}/messages/${id}/retry`);
     expect(notFailed.statusCode).toBe(409);
-    expect(notFailed.json()).toEqual({ error: 'Only a failed message can be retried', status: 409 });
+    expect(notFailed.json()).toEqual({
+      error: 'Only a failed message can be retried',
+      status: 409,
+      ...coded('message_not_failed'),
+    });
 
     await t.app.db
       .updateTable('messages')

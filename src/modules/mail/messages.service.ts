@@ -1,7 +1,7 @@
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import type { MessageStatus } from '../../db/schema.js';
-import { conflict, notFound } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import {
   countByStatus,
@@ -23,7 +23,7 @@ export const MESSAGE_STATUSES: readonly MessageStatus[] = [
   'cancelled',
 ];
 
-export const messageNotFound = () => notFound('Message not found');
+export const messageNotFound = () => new AppError('message_not_found');
 
 export function listMessagesPage(
   db: Db,
@@ -70,9 +70,9 @@ export async function retryMessage(
   messageId: string | number,
 ): Promise<MessageDetailRow> {
   const message = await getMessage(db, accountId, messageId);
-  if (message.status !== 'failed') throw conflict('Only a failed message can be retried');
+  if (message.status !== 'failed') throw new AppError('message_not_failed');
   if (!(await requeueFailed(db, accountId, message.id, Date.now()))) {
-    throw conflict('Only a failed message can be retried');
+    throw new AppError('message_not_failed');
   }
   return getMessage(db, accountId, message.id);
 }

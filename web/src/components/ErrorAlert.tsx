@@ -8,8 +8,6 @@ interface ErrorAlertProps {
   title?: string;
   /** Fields whose messages the form's inputs show: not repeated here. */
   hideFields?: readonly string[];
-  /** The input that shows a 409 conflict ("Email already exists"). */
-  conflictField?: string;
   /** The form's label of each field, to name the server's field messages as the user knows them. */
   fieldLabels?: Readonly<Record<string, string>>;
 }
@@ -30,16 +28,17 @@ export function Problem({ heading, children }: { heading: string; children?: Rea
 }
 
 /** An API or network error, with the field messages no input shows. */
-export function ErrorAlert({ error, title, hideFields = [], conflictField, fieldLabels }: ErrorAlertProps) {
+export function ErrorAlert({ error, title, hideFields = [], fieldLabels }: ErrorAlertProps) {
   if (!error) return null;
-  if (error instanceof ApiError && error.status === 409 && conflictField) {
+  if (error instanceof ApiError && error.field && hideFields.includes(error.field)) {
+    // An error about one input as a whole ("Email already exists"): the input shows it.
     return <Problem heading="Check the highlighted field." />;
   }
   const details = error instanceof ApiError ? error.details : undefined;
   const rest = Object.entries(details ?? {}).filter(
     ([field, messages]) => !hideFields.includes(field) && Array.isArray(messages),
   ) as [string, unknown[]][];
-  if (error instanceof ApiError && error.status === 400 && details && rest.length === 0) {
+  if (error instanceof ApiError && error.code === 'validation_failed' && rest.length === 0) {
     // Every message sits on its input already.
     return <Problem heading="Check the highlighted fields." />;
   }

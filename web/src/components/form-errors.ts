@@ -2,10 +2,9 @@ import { ApiError } from '../api/client';
 
 /**
  * The message to show on one form input for an API error: the field's validation messages
- * (`details.<field>`), or for a 409 the conflict message when it is about that field.
+ * (`details.<field>`), or the error's own message when its code is about that field
+ * (`email_taken` on `email`).
  */
-export function fieldError(error: unknown, field: string, conflictField?: string): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  if (error.status === 409 && conflictField === field) return error.message;
-  return error.fieldError(field);
+export function fieldError(error: unknown, field: string): string | undefined {
+  return error instanceof ApiError ? error.fieldError(field) : undefined;
 }

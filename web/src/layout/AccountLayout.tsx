@@ -21,7 +21,10 @@ export function AccountLayout() {
   });
 
   let content: ReactNode;
-  if (accountId === null || (account.error instanceof ApiError && account.error.status === 404)) {
+  if (
+    accountId === null ||
+    (account.error instanceof ApiError && account.error.code === 'account_not_found')
+  ) {
     content = (
       <>
         <PageHeader title="Account not found" />

@@ -66,7 +66,7 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
             <Text size="sm">
               The invited person chooses a password and then administers <strong>{accountName}</strong> only.
             </Text>
-            <ErrorAlert error={invite.error} hideFields={['email']} conflictField="email" />
+            <ErrorAlert error={invite.error} hideFields={['email']} />
             <TextInput
               label="Email"
               type="email"
@@ -74,7 +74,7 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
               data-autofocus
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
-              error={fieldError(invite.error, 'email', 'email')}
+              error={fieldError(invite.error, 'email')}
             />
             <FormActions onCancel={onClose} saving={invite.isPending} submitLabel="Create invitation" />
           </Stack>

@@ -11,7 +11,7 @@ import { AuthCard } from './AuthCard';
 
 function signInMessage(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.status === 429) {
+  if (error.code === 'too_many_sign_ins') {
     const seconds = error.retryAfter;
     const wait = !seconds
       ? ' Try again later.'
@@ -20,7 +20,7 @@ function signInMessage(error: unknown): string | null {
         : ` Try again in ${Math.ceil(seconds / 60)} minutes.`;
     return `Too many sign-in attempts.${wait}`;
   }
-  return error.status === 401 ? 'Invalid email or password.' : null;
+  return error.code === 'invalid_credentials' ? 'Invalid email or password.' : null;
 }
 
 export function SignInPage() {

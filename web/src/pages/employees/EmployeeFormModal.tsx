@@ -68,7 +68,7 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
         const value = e.currentTarget.value;
         setValues((v) => ({ ...v, [name]: value }));
       }}
-      error={fieldError(save.error, name, name === 'email' ? 'email' : undefined)}
+      error={fieldError(save.error, name)}
       {...props}
     />
   );
@@ -79,7 +79,7 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
     <Modal opened={opened} onClose={onClose} title={employee ? 'Edit employee' : 'Add employee'}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <ErrorAlert error={save.error} hideFields={FIELDS} conflictField="email" />
+          <ErrorAlert error={save.error} hideFields={FIELDS} />
           {field('first_name', 'First name', { 'data-autofocus': true, autoComplete: 'off' })}
           {field('last_name', 'Last name', { autoComplete: 'off' })}
           {field('email', 'Email', { type: 'email', autoComplete: 'off' })}
