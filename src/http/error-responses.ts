@@ -11,7 +11,7 @@ interface ErrorExample {
   details?: Record<string, unknown>;
 }
 
-const ErrorProperties = {
+export const ErrorProperties = {
   error: Type.String({ description: 'Human-readable message.' }),
   status: Type.Integer({ description: 'Equals the HTTP status.' }),
   details: Type.Optional(
