@@ -1,5 +1,9 @@
-// The fetch wrapper every API call goes through: JSON in and out, the CSRF header on writes,
-// `{error, status, details}` turned into ApiError, and 401 sent to the sign-in page.
+// The admin API's client: openapi-fetch over the types generated from the server's route
+// schemas (generated/admin-api.ts, written by `npm run build`). What is ours: the CSRF header
+// on writes (and one retry with a fresh token), 401 sent to the sign-in page, and errors in the
+// contract's `{error, status, details}` turned into ApiError.
+import createClient from 'openapi-fetch';
+import type { paths } from './generated/admin-api';
 
 export const API_BASE = '/admin/api';
 
@@ -28,18 +32,6 @@ export class ApiError extends Error {
   }
 }
 
-/** A page of a list: `{count, results}`. */
-export interface ListPage<T> {
-  count: number;
-  results: T[];
-}
-
-export interface ListParams {
-  page?: number;
-  page_size?: number;
-  search?: string;
-}
-
 let csrfToken: string | null = null;
 let onUnauthorized: (() => void) | null = null;
 
@@ -48,56 +40,27 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-/** Called on a 401 from any call (except those that ask not to be): the app goes to sign-in. */
+/** Called on a 401 from any call of `api` (not `authApi`): the app goes to sign-in. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  query?: Record<string, string | number | boolean | null | undefined>;
-  /** For sign-in: a 401 there means wrong credentials, not an ended session. */
-  skipUnauthorizedRedirect?: boolean;
-  signal?: AbortSignal;
-}
-
-/** Builds `/admin/api/<path>?<query>`, leaving out empty query values. */
-export function apiUrl(path: string, query?: RequestOptions['query']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const qs = params.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
-}
-
-async function send(path: string, options: RequestOptions): Promise<Response> {
-  const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  return fetch(apiUrl(path, options.query), {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? null : JSON.stringify(options.body),
-    signal: options.signal ?? null,
-  });
-}
-
-async function readError(res: Response): Promise<ApiError> {
-  let message = `Request failed (${res.status} ${res.statusText})`;
+/** The error an answer that is not 2xx stands for (its body as openapi-fetch parsed it). */
+function toApiError(response: Response, body: unknown): ApiError {
+  let message = `Request failed (${response.status} ${response.statusText})`;
   let details: ErrorDetails | undefined;
-  try {
-    const body = (await res.json()) as { error?: unknown; details?: unknown };
-    if (typeof body.error === 'string') message = body.error;
-    if (body.details && typeof body.details === 'object') details = body.details as ErrorDetails;
-  } catch {
-    // not JSON (a proxy's error page): keep the generic message
-  }
-  const retry = Number(res.headers.get('Retry-After'));
-  return new ApiError(res.status, message, details, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  if (typeof body === 'object' && body !== null) {
+    const { error, details: d } = body as { error?: unknown; details?: unknown };
+    if (typeof error === 'string') message = error;
+    if (d && typeof d === 'object') details = d as ErrorDetails;
+  } // else not JSON (a proxy's error page): keep the generic message
+  const retry = Number(response.headers.get('Retry-After'));
+  return new ApiError(
+    response.status,
+    message,
+    details,
+    Number.isFinite(retry) && retry > 0 ? retry : undefined,
+  );
 }
 
 let refreshingToken: Promise<void> | null = null;
@@ -114,22 +77,59 @@ function refreshCsrfToken(): Promise<void> {
   return refreshingToken;
 }
 
-/** Calls the admin API and returns the parsed JSON body (undefined for 204). Throws ApiError. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  let res = await send(path, options);
-  if (res.status === 403 && options.method && options.method !== 'GET') {
-    // A stale CSRF token (the session changed in another tab): learn the new one, try once more.
-    const error = await readError(res.clone());
-    if (error.message === 'Invalid CSRF token') {
-      await refreshCsrfToken();
-      res = await send(path, options);
+function send(request: Request): Promise<Response> {
+  if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+  return fetch(request);
+}
+
+/** The fetch both clients use: CSRF, one retry after a stale token, and (optionally) 401 → sign-in. */
+const adminFetch =
+  (redirectOn401: boolean) =>
+  async (request: Request): Promise<Response> => {
+    const again = request.method === 'GET' ? null : request.clone();
+    let res = await send(request);
+    if (res.status === 403 && again) {
+      // A stale CSRF token (the session changed in another tab): learn the new one, try once more.
+      const body = await res
+        .clone()
+        .json()
+        .catch(() => null);
+      if ((body as { error?: unknown } | null)?.error === 'Invalid CSRF token') {
+        await refreshCsrfToken();
+        res = await send(again);
+      }
     }
+    if (res.status === 401 && redirectOn401) onUnauthorized?.();
+    return res;
+  };
+
+/** `a=1&b=x`, leaving out empty values (an unset filter is not sent at all). */
+function querySerializer(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   }
-  if (res.status === 401 && !options.skipUnauthorizedRedirect) onUnauthorized?.();
-  if (!res.ok) throw await readError(res);
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return params.toString();
+}
+
+const options = { baseUrl: API_BASE, credentials: 'same-origin', querySerializer } as const;
+
+/** The admin API; a 401 from it means the session ended: the app goes to sign-in. */
+export const api = createClient<paths>({ ...options, fetch: adminFetch(true) });
+
+/** Sign-in, sign-out and links: a 401 there is an answer (a wrong password), not an ended session. */
+export const authApi = createClient<paths>({ ...options, fetch: adminFetch(false) });
+
+/**
+ * The data of a call's answer, or its ApiError: `await call(api.GET('/accounts/{accountId}',
+ * { params: { path: { accountId } } }))`.
+ */
+export async function call<T>(
+  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok) throw toApiError(response, error);
+  return data as T;
 }
 
 /** A human sentence for any error thrown by a call (ApiError or a network failure). */

@@ -1,7 +1,7 @@
-// Which campaign fields a status lets change, and why the others are fixed.
-import type { Campaign, CampaignInput, CampaignStatus } from '../../api/campaigns';
+// Which campaign fields a status lets change (from the server's limits), and why the others are fixed.
+import type { Campaign, CampaignField, CampaignStatus, Limits } from '../../api/types';
 
-export type Field = keyof CampaignInput;
+export type Field = CampaignField;
 
 export const ALL_FIELDS: Field[] = [
   'name',
@@ -13,18 +13,6 @@ export const ALL_FIELDS: Field[] = [
   'reminder_days',
   'enroll_new_members',
 ];
-
-/**
- * What each status lets change (docs/admin-api.md § Training campaigns), for disabling inputs
- * with a reason; the server decides, and a campaign without `edit` in its actions changes nothing.
- */
-const EDITABLE: Record<CampaignStatus, Field[]> = {
-  draft: ALL_FIELDS,
-  scheduled: ALL_FIELDS,
-  active: ['name', 'description', 'due_date', 'reminder_days', 'enroll_new_members'],
-  completed: ['name', 'description'],
-  archived: [],
-};
 
 export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert: string }>> = {
   active: {
@@ -42,8 +30,13 @@ export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert:
   },
 };
 
-/** The fields the form may send for this campaign (all for a new one). */
-export function editableFields(campaign: Campaign | null): Set<Field> {
+/**
+ * The fields the form may send for this campaign (all for a new one): what its status lets
+ * change (`GET /admin/api/limits`), for disabling inputs with a reason; the server decides, and a
+ * campaign without `edit` in its actions changes nothing.
+ */
+export function editableFields(campaign: Campaign | null, limits: Limits): Set<Field> {
   if (!campaign) return new Set(ALL_FIELDS);
-  return new Set(campaign.allowed_actions.includes('edit') ? EDITABLE[campaign.status] : []);
+  const editable = limits.campaign.editable_fields[campaign.status];
+  return new Set(campaign.allowed_actions.includes('edit') ? editable : []);
 }
