@@ -1,15 +1,21 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiError,
-  isTransient,
-  readError,
-  request,
-  setCsrfToken,
-  setUnauthorizedHandler,
-} from '../web/src/api/client.js';
 
 // The web interface's API client decides what to do about an error by its code, never by its
-// message or bare status. Its fetch is replaced by a script of answers.
+// message or bare status. Its fetch is replaced by a script of answers. Node's Request takes only
+// absolute URLs (a browser resolves `/admin/api/…` against the page): the client is imported
+// with one that resolves them against http://vigil.test.
+const NodeRequest = globalThis.Request;
+vi.stubGlobal(
+  'Request',
+  class extends NodeRequest {
+    constructor(input: Request | string | URL, init?: RequestInit) {
+      super(typeof input === 'string' && input.startsWith('/') ? `http://vigil.test${input}` : input, init);
+    }
+  },
+);
+const { ApiError, api, authApi, call, isTransient, setCsrfToken, setUnauthorizedHandler } = await import(
+  '../web/src/api/client.js'
+);
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -22,14 +28,19 @@ const error = (status: number, code: string, message: string, extra: Record<stri
 
 /** Answers each fetch with the next response; records what was asked. */
 function script(...answers: Response[]) {
-  const calls: { url: string; method: string; csrf: string | undefined }[] = [];
+  const calls: { url: string; method: string; csrf: string | null }[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const headers = (init.headers ?? {}) as Record<string, string>;
-      calls.push({ url, method: init.method ?? 'GET', csrf: headers['X-CSRF-Token'] });
+    vi.fn(async (input: Request | string, init: RequestInit = {}) => {
+      const request =
+        typeof input === 'string' ? new NodeRequest(new URL(input, 'http://vigil.test'), init) : input;
+      calls.push({
+        url: new URL(request.url).pathname,
+        method: request.method,
+        csrf: request.headers.get('X-CSRF-Token'),
+      });
       const answer = answers.shift();
-      if (!answer) throw new Error(`unexpected fetch ${url}`);
+      if (!answer) throw new Error(`unexpected fetch ${request.url}`);
       return answer;
     }),
   );
@@ -37,15 +48,16 @@ function script(...answers: Response[]) {
 }
 
 afterEach(() => {
-  vi.unstubAllGlobals();
+  vi.unstubAllGlobals(); // the client keeps the Request class it was made with
   setUnauthorizedHandler(() => {});
 });
 
-describe('readError', () => {
+describe('call', () => {
   it('reads the code, details and request id of the server’s error body', async () => {
-    const err = await readError(
+    script(
       error(400, 'validation_failed', 'Validation failed', { details: { name: ['must not be empty'] } }),
     );
+    const err = await call(api.POST('/accounts', { body: { name: '' } })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({
       status: 400,
@@ -57,20 +69,21 @@ describe('readError', () => {
   });
 
   it('has no code for an answer that is not the server’s JSON, and keeps the X-Request-Id header', async () => {
-    const err = await readError(
+    script(
       new Response('<h1>Bad gateway</h1>', {
         status: 502,
         statusText: 'Bad Gateway',
         headers: { 'X-Request-Id': 'px-9' },
       }),
     );
+    const err = (await call(api.GET('/accounts', {})).catch((e: unknown) => e)) as InstanceType<
+      typeof ApiError
+    >;
     expect(err.code).toBeUndefined();
     expect(err.requestId).toBe('px-9');
     expect(err.message).toBe('Request failed (502 Bad Gateway)');
   });
-});
 
-describe('request', () => {
   it('re-reads the CSRF token and retries once on invalid_csrf_token', async () => {
     setCsrfToken('old');
     const calls = script(
@@ -78,10 +91,10 @@ describe('request', () => {
       json(200, { user: null, csrf_token: 'new', setup_required: false }),
       json(201, { id: 7 }),
     );
-    await expect(request('/accounts', { method: 'POST', body: { name: 'A' } })).resolves.toEqual({ id: 7 });
+    await expect(call(api.POST('/accounts', { body: { name: 'A' } }))).resolves.toEqual({ id: 7 });
     expect(calls.map((c) => [c.method, c.url, c.csrf])).toEqual([
       ['POST', '/admin/api/accounts', 'old'],
-      ['GET', '/admin/api/session', undefined],
+      ['GET', '/admin/api/session', null],
       ['POST', '/admin/api/accounts', 'new'],
     ]);
   });
@@ -89,7 +102,7 @@ describe('request', () => {
   it('does not retry another 403, whatever its message says', async () => {
     setCsrfToken('token');
     const calls = script(error(403, 'operator_required', 'Invalid CSRF token'));
-    const refused = request('/accounts', { method: 'POST', body: { name: 'A' } });
+    const refused = call(api.POST('/accounts', { body: { name: 'A' } }));
     await expect(refused).rejects.toMatchObject({ status: 403, code: 'operator_required' });
     expect(calls).toHaveLength(1);
   });
@@ -98,17 +111,16 @@ describe('request', () => {
     const onUnauthorized = vi.fn();
     setUnauthorizedHandler(onUnauthorized);
     script(error(401, 'invalid_credentials', 'Invalid email or password'));
-    await expect(request('/session/password', { method: 'POST', body: {} })).rejects.toMatchObject({
-      code: 'invalid_credentials',
-    });
+    await expect(call(api.GET('/accounts', {}))).rejects.toMatchObject({ code: 'invalid_credentials' });
     expect(onUnauthorized).not.toHaveBeenCalled();
 
     script(error(401, 'sign_in_required', 'Sign-in required'));
-    await expect(request('/accounts')).rejects.toMatchObject({ code: 'sign_in_required' });
+    await expect(call(api.GET('/accounts', {}))).rejects.toMatchObject({ code: 'sign_in_required' });
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
 
+    // Sign-in, sign-out and links use authApi, which leaves an ended session to the page.
     script(error(401, 'sign_in_required', 'Sign-in required'));
-    await expect(request('/session', { method: 'DELETE', skipUnauthorizedRedirect: true })).rejects.toThrow();
+    await expect(call(authApi.DELETE('/session', {}))).rejects.toThrow();
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,10 +1,12 @@
 // Bundles the administrator web interface into dist/web/ (served by the server at /admin/).
-// Usage: node web/build.mjs   (run by `npm run build` after tsc)
+// Usage: node web/build.mjs   (run by `npm run build` after tsc: the admin API's types are
+// generated first from the compiled route schemas, see api-types.mjs)
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { writeAdminApiTypes } from './api-types.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(webDir);
@@ -13,6 +15,7 @@ const assetsDir = join(outDir, 'assets');
 const publicPath = '/admin/assets';
 
 const started = performance.now();
+await writeAdminApiTypes();
 await rm(outDir, { recursive: true, force: true });
 await mkdir(assetsDir, { recursive: true });
 

@@ -9,7 +9,7 @@ import { readWindow } from '../pagination.js';
  */
 
 const ADMIN_PAGE_SIZE = 25;
-const ADMIN_MAX_PAGE_SIZE = 200;
+export const ADMIN_MAX_PAGE_SIZE = 200;
 
 // Text, like the Customer API's: only plain decimal positive integers pass (`1.5`, `0`, `1e3`,
 // `abc` → 400 Validation failed "must be a positive integer").

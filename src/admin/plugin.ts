@@ -4,23 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOrCreateSecret } from '../auth/secrets.js';
 import type { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { operatorRequired, signInRequired } from '../errors.js';
-import { parseId } from '../ids.js';
-import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/accounts.admin-routes.js';
-import { accountNotFound, getAccount } from '../modules/accounts/accounts.service.js';
-import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
-import { canActInAccount } from '../modules/admins/admins.service.js';
-import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
-import { coursesAdminRoutes } from '../modules/courses/courses.admin-routes.js';
-import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
-import { groupsAdminRoutes } from '../modules/groups/groups.admin-routes.js';
-import {
-  invitationLinkRoutes,
-  invitationsAdminRoutes,
-} from '../modules/invitations/invitations.admin-routes.js';
-import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
-import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
-import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { resumeSession, type SessionLifetime } from '../modules/sessions/sessions.service.js';
+import { adminApiRoutes } from './api-routes.js';
+import { registerAdminOpenApi } from './openapi.js';
 import type { AdminContext } from './request.js';
 import { ADMIN_PATH, CSRF_COOKIE, NO_SESSION, SESSION_COOKIE } from './session-cookie.js';
 import { spaRoutes } from './spa.js';
@@ -58,6 +44,8 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
 
   await app.register(
     async (api) => {
+      // The document of this API, made from the schemas of the routes registered below.
+      await registerAdminOpenApi(api);
       api.decorateRequest('adminSession', null);
       api.decorateRequest('admin', null as unknown as AdminContext);
       api.addHook('onRequest', async (request) => {
@@ -77,32 +65,7 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
         }
       });
 
-      await api.register(sessionsAdminRoutes, options);
-      await api.register(invitationLinkRoutes, options);
-      await api.register(accountsAdminRoutes);
-      await api.register(
-        async (account) => {
-          // Another account's path looks exactly like a nonexistent account.
-          account.addHook('onRequest', async (request) => {
-            if (request.is404) return;
-            const { accountId } = request.params as { accountId: string };
-            const id = parseId(accountId);
-            if (id === null || !canActInAccount(request.admin.user, id)) throw accountNotFound();
-            await getAccount(app.db, id);
-            request.admin.accountId = id;
-          });
-          await account.register(accountAdminRoutes);
-          await account.register(adminsAdminRoutes);
-          await account.register(invitationsAdminRoutes);
-          await account.register(keysAdminRoutes, options);
-          await account.register(employeesAdminRoutes);
-          await account.register(groupsAdminRoutes);
-          await account.register(campaignsAdminRoutes);
-          await account.register(coursesAdminRoutes);
-          await account.register(messagesAdminRoutes);
-        },
-        { prefix: '/accounts/:accountId' },
-      );
+      await adminApiRoutes(api, options);
     },
     { prefix: '/api' },
   );

@@ -53,5 +53,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Operations', description: 'Health and readiness; no key needed.' },
       ],
     },
+    // The admin API has a document of its own (src/admin/openapi.ts).
+    transform: ({ schema, url }) => ({
+      schema: url.startsWith('/admin/') ? { ...schema, hide: true } : schema,
+      url,
+    }),
   });
 }

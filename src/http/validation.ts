@@ -40,6 +40,9 @@ function describe(error: ErrorObject): string {
       return p.pattern === POSITIVE_INTEGER_PATTERN ? 'must be a positive integer' : 'has an invalid format';
     case 'enum':
       return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    // Only the admin API's bodies refuse unknown fields (the Customer API ignores them).
+    case 'additionalProperties':
+      return `must not have the field "${p.additionalProperty}"`;
     default:
       return error.message ?? 'is invalid';
   }
@@ -57,7 +60,10 @@ export function fieldErrorsFromAjv(errors: ErrorObject[], context: string | unde
     let message = describe(error);
     if (error.keyword === 'required')
       field = String((error.params as { missingProperty: string }).missingProperty);
-    else if (segments.length === 0) field = context ?? 'body';
+    else if (error.keyword === 'additionalProperties' && segments.length === 0) {
+      field = String((error.params as { additionalProperty: string }).additionalProperty);
+      message = 'is not a known field';
+    } else if (segments.length === 0) field = context ?? 'body';
     else field = segments[0] as string;
     if (segments.length > 1) message = `each entry ${message}`;
     // Every query parameter is text; an array means the parameter was repeated.

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ListOf, listEnvelope, listQueryFields, listWindow } from '../../admin/list.js';
-import { Account, NameBody } from '../../admin/schemas.js';
+import { Account, AccountParams, NameBody, responses } from '../../admin/schemas.js';
 import { presentAccount } from './accounts.presenter.js';
 import {
   accountOverview,
@@ -11,15 +11,28 @@ import {
   renameAccount,
 } from './accounts.service.js';
 
+const tags = ['Accounts'];
+
+const Overview = Type.Object(
+  {
+    employees: Type.Integer(),
+    groups: Type.Integer(),
+    campaigns: Type.Integer(),
+    active_keys: Type.Integer(),
+  },
+  { title: 'AccountOverview' },
+);
+
 /** Customer accounts: operators see and manage all of them; an administrator sees their own. */
 export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accounts',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: 'Customer accounts by name (an account administrator sees only their own)',
         querystring: Type.Object({ ...listQueryFields, search: Type.Optional(Type.String()) }),
-        response: { 200: ListOf(Account) },
+        response: responses({ 200: ListOf(Account) }),
       },
     },
     async (request) =>
@@ -31,20 +44,41 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/accounts',
-    { schema: { hide: true, body: NameBody, response: { 201: Account } }, config: { operatorOnly: true } },
+    {
+      schema: {
+        tags,
+        summary: 'Operators: creates a customer account',
+        body: NameBody,
+        response: responses({ 201: Account }),
+      },
+      config: { operatorOnly: true },
+    },
     async (request, reply) => reply.code(201).send(presentAccount(await createAccount(app.db, request.body))),
   );
 };
 
 /** One account (the scope has checked the user may act in it). */
 export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/', { schema: { hide: true, response: { 200: Account } } }, async (request) =>
-    presentAccount(await getAccount(app.db, request.admin.accountId)),
+  app.get(
+    '/',
+    {
+      schema: { tags, summary: 'One account', params: AccountParams, response: responses({ 200: Account }) },
+    },
+    async (request) => presentAccount(await getAccount(app.db, request.admin.accountId)),
   );
 
   app.patch(
     '/',
-    { schema: { hide: true, body: NameBody, response: { 200: Account } }, config: { operatorOnly: true } },
+    {
+      schema: {
+        tags,
+        summary: 'Operators: renames an account',
+        params: AccountParams,
+        body: NameBody,
+        response: responses({ 200: Account }),
+      },
+      config: { operatorOnly: true },
+    },
     async (request) => presentAccount(await renameAccount(app.db, request.admin.accountId, request.body)),
   );
 
@@ -52,15 +86,10 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/overview',
     {
       schema: {
-        hide: true,
-        response: {
-          200: Type.Object({
-            employees: Type.Integer(),
-            groups: Type.Integer(),
-            campaigns: Type.Integer(),
-            active_keys: Type.Integer(),
-          }),
-        },
+        tags,
+        summary: "Counts of the account's employees, groups, campaigns and active API keys",
+        params: AccountParams,
+        response: responses({ 200: Overview }),
       },
     },
     async (request) => accountOverview(app.db, request.admin.accountId),

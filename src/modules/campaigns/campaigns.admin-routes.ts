@@ -1,16 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import { listEnvelope, listWindow } from '../../admin/list.js';
+import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
 import {
   AdminCampaign,
   AdminEnrollment,
-  CampaignBody,
   CampaignIdParams,
   CampaignList,
   CampaignListQuery,
+  CreateCampaignBody,
+  EnrollmentIdParams,
   EnrollmentList,
   EnrollmentListQuery,
   Progress,
+  UpdateCampaignBody,
 } from './campaigns.admin-schemas.js';
 import { launchCampaign } from './campaigns.launch.js';
 import { presentAdminCampaign, presentAdminEnrollment } from './campaigns.presenter.js';
@@ -33,11 +35,13 @@ import {
 } from './enrollments.service.js';
 
 const TRANSITIONS = {
-  schedule: scheduleCampaign,
-  unschedule: unscheduleCampaign,
-  stop: stopCampaign,
-  archive: archiveCampaign,
+  schedule: { run: scheduleCampaign, summary: 'Draft → scheduled: it launches by itself at `start_date`' },
+  unschedule: { run: unscheduleCampaign, summary: 'Scheduled → draft' },
+  stop: { run: stopCampaign, summary: 'Active → completed' },
+  archive: { run: archiveCampaign, summary: 'Completed (or an unused draft) → archived' },
 } as const;
+
+const tags = ['Training campaigns'];
 
 /**
  * The admin API's training campaign routes, relative to `/admin/api/accounts/:accountId`
@@ -46,7 +50,15 @@ const TRANSITIONS = {
 export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/campaigns',
-    { schema: { hide: true, querystring: CampaignListQuery, response: { 200: CampaignList } } },
+    {
+      schema: {
+        tags,
+        summary: 'Campaigns, newest first',
+        params: AccountParams,
+        querystring: CampaignListQuery,
+        response: responses({ 200: CampaignList }),
+      },
+    },
     async (request) =>
       listEnvelope(
         await listCampaignsPage(app.db, request.admin.accountId, listWindow(request.query), {
@@ -58,7 +70,15 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/campaigns',
-    { schema: { hide: true, body: CampaignBody, response: { 201: AdminCampaign } } },
+    {
+      schema: {
+        tags,
+        summary: 'Creates a campaign in `draft`',
+        params: AccountParams,
+        body: CreateCampaignBody,
+        response: responses({ 201: AdminCampaign }),
+      },
+    },
     async (request, reply) => {
       const campaign = await createCampaign(app.db, request.admin.accountId, request.body);
       return reply.status(201).send(presentAdminCampaign(campaign));
@@ -67,7 +87,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/campaigns/:campaignId',
-    { schema: { hide: true, params: CampaignIdParams, response: { 200: AdminCampaign } } },
+    {
+      schema: {
+        tags,
+        summary: 'One campaign',
+        params: CampaignIdParams,
+        response: responses({ 200: AdminCampaign }),
+      },
+    },
     async (request) =>
       presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
   );
@@ -75,7 +102,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/campaigns/:campaignId',
     {
-      schema: { hide: true, params: CampaignIdParams, body: CampaignBody, response: { 200: AdminCampaign } },
+      schema: {
+        tags,
+        summary:
+          'Changes the fields sent; a field its status does not let change (`campaign.editable_fields` of `GET /limits`) is a 409',
+        params: CampaignIdParams,
+        body: UpdateCampaignBody,
+        response: responses({ 200: AdminCampaign }),
+      },
     },
     async (request) =>
       presentAdminCampaign(
@@ -85,7 +119,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/campaigns/:campaignId',
-    { schema: { hide: true, params: CampaignIdParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a draft (409 otherwise)',
+        params: CampaignIdParams,
+        response: responses({ 204: NoContent }),
+      },
+    },
     async (request, reply) => {
       await deleteCampaign(app.db, request.admin.accountId, request.params.campaignId);
       return reply.status(204).send();
@@ -94,7 +135,15 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/campaigns/:campaignId/launch',
-    { schema: { hide: true, params: CampaignIdParams, response: { 200: AdminCampaign } } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
+        params: CampaignIdParams,
+        response: responses({ 200: AdminCampaign }),
+      },
+    },
     async (request) =>
       presentAdminCampaign(
         await launchCampaign(app.db, {
@@ -105,10 +154,10 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ),
   );
 
-  for (const [action, run] of Object.entries(TRANSITIONS)) {
+  for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
     app.post(
       `/campaigns/:campaignId/${action}`,
-      { schema: { hide: true, params: CampaignIdParams, response: { 200: AdminCampaign } } },
+      { schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) } },
       async (request) =>
         presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
     );
@@ -116,7 +165,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/campaigns/:campaignId/progress',
-    { schema: { hide: true, params: CampaignIdParams, response: { 200: Progress } } },
+    {
+      schema: {
+        tags,
+        summary: 'Completion figures of a launched campaign',
+        params: CampaignIdParams,
+        response: responses({ 200: Progress }),
+      },
+    },
     async (request) => campaignProgress(app.db, request.admin.accountId, request.params.campaignId),
   );
 
@@ -124,10 +180,11 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/campaigns/:campaignId/enrollments',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: 'The people enrolled, by last name',
         params: CampaignIdParams,
         querystring: EnrollmentListQuery,
-        response: { 200: EnrollmentList },
+        response: responses({ 200: EnrollmentList }),
       },
     },
     async (request) => {
@@ -147,9 +204,11 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/campaigns/:campaignId/enrollments/:enrollmentId/resend',
     {
       schema: {
-        hide: true,
-        params: Type.Object({ campaignId: Type.String(), enrollmentId: Type.String() }),
-        response: { 200: AdminEnrollment },
+        tags,
+        summary:
+          'Queues a fresh invitation to one person; 409 unless the campaign is active, they have not completed and no invitation to them is waiting',
+        params: EnrollmentIdParams,
+        response: responses({ 200: AdminEnrollment }),
       },
     },
     async (request) =>
@@ -165,7 +224,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/campaigns/:campaignId/enrollments.csv',
-    { schema: { hide: true, params: CampaignIdParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Every enrollment as CSV',
+        params: CampaignIdParams,
+        response: responses({ 200: CsvFile }),
+      },
+    },
     async (request, reply) => {
       const csv = await exportEnrollments(app.db, request.admin.accountId, request.params.campaignId);
       return reply

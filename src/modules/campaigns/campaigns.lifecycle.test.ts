@@ -95,13 +95,16 @@ describe('creating and editing a campaign', () => {
       group_ids: [other.id],
       due_date: 'next friday',
       reminder_days: [0, 400],
-      enroll_new_members: 'yes',
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('Validation failed');
-    expect(Object.keys(res.json().details).sort()).toEqual(
-      ['due_date', 'enroll_new_members', 'name', 'reminder_days'].sort(),
-    );
+    expect(Object.keys(res.json().details).sort()).toEqual(['due_date', 'name', 'reminder_days'].sort());
+    // A value of the wrong type is refused by the route's schema, before any rule.
+    const wrongType = await send(admin, 'POST', `${base}/campaigns`, {
+      name: 'x',
+      enroll_new_members: 'yes',
+    });
+    expect(wrongType.json().details).toEqual({ enroll_new_members: ['must be a boolean'] });
     const unknownRefs = await send(admin, 'POST', `${base}/campaigns`, {
       name: 'x',
       course_keys: ['no-such-course'],

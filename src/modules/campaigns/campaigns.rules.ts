@@ -10,6 +10,8 @@ import { parseId } from '../../ids.js';
 
 export const MAX_COURSES = 20;
 export const MAX_REMINDERS = 10;
+/** The furthest before the due date a reminder can go, in days. */
+export const MAX_REMINDER_DAY = 365;
 const DAY_MS = 86_400_000;
 
 /** The fields an administrator sets; each is optional on a change (absent = unchanged). */
@@ -65,6 +67,23 @@ export function isEditable(status: CampaignStatus, field: CampaignField): boolea
   return EDITABLE[status].includes(field);
 }
 
+/** The request fields of a create or change, by the names the API gives them. */
+export type CampaignInputField = Exclude<CampaignField, 'start_at' | 'due_at'> | 'start_date' | 'due_date';
+
+const API_NAME: Partial<Record<CampaignField, CampaignInputField>> = {
+  start_at: 'start_date',
+  due_at: 'due_date',
+};
+
+/** The fields each status lets change, by their API names (for forms that disable the others). */
+export function editableInputFields(): Record<CampaignStatus, CampaignInputField[]> {
+  const byStatus = {} as Record<CampaignStatus, CampaignInputField[]>;
+  for (const [status, fields] of Object.entries(EDITABLE) as [CampaignStatus, CampaignField[]][]) {
+    byStatus[status] = fields.map((f) => API_NAME[f] ?? (f as CampaignInputField));
+  }
+  return byStatus;
+}
+
 // 2026-12-04, 2026-12-04T09:00, 2026-12-04T09:00:00.000Z, 2026-12-04T09:00:00+01:00
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -117,8 +136,8 @@ function checkGroupIds(errors: FieldErrorCollector, value: unknown): number[] | 
 
 function checkReminderDays(errors: FieldErrorCollector, value: unknown): number[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((d) => !Number.isInteger(d) || d < 1 || d > 365)) {
-    errors.add('reminder_days', 'must be an array of whole days from 1 to 365');
+  if (!Array.isArray(value) || value.some((d) => !Number.isInteger(d) || d < 1 || d > MAX_REMINDER_DAY)) {
+    errors.add('reminder_days', `must be an array of whole days from 1 to ${MAX_REMINDER_DAY}`);
     return undefined;
   }
   const days = [...new Set(value as number[])].sort((a, b) => b - a);

@@ -1,48 +1,101 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { AccountParams, Body, NoContent, PathId, responses } from '../../admin/schemas.js';
 import { Timestamp } from '../../http/schemas.js';
 import { presentCourse, presentCourseSummary } from './courses.presenter.js';
 import { createCourse, deleteCourse, getCourse, listCourses, updateCourse } from './courses.service.js';
 
 const Nullable = Type.Union([Timestamp, Type.Null()]);
 
-const CourseSummary = Type.Object({
-  key: Type.String(),
+const CourseSummary = Type.Object(
+  {
+    key: Type.String({ description: 'A built-in slug (`phishing`) or `custom-<id>`.' }),
+    title: Type.String(),
+    summary: Type.String(),
+    minutes: Type.Integer(),
+    pass_mark: Type.Integer({ description: 'Whole percent of right answers needed to pass.' }),
+    lesson_count: Type.Integer(),
+    question_count: Type.Integer(),
+    built_in: Type.Boolean(),
+    created_at: Nullable,
+    updated_at: Nullable,
+  },
+  { title: 'CourseSummary' },
+);
+
+const QuizQuestion = Type.Object(
+  {
+    question: Type.String(),
+    choices: Type.Array(Type.String()),
+    answer: Type.Integer({ description: 'Index of the right choice.' }),
+    explanation: Type.String(),
+  },
+  { title: 'QuizQuestion' },
+);
+
+const Course = Type.Composite(
+  [
+    CourseSummary,
+    Type.Object({
+      lessons: Type.Array(
+        Type.Object({
+          title: Type.String(),
+          markdown: Type.String({ description: 'The source.' }),
+          html: Type.String({ description: 'As the learner sees it (rendered with raw HTML off).' }),
+        }),
+      ),
+      quiz: Type.Array(QuizQuestion),
+    }),
+  ],
+  { title: 'Course' },
+);
+
+const CourseParams = Type.Object({ accountId: PathId, courseKey: Type.String({ maxLength: 100 }) });
+
+// The shape; the values' rules are the service's (courses.rules.ts, limits in GET /admin/api/limits).
+// Inside lessons and questions every field is optional here so that the service can name a
+// missing one by its path (`lessons[1].markdown`), which the editor shows on that input.
+const CourseBody = Body({
   title: Type.String(),
-  summary: Type.String(),
+  summary: Type.Optional(Type.String()),
   minutes: Type.Integer(),
   pass_mark: Type.Integer(),
-  lesson_count: Type.Integer(),
-  question_count: Type.Integer(),
-  built_in: Type.Boolean(),
-  created_at: Nullable,
-  updated_at: Nullable,
+  lessons: Type.Array(
+    Type.Object(
+      { title: Type.Optional(Type.String()), markdown: Type.Optional(Type.String()) },
+      { additionalProperties: false, description: 'Both fields are required (checked by the service).' },
+    ),
+  ),
+  quiz: Type.Array(
+    Type.Object(
+      {
+        question: Type.Optional(Type.String()),
+        choices: Type.Optional(Type.Array(Type.String())),
+        answer: Type.Optional(Type.Integer()),
+        explanation: Type.Optional(Type.String()),
+      },
+      {
+        additionalProperties: false,
+        description: '`question`, `choices` and `answer` are required (checked by the service).',
+      },
+    ),
+  ),
 });
 
-const Course = Type.Composite([
-  CourseSummary,
-  Type.Object({
-    lessons: Type.Array(Type.Object({ title: Type.String(), markdown: Type.String(), html: Type.String() })),
-    quiz: Type.Array(
-      Type.Object({
-        question: Type.String(),
-        choices: Type.Array(Type.String()),
-        answer: Type.Integer(),
-        explanation: Type.String(),
-      }),
-    ),
-  }),
-]);
-
-const CourseParams = Type.Object({ courseKey: Type.String({ maxLength: 100 }) });
-// Any object: the rules (and their messages, per field path) are the service's, courses.rules.ts.
-const CourseBody = Type.Object({}, { additionalProperties: true });
+const tags = ['Courses'];
 
 /** The admin API's course routes, relative to `/admin/api/accounts/:accountId`. */
 export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/courses',
-    { schema: { hide: true, response: { 200: Type.Object({ results: Type.Array(CourseSummary) }) } } },
+    {
+      schema: {
+        tags,
+        summary: "Built-in courses first, then the account's by title",
+        params: AccountParams,
+        response: responses({ 200: Type.Object({ results: Type.Array(CourseSummary) }) }),
+      },
+    },
     async (request) => ({
       results: (await listCourses(app.db, request.admin.accountId)).map(presentCourseSummary),
     }),
@@ -50,7 +103,15 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/courses',
-    { schema: { hide: true, body: CourseBody, response: { 201: Course } } },
+    {
+      schema: {
+        tags,
+        summary: 'Creates a course of the account (`custom-<id>`)',
+        params: AccountParams,
+        body: CourseBody,
+        response: responses({ 201: Course }),
+      },
+    },
     async (request, reply) =>
       reply
         .status(201)
@@ -59,14 +120,22 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/courses/:courseKey',
-    { schema: { hide: true, params: CourseParams, response: { 200: Course } } },
+    { schema: { tags, summary: 'One course', params: CourseParams, response: responses({ 200: Course }) } },
     async (request) =>
       presentCourse(await getCourse(app.db, request.admin.accountId, request.params.courseKey)),
   );
 
   app.put(
     '/courses/:courseKey',
-    { schema: { hide: true, params: CourseParams, body: CourseBody, response: { 200: Course } } },
+    {
+      schema: {
+        tags,
+        summary: 'Replaces a course of the account; a built-in one is a 409',
+        params: CourseParams,
+        body: CourseBody,
+        response: responses({ 200: Course }),
+      },
+    },
     async (request) =>
       presentCourse(
         await updateCourse(app.db, request.admin.accountId, request.params.courseKey, request.body),
@@ -75,7 +144,14 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/courses/:courseKey',
-    { schema: { hide: true, params: CourseParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a course of the account; a built-in one or one a campaign uses is a 409',
+        params: CourseParams,
+        response: responses({ 204: NoContent }),
+      },
+    },
     async (request, reply) => {
       await deleteCourse(app.db, request.admin.accountId, request.params.courseKey);
       return reply.status(204).send();

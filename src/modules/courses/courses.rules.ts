@@ -7,7 +7,21 @@ import type { TrainingCourse } from './courses.lookup.js';
 
 export const MAX_LESSONS = 50;
 export const MAX_QUESTIONS = 50;
-const LESSON_MAX = 100_000;
+
+/** Every bound a course's fields have (served to the editor by GET /admin/api/limits). */
+export const COURSE_LIMITS = {
+  summary_max: 500,
+  minutes: { min: 1, max: 600 },
+  pass_mark: { min: 1, max: 100 },
+  lessons_max: MAX_LESSONS,
+  lesson_markdown_max: 100_000,
+  questions_max: MAX_QUESTIONS,
+  question_max: 1000,
+  choices: { min: 2, max: 6 },
+  choice_max: 500,
+  explanation_max: 2000,
+} as const;
+const L = COURSE_LIMITS;
 
 /** The fields of a course that its author writes. */
 export type CourseInput = Pick<
@@ -47,13 +61,18 @@ function record(value: unknown): Record<string, unknown> {
 
 function checkQuestion(errors: FieldErrorCollector, field: string, value: unknown): QuizQuestion {
   const q = record(value);
-  const question = checkText(errors, `${field}.question`, q.question, { min: 1, max: 1000 });
-  const choices = checkList(errors, `${field}.choices`, q.choices, 6).map((choice, j) =>
-    checkText(errors, `${field}.choices[${j}]`, choice, { min: 1, max: 500 }),
+  const question = checkText(errors, `${field}.question`, q.question, { min: 1, max: L.question_max });
+  const choices = checkList(errors, `${field}.choices`, q.choices, L.choices.max).map((choice, j) =>
+    checkText(errors, `${field}.choices[${j}]`, choice, { min: 1, max: L.choice_max }),
   );
-  if (choices.length === 1) errors.add(`${field}.choices`, 'must have at least 2 choices');
+  if (choices.length > 0 && choices.length < L.choices.min) {
+    errors.add(`${field}.choices`, `must have at least ${L.choices.min} choices`);
+  }
   const answer = checkInteger(errors, `${field}.answer`, q.answer, 0, Math.max(choices.length - 1, 0));
-  const explanation = checkText(errors, `${field}.explanation`, q.explanation ?? '', { min: 0, max: 2000 });
+  const explanation = checkText(errors, `${field}.explanation`, q.explanation ?? '', {
+    min: 0,
+    max: L.explanation_max,
+  });
   return { question, choices, answer, explanation };
 }
 
@@ -61,14 +80,17 @@ function checkQuestion(errors: FieldErrorCollector, field: string, value: unknow
 export function checkCourseInput(errors: FieldErrorCollector, input: Record<string, unknown>): CourseInput {
   return {
     title: checkName(errors, 'title', input.title),
-    summary: checkText(errors, 'summary', input.summary ?? '', { min: 0, max: 500 }),
-    minutes: checkInteger(errors, 'minutes', input.minutes, 1, 600),
-    pass_mark: checkInteger(errors, 'pass_mark', input.pass_mark, 1, 100),
+    summary: checkText(errors, 'summary', input.summary ?? '', { min: 0, max: L.summary_max }),
+    minutes: checkInteger(errors, 'minutes', input.minutes, L.minutes.min, L.minutes.max),
+    pass_mark: checkInteger(errors, 'pass_mark', input.pass_mark, L.pass_mark.min, L.pass_mark.max),
     lessons: checkList(errors, 'lessons', input.lessons, MAX_LESSONS).map((value, i) => {
       const lesson = record(value);
       return {
         title: checkName(errors, `lessons[${i}].title`, lesson.title),
-        markdown: checkText(errors, `lessons[${i}].markdown`, lesson.markdown, { min: 1, max: LESSON_MAX }),
+        markdown: checkText(errors, `lessons[${i}].markdown`, lesson.markdown, {
+          min: 1,
+          max: L.lesson_markdown_max,
+        }),
       };
     }),
     quiz: checkList(errors, 'quiz', input.quiz, MAX_QUESTIONS).map((value, i) =>

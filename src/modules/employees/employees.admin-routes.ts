@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listEnvelope, listWindow } from '../../admin/list.js';
+import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
 import {
+  CreateEmployeeBody,
   EmployeeIdParams,
   EmployeeList,
   EmployeeListQuery,
@@ -12,7 +14,7 @@ import {
 import { exportEmployees } from './employees.export.js';
 import { importEmployees } from './employees.import.js';
 import { presentEmployee, presentEmployeeWithGroups } from './employees.presenter.js';
-import { CreateEmployeeBody, Employee } from './employees.schemas.js';
+import { Employee } from './employees.schemas.js';
 import {
   createEmployee,
   deleteEmployee,
@@ -25,10 +27,20 @@ import {
  * The admin API's employee routes, relative to `/admin/api/accounts/:accountId` (whose hooks
  * have checked the session, the CSRF token and the account: `request.admin.accountId`).
  */
+const tags = ['Employees'];
+
 export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees',
-    { schema: { hide: true, querystring: EmployeeListQuery, response: { 200: EmployeeList } } },
+    {
+      schema: {
+        tags,
+        summary: 'Employees, searched, sorted (by last name unless told) and paged',
+        params: AccountParams,
+        querystring: EmployeeListQuery,
+        response: responses({ 200: EmployeeList }),
+      },
+    },
     async (request) => {
       const { search, sort, order } = request.query;
       const page = await searchEmployees(
@@ -43,7 +55,15 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/employees',
-    { schema: { hide: true, body: CreateEmployeeBody, response: { 201: Employee } } },
+    {
+      schema: {
+        tags,
+        summary: 'Creates an employee; 409 when the address is taken',
+        params: AccountParams,
+        body: CreateEmployeeBody,
+        response: responses({ 201: Employee }),
+      },
+    },
     async (request, reply) => {
       const employee = await createEmployee(app.db, request.admin.accountId, request.body);
       return reply.status(201).send(presentEmployee(employee));
@@ -52,24 +72,50 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/employees/import',
-    { schema: { hide: true, body: ImportBody, response: { 200: ImportResponse } } },
+    {
+      schema: {
+        tags,
+        summary: 'Checks (`dry_run`) or creates up to `limits.import_rows` employees; one result per row',
+        params: AccountParams,
+        body: ImportBody,
+        response: responses({ 200: ImportResponse }),
+      },
+    },
     async (request) =>
       importEmployees(app.db, request.admin.accountId, request.body.rows, {
         dryRun: request.body.dry_run ?? false,
       }),
   );
 
-  app.get('/employees/export.csv', { schema: { hide: true } }, async (request, reply) =>
-    reply
-      .type('text/csv; charset=utf-8')
-      .header('Content-Disposition', 'attachment; filename="employees.csv"')
-      .header('Cache-Control', 'no-store')
-      .send(exportEmployees(app.db, request.admin.accountId)),
+  app.get(
+    '/employees/export.csv',
+    {
+      schema: {
+        tags,
+        summary:
+          "Every employee as CSV: `id,first_name,last_name,email,created_at`; cells starting with `= + - @` get a leading `'`",
+        params: AccountParams,
+        response: responses({ 200: CsvFile }),
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="employees.csv"')
+        .header('Cache-Control', 'no-store')
+        .send(exportEmployees(app.db, request.admin.accountId)),
   );
 
   app.get(
     '/employees/:employeeId',
-    { schema: { hide: true, params: EmployeeIdParams, response: { 200: EmployeeWithGroups } } },
+    {
+      schema: {
+        tags,
+        summary: 'One employee and their groups',
+        params: EmployeeIdParams,
+        response: responses({ 200: EmployeeWithGroups }),
+      },
+    },
     async (request) =>
       presentEmployeeWithGroups(
         await getEmployeeWithGroups(app.db, request.admin.accountId, request.params.employeeId),
@@ -79,7 +125,13 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/employees/:employeeId',
     {
-      schema: { hide: true, params: EmployeeIdParams, body: UpdateEmployeeBody, response: { 200: Employee } },
+      schema: {
+        tags,
+        summary: 'Changes the fields sent, with the create rules; 409 on a taken address',
+        params: EmployeeIdParams,
+        body: UpdateEmployeeBody,
+        response: responses({ 200: Employee }),
+      },
     },
     async (request) =>
       presentEmployee(
@@ -89,7 +141,14 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/employees/:employeeId',
-    { schema: { hide: true, params: EmployeeIdParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Deletes an employee, who leaves every group (their counts and ETags move)',
+        params: EmployeeIdParams,
+        response: responses({ 204: NoContent }),
+      },
+    },
     async (request, reply) => {
       await deleteEmployee(app.db, request.admin.accountId, request.params.employeeId);
       return reply.status(204).send();

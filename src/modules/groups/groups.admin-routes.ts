@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listEnvelope, listWindow } from '../../admin/list.js';
+import { AccountParams, NoContent, responses } from '../../admin/schemas.js';
 import { presentEmployee } from '../employees/employees.presenter.js';
 import {
   AddedByEmailResponse,
@@ -31,10 +32,20 @@ import {
  * have checked the session, the CSRF token and the account: `request.admin.accountId`).
  * Every membership change moves the group's version, so the Customer API sees a new ETag.
  */
+const tags = ['Groups'];
+
 export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups',
-    { schema: { hide: true, querystring: SearchListQuery, response: { 200: GroupList } } },
+    {
+      schema: {
+        tags,
+        summary: 'Groups by name',
+        params: AccountParams,
+        querystring: SearchListQuery,
+        response: responses({ 200: GroupList }),
+      },
+    },
     async (request) => {
       const { search } = request.query;
       const page = await listGroupsPage(
@@ -49,7 +60,15 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/groups',
-    { schema: { hide: true, body: CreateGroupBody, response: { 201: AdminGroup } } },
+    {
+      schema: {
+        tags,
+        summary: 'Creates a group',
+        params: AccountParams,
+        body: CreateGroupBody,
+        response: responses({ 201: AdminGroup }),
+      },
+    },
     async (request, reply) => {
       const group = await createGroup(app.db, request.admin.accountId, request.body);
       return reply.status(201).send(presentAdminGroup(group));
@@ -58,14 +77,24 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/groups/:groupId',
-    { schema: { hide: true, params: GroupIdParams, response: { 200: AdminGroup } } },
+    {
+      schema: { tags, summary: 'One group', params: GroupIdParams, response: responses({ 200: AdminGroup }) },
+    },
     async (request) =>
       presentAdminGroup(await getGroup(app.db, request.admin.accountId, request.params.groupId)),
   );
 
   app.patch(
     '/groups/:groupId',
-    { schema: { hide: true, params: GroupIdParams, body: UpdateGroupBody, response: { 200: AdminGroup } } },
+    {
+      schema: {
+        tags,
+        summary: 'Renames a group or changes its description',
+        params: GroupIdParams,
+        body: UpdateGroupBody,
+        response: responses({ 200: AdminGroup }),
+      },
+    },
     async (request) =>
       presentAdminGroup(
         await updateGroup(app.db, request.admin.accountId, request.params.groupId, request.body),
@@ -74,7 +103,14 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/groups/:groupId',
-    { schema: { hide: true, params: GroupIdParams } },
+    {
+      schema: {
+        tags,
+        summary: 'Deletes a group; 409 while a scheduled or active campaign targets it',
+        params: GroupIdParams,
+        response: responses({ 204: NoContent }),
+      },
+    },
     async (request, reply) => {
       await deleteGroup(app.db, request.admin.accountId, request.params.groupId);
       return reply.status(204).send();
@@ -85,10 +121,11 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/groups/:groupId/members',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: 'Members of a group by last name',
         params: GroupIdParams,
         querystring: SearchListQuery,
-        response: { 200: MemberList },
+        response: responses({ 200: MemberList }),
       },
     },
     async (request) => {
@@ -107,7 +144,14 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups/:groupId/members',
     {
-      schema: { hide: true, params: GroupIdParams, body: EmployeeIdsBody, response: { 200: AddedResponse } },
+      schema: {
+        tags,
+        summary:
+          'Adds employees to a group; unknown ids: 400 `Invalid employee_ids` with `details.invalid_ids`',
+        params: GroupIdParams,
+        body: EmployeeIdsBody,
+        response: responses({ 200: AddedResponse }),
+      },
     },
     async (request) => {
       const { added, group } = await addGroupMembers(
@@ -124,10 +168,11 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/groups/:groupId/members/remove',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: 'Removes employees from a group (their campaign progress stays)',
         params: GroupIdParams,
         body: EmployeeIdsBody,
-        response: { 200: RemovedResponse },
+        response: responses({ 200: RemovedResponse }),
       },
     },
     async (request) => {
@@ -145,10 +190,11 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/groups/:groupId/members/by-email',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: 'Adds employees by address, up to `limits.by_email_addresses` a request',
         params: GroupIdParams,
         body: EmailsBody,
-        response: { 200: AddedByEmailResponse },
+        response: responses({ 200: AddedByEmailResponse }),
       },
     },
     async (request) => {

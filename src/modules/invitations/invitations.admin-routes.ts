@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ListOf } from '../../admin/list.js';
 import type { AdminOptions } from '../../admin/plugin.js';
-import { IdParams, SignedIn, Timestamp } from '../../admin/schemas.js';
+import {
+  AccountParams,
+  Body,
+  IdParams,
+  NoContent,
+  responses,
+  SignedIn,
+  Timestamp,
+} from '../../admin/schemas.js';
 import { csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { linkTo, publicBaseUrl } from '../../http/links.js';
 import { presentUser } from '../admins/admins.presenter.js';
@@ -16,19 +24,48 @@ import {
   revokeInvitation,
 } from './invitations.service.js';
 
-const Invitation = Type.Object({
-  id: Type.Integer(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  created_at: Timestamp,
-  expires_at: Timestamp,
-});
+const Invitation = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    created_at: Timestamp,
+    expires_at: Timestamp,
+  },
+  { title: 'Invitation' },
+);
+const CreatedInvitation = Type.Composite(
+  [
+    Invitation,
+    Type.Object({ url: Type.String({ description: 'The link with its token: shown only this once.' }) }),
+  ],
+  { title: 'CreatedInvitation' },
+);
+const InvitationLink = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('setup'), Type.Literal('invite')]),
+    email: Type.Union([Type.String(), Type.Null()]),
+    role: Type.Union([Type.Literal('operator'), Type.Literal('account_admin')]),
+    account: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+    expires_at: Timestamp,
+  },
+  { title: 'InvitationLink' },
+);
 const TokenParams = Type.Object({ token: Type.String() });
 
 /** The pages behind setup and invitation links: no session needed, the token is the credential. */
 export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
   app.get(
     '/invitations/:token',
-    { schema: { hide: true, params: TokenParams }, config: { adminPublic: true, secretParams: ['token'] } },
+    {
+      schema: {
+        tags: ['Session'],
+        summary:
+          'What a setup or invitation link is for, before its password is chosen; 404 when it is not valid or has expired',
+        params: TokenParams,
+        response: responses({ 200: InvitationLink }),
+      },
+      config: { adminPublic: true, secretParams: ['token'] },
+    },
     async (request) => {
       const { invitation, account } = await openInvitation(app.db, request.params.token);
       return presentLink(invitation, account);
@@ -39,14 +76,16 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
     '/invitations/:token/accept',
     {
       schema: {
-        hide: true,
+        tags: ['Session'],
+        summary:
+          'Accepts a link with a password and signs in. `email` is required for a setup link (an invitation has its own)',
         params: TokenParams,
-        body: Type.Object({
+        body: Body({
           email: Type.Optional(Type.String()),
           password: Type.String(),
           name: Type.Optional(Type.String()),
         }),
-        response: { 200: SignedIn },
+        response: responses({ 200: SignedIn }),
       },
       config: { adminPublic: true, secretParams: ['token'] },
     },
@@ -64,7 +103,14 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
 export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/invitations',
-    { schema: { hide: true, response: { 200: ListOf(Invitation) } } },
+    {
+      schema: {
+        tags: ['Administrators'],
+        summary: "The account's pending invitations",
+        params: AccountParams,
+        response: responses({ 200: ListOf(Invitation) }),
+      },
+    },
     async (request) => {
       const results = (await pendingInvitations(app.db, request.admin.accountId)).map(presentInvitation);
       return { count: results.length, results };
@@ -75,9 +121,11 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
     '/invitations',
     {
       schema: {
-        hide: true,
-        body: Type.Object({ email: Type.String() }),
-        response: { 201: Type.Composite([Invitation, Type.Object({ url: Type.String() })]) },
+        tags: ['Administrators'],
+        summary: 'Operators: invites an administrator of this account (the link is valid 7 days)',
+        params: AccountParams,
+        body: Body({ email: Type.String() }),
+        response: responses({ 201: CreatedInvitation }),
       },
       config: { operatorOnly: true },
     },
@@ -95,7 +143,15 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
 
   app.delete(
     '/invitations/:id',
-    { schema: { hide: true, params: IdParams }, config: { operatorOnly: true } },
+    {
+      schema: {
+        tags: ['Administrators'],
+        summary: 'Operators: revokes a pending invitation',
+        params: IdParams,
+        response: responses({ 204: NoContent }),
+      },
+      config: { operatorOnly: true },
+    },
     async (request, reply) => {
       await revokeInvitation(app.db, request.admin.accountId, request.params.id);
       return reply.code(204).send();

@@ -16,7 +16,7 @@ export function presentLink(invitation: Invitation, account: Account | null) {
   return {
     kind: invitation.kind,
     email: invitation.email,
-    role: invitation.kind === 'setup' ? 'operator' : 'account_admin',
+    role: invitation.kind === 'setup' ? ('operator' as const) : ('account_admin' as const),
     account: account ? { id: account.id, name: account.name } : null,
     expires_at: iso(invitation.expires_at),
   };

@@ -1,47 +1,84 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ListOf } from '../../admin/list.js';
-import { IdParams, NullableTimestamp, Timestamp } from '../../admin/schemas.js';
+import {
+  AccountParams,
+  Body,
+  IdParams,
+  NullableTimestamp,
+  responses,
+  Timestamp,
+} from '../../admin/schemas.js';
+import { ACCESS_POINTS, type Permission } from '../../auth/permissions.js';
 import { presentKey } from './keys.presenter.js';
 import { createKey, keysOfAccount, revokeKey, setKeyRateLimit } from './keys.service.js';
 
-const Key = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  prefix: Type.String(),
-  permissions: Type.Array(Type.String()),
-  rate_limit: Type.Integer(),
-  status: Type.String(),
-  created_at: Timestamp,
-  last_used_at: NullableTimestamp,
-  expires_at: NullableTimestamp,
-  revoked_at: NullableTimestamp,
-});
+const tags = ['API keys'];
+
+/** Every permission a key can hold: each access point, read and write. */
+const PERMISSIONS = ACCESS_POINTS.flatMap((point) => [`${point}:read`, `${point}:write`]) as Permission[];
+
+const Key = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    prefix: Type.String(),
+    permissions: Type.Array(Type.Unsafe<Permission>({ type: 'string', enum: PERMISSIONS })),
+    rate_limit: Type.Integer({ description: 'Requests per minute.' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+    created_at: Timestamp,
+    last_used_at: NullableTimestamp,
+    expires_at: NullableTimestamp,
+    revoked_at: NullableTimestamp,
+  },
+  { title: 'ApiKey' },
+);
+
+const CreatedKey = Type.Composite(
+  [Key, Type.Object({ key: Type.String({ description: 'The secret: shown only this once.' }) })],
+  { title: 'CreatedApiKey' },
+);
 
 /** The Integration area: an account's API keys. */
 export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: number }> = async (
   app,
   options,
 ) => {
-  app.get('/keys', { schema: { hide: true, response: { 200: ListOf(Key) } } }, async (request) => {
-    const now = Date.now();
-    const results = (await keysOfAccount(app.db, request.admin.accountId))
-      .reverse()
-      .map((key) => presentKey(key, now));
-    return { count: results.length, results };
-  });
+  app.get(
+    '/keys',
+    {
+      schema: {
+        tags,
+        summary: "The account's API keys, newest first, revoked ones included",
+        params: AccountParams,
+        response: responses({ 200: ListOf(Key) }),
+      },
+    },
+    async (request) => {
+      const now = Date.now();
+      const results = (await keysOfAccount(app.db, request.admin.accountId))
+        .reverse()
+        .map((key) => presentKey(key, now));
+      return { count: results.length, results };
+    },
+  );
 
   app.post(
     '/keys',
     {
       schema: {
-        hide: true,
-        body: Type.Object({
+        tags,
+        summary: 'Creates an API key: the only answer that holds its secret',
+        params: AccountParams,
+        body: Body({
           name: Type.String(),
-          permissions: Type.Array(Type.String(), { maxItems: 50 }),
-          expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+          permissions: Type.Array(Type.String({ description: '`employees|groups|campaigns:read|write`' }), {
+            maxItems: 50,
+            description: 'At least one.',
+          }),
+          expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
         }),
-        response: { 201: Type.Composite([Key, Type.Object({ key: Type.String() })]) },
+        response: responses({ 201: CreatedKey }),
       },
     },
     async (request, reply) => {
@@ -58,7 +95,9 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
 
   app.post(
     '/keys/:id/revoke',
-    { schema: { hide: true, params: IdParams, response: { 200: Key } } },
+    {
+      schema: { tags, summary: 'Revokes a key', params: IdParams, response: responses({ 200: Key }) },
+    },
     async (request) => presentKey(await revokeKey(app.db, request.params.id, request.admin.accountId)),
   );
 
@@ -66,10 +105,11 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     '/keys/:id',
     {
       schema: {
-        hide: true,
+        tags,
+        summary: "Operators: sets a key's per-minute budget (see `GET /limits` for its range)",
         params: IdParams,
-        body: Type.Object({ rate_limit: Type.Integer() }),
-        response: { 200: Key },
+        body: Body({ rate_limit: Type.Integer() }),
+        response: responses({ 200: Key }),
       },
       config: { operatorOnly: true },
     },

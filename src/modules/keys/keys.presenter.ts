@@ -12,10 +12,10 @@ export function presentKey(key: ApiKey, now = Date.now()) {
     rate_limit: key.rate_limit,
     status:
       key.revoked_at !== null
-        ? 'revoked'
+        ? ('revoked' as const)
         : key.expires_at !== null && key.expires_at <= now
-          ? 'expired'
-          : 'active',
+          ? ('expired' as const)
+          : ('active' as const),
     created_at: iso(key.created_at),
     expires_at: isoOrNull(key.expires_at),
     revoked_at: isoOrNull(key.revoked_at),

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listEnvelope, listWindow } from '../../admin/list.js';
+import { AccountParams, responses } from '../../admin/schemas.js';
 import { parseId } from '../../ids.js';
 import {
   AdminMessage,
@@ -17,10 +18,20 @@ import { getMessage, listMessagesPage, messageCounts, retryMessage } from './mes
  * (whose hooks have checked the session, the CSRF token and the account). Nothing is sent here:
  * a retry only queues the message again for the workers.
  */
+const tags = ['Outbox'];
+
 export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/messages',
-    { schema: { hide: true, querystring: MessageListQuery, response: { 200: MessageList } } },
+    {
+      schema: {
+        tags,
+        summary: 'Messages (invitations, reminders, new links), newest first',
+        params: AccountParams,
+        querystring: MessageListQuery,
+        response: responses({ 200: MessageList }),
+      },
+    },
     async (request) => {
       const { status, campaign_id } = request.query;
       const page = await listMessagesPage(
@@ -36,7 +47,14 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/messages/summary',
-    { schema: { hide: true, response: { 200: MailSummary } } },
+    {
+      schema: {
+        tags,
+        summary: 'How mail is delivered (`smtp`, or kept in the `outbox`) and the messages per status',
+        params: AccountParams,
+        response: responses({ 200: MailSummary }),
+      },
+    },
     async (request) => ({
       transport: app.config.mail.smtpUrl ? ('smtp' as const) : ('outbox' as const),
       counts: await messageCounts(app.db, request.admin.accountId),
@@ -45,14 +63,28 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/messages/:messageId',
-    { schema: { hide: true, params: MessageIdParams, response: { 200: AdminMessageDetail } } },
+    {
+      schema: {
+        tags,
+        summary: 'One message with its bodies (null until an attempt hands it over for delivery)',
+        params: MessageIdParams,
+        response: responses({ 200: AdminMessageDetail }),
+      },
+    },
     async (request) =>
       presentMessageDetail(await getMessage(app.db, request.admin.accountId, request.params.messageId)),
   );
 
   app.post(
     '/messages/:messageId/retry',
-    { schema: { hide: true, params: MessageIdParams, response: { 200: AdminMessage } } },
+    {
+      schema: {
+        tags,
+        summary: 'Queues a failed message again',
+        params: MessageIdParams,
+        response: responses({ 200: AdminMessage }),
+      },
+    },
     async (request) =>
       presentMessage(await retryMessage(app.db, request.admin.accountId, request.params.messageId)),
   );

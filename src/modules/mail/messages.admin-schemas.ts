@@ -1,15 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { ListOf, listQueryFields } from '../../admin/list.js';
+import { PathId } from '../../admin/schemas.js';
 import type { MessageStatus } from '../../db/schema.js';
 import { Id, POSITIVE_INTEGER_PATTERN, Timestamp } from '../../http/schemas.js';
 import { MESSAGE_STATUSES } from './messages.service.js';
 
-/** Request and response schemas of the outbox routes of the admin API (kept out of the OpenAPI document). */
+/** Request and response schemas of the outbox routes of the admin API (in /admin/api/openapi.json). */
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-export const AdminMessage = Type.Object({
+const messageFields = {
   id: Id,
   kind: Type.Union([Type.Literal('invitation'), Type.Literal('reminder'), Type.Literal('link')]),
   status: Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] }),
@@ -26,13 +27,18 @@ export const AdminMessage = Type.Object({
   created_at: Timestamp,
   sent_at: Nullable(Timestamp),
   next_attempt_at: Nullable(Timestamp),
-});
+};
 
-export const AdminMessageDetail = Type.Object({
-  ...AdminMessage.properties,
-  body_text: Nullable(Type.String()),
-  body_html: Nullable(Type.String()),
-});
+export const AdminMessage = Type.Object(messageFields, { title: 'Message' });
+
+export const AdminMessageDetail = Type.Object(
+  {
+    ...messageFields,
+    body_text: Nullable(Type.String()),
+    body_html: Nullable(Type.String()),
+  },
+  { title: 'MessageDetail' },
+);
 
 export const MessageList = ListOf(AdminMessage);
 
@@ -42,14 +48,17 @@ export const MessageListQuery = Type.Object({
   campaign_id: Type.Optional(Type.String({ pattern: POSITIVE_INTEGER_PATTERN })),
 });
 
-export const MessageIdParams = Type.Object({ messageId: Type.String() });
+export const MessageIdParams = Type.Object({ accountId: PathId, messageId: PathId });
 
-export const MailSummary = Type.Object({
-  transport: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')]),
-  counts: Type.Object(
-    Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, Type.Integer({ minimum: 0 })])) as Record<
-      MessageStatus,
-      ReturnType<typeof Type.Integer>
-    >,
-  ),
-});
+export const MailSummary = Type.Object(
+  {
+    transport: Type.Union([Type.Literal('smtp'), Type.Literal('outbox')]),
+    counts: Type.Object(
+      Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, Type.Integer({ minimum: 0 })])) as Record<
+        MessageStatus,
+        ReturnType<typeof Type.Integer>
+      >,
+    ),
+  },
+  { title: 'MailSummary' },
+);

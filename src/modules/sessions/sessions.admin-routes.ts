@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AdminOptions } from '../../admin/plugin.js';
-import { SignedIn, User } from '../../admin/schemas.js';
+import { Body, NoContent, responses, SignedIn, User } from '../../admin/schemas.js';
 import { clearSessionCookie, csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { changePassword, checkCredentials, hasOperator } from '../admins/admins.service.js';
@@ -13,14 +13,19 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
     '/session',
     {
       schema: {
-        hide: true,
-        response: {
-          200: Type.Object({
-            user: Type.Union([User, Type.Null()]),
-            csrf_token: Type.String(),
-            setup_required: Type.Boolean(),
-          }),
-        },
+        tags: ['Session'],
+        summary:
+          'The signed-in user (or null), the CSRF token to send on writes, and whether Vigil still needs its first operator',
+        response: responses({
+          200: Type.Object(
+            {
+              user: Type.Union([User, Type.Null()]),
+              csrf_token: Type.String(),
+              setup_required: Type.Boolean(),
+            },
+            { title: 'Session' },
+          ),
+        }),
       },
       config: { adminPublic: true },
     },
@@ -38,9 +43,11 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
     '/session',
     {
       schema: {
-        hide: true,
-        body: Type.Object({ email: Type.String(), password: Type.String() }),
-        response: { 200: SignedIn },
+        tags: ['Session'],
+        summary:
+          'Signs in: a new session cookie and CSRF token. 401 for a wrong email or password; 429 (Retry-After) when throttled',
+        body: Body({ email: Type.String(), password: Type.String() }),
+        response: responses({ 200: SignedIn }),
       },
       config: { adminPublic: true },
     },
@@ -61,8 +68,11 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
     '/session/password',
     {
       schema: {
-        hide: true,
-        body: Type.Object({ current_password: Type.String(), new_password: Type.String() }),
+        tags: ['Session'],
+        summary:
+          "Changes the signed-in user's password; their other sessions end, this one stays. Throttled like sign-in",
+        body: Body({ current_password: Type.String(), new_password: Type.String() }),
+        response: responses({ 204: NoContent }),
       },
     },
     async (request, reply) => {
@@ -75,9 +85,19 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
     },
   );
 
-  app.delete('/session', { schema: { hide: true } }, async (request, reply) => {
-    if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
-    clearSessionCookie(reply);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/session',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'Signs out: the session ends and its cookie is cleared',
+        response: responses({ 204: NoContent }),
+      },
+    },
+    async (request, reply) => {
+      if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
+      clearSessionCookie(reply);
+      return reply.code(204).send();
+    },
+  );
 };

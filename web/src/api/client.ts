@@ -1,8 +1,11 @@
-// The fetch wrapper every API call goes through: JSON in and out, the CSRF header on writes,
-// `{error, status, code, details, request_id}` turned into ApiError, and an ended session sent
-// to the sign-in page. What to do about an error is decided by its `code`, never by its text.
-
+// The admin API's client: openapi-fetch over the types generated from the server's route
+// schemas (generated/admin-api.ts, written by `npm run build`). What is ours: the CSRF header
+// on writes (and one retry with a fresh token), an ended session sent to the sign-in page, and
+// errors `{error, status, code, details, request_id}` turned into ApiError. What to do about an
+// error is decided by its `code`, never by its text.
+import createClient from 'openapi-fetch';
 import type { ErrorCode } from '../../../src/errors.js';
+import type { paths } from './generated/admin-api.js';
 
 export type { ErrorCode };
 
@@ -62,18 +65,6 @@ export function isTransient(error: unknown): boolean {
   return error.status >= 500;
 }
 
-/** A page of a list: `{count, results}`. */
-export interface ListPage<T> {
-  count: number;
-  results: T[];
-}
-
-export interface ListParams {
-  page?: number;
-  page_size?: number;
-  search?: string;
-}
-
 let csrfToken: string | null = null;
 let onUnauthorized: (() => void) | null = null;
 
@@ -82,66 +73,36 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-/** Called on a `sign_in_required` from any call (except those that ask not to be): the app goes to sign-in. */
+/** Called on a `sign_in_required` from any call of `api` (not `authApi`): the app goes to sign-in. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  query?: Record<string, string | number | boolean | null | undefined>;
-  /** For calls that handle an ended session themselves (sign-in, sign-out, invitation links). */
-  skipUnauthorizedRedirect?: boolean;
-  signal?: AbortSignal;
-}
-
-/** Builds `/admin/api/<path>?<query>`, leaving out empty query values. */
-export function apiUrl(path: string, query?: RequestOptions['query']): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const qs = params.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
-}
-
-async function send(path: string, options: RequestOptions): Promise<Response> {
-  const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  return fetch(apiUrl(path, options.query), {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: options.body === undefined ? null : JSON.stringify(options.body),
-    signal: options.signal ?? null,
-  });
-}
-
-export async function readError(res: Response): Promise<ApiError> {
-  let message = `Request failed (${res.status} ${res.statusText})`;
+/** The error an answer that is not 2xx stands for (its body as openapi-fetch parsed it). */
+function toApiError(response: Response, body: unknown): ApiError {
+  let message = `Request failed (${response.status} ${response.statusText})`;
   let code: ErrorCode | undefined;
   let details: ErrorDetails | undefined;
-  let requestId = res.headers.get('X-Request-Id') ?? undefined;
-  try {
-    const body = (await res.json()) as {
-      error?: unknown;
-      code?: unknown;
-      details?: unknown;
-      request_id?: unknown;
-    };
-    if (typeof body.error === 'string') message = body.error;
-    if (typeof body.code === 'string') code = body.code as ErrorCode;
-    if (body.details && typeof body.details === 'object') details = body.details as ErrorDetails;
-    if (typeof body.request_id === 'string') requestId = body.request_id;
-  } catch {
-    // not JSON (a proxy's error page): keep the generic message
-  }
-  const retry = Number(res.headers.get('Retry-After'));
+  let requestId = response.headers.get('X-Request-Id') ?? undefined;
+  if (typeof body === 'object' && body !== null) {
+    const b = body as { error?: unknown; code?: unknown; details?: unknown; request_id?: unknown };
+    if (typeof b.error === 'string') message = b.error;
+    if (typeof b.code === 'string') code = b.code as ErrorCode;
+    if (b.details && typeof b.details === 'object') details = b.details as ErrorDetails;
+    if (typeof b.request_id === 'string') requestId = b.request_id;
+  } // else not JSON (a proxy's error page): keep the generic message
+  const retry = Number(response.headers.get('Retry-After'));
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined;
-  return new ApiError(res.status, message, { code, details, retryAfter, requestId });
+  return new ApiError(response.status, message, { code, details, retryAfter, requestId });
+}
+
+/** The `code` of an error answer, read without consuming it. */
+async function codeOf(res: Response): Promise<unknown> {
+  const body = await res
+    .clone()
+    .json()
+    .catch(() => null);
+  return (body as { code?: unknown } | null)?.code;
 }
 
 let refreshingToken: Promise<void> | null = null;
@@ -158,26 +119,55 @@ function refreshCsrfToken(): Promise<void> {
   return refreshingToken;
 }
 
-/** Calls the admin API and returns the parsed JSON body (undefined for 204). Throws ApiError. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  let res = await send(path, options);
-  if (res.ok) return readBody<T>(res);
-  let error = await readError(res);
-  if (error.code === 'invalid_csrf_token' && options.method && options.method !== 'GET') {
-    // A stale CSRF token (the session changed in another tab): learn the new one, try once more.
-    await refreshCsrfToken();
-    res = await send(path, options);
-    if (res.ok) return readBody<T>(res);
-    error = await readError(res);
-  }
-  if (error.code === 'sign_in_required' && !options.skipUnauthorizedRedirect) onUnauthorized?.();
-  throw error;
+function send(request: Request): Promise<Response> {
+  if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+  return fetch(request);
 }
 
-async function readBody<T>(res: Response): Promise<T> {
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+/** The fetch both clients use: CSRF, one retry after a stale token, and (optionally) an ended session → sign-in. */
+const adminFetch =
+  (redirectWhenSignedOut: boolean) =>
+  async (request: Request): Promise<Response> => {
+    const again = request.method === 'GET' ? null : request.clone();
+    let res = await send(request);
+    if (res.status === 403 && again && (await codeOf(res)) === 'invalid_csrf_token') {
+      // A stale CSRF token (the session changed in another tab): learn the new one, try once more.
+      await refreshCsrfToken();
+      res = await send(again);
+    }
+    if (res.status === 401 && redirectWhenSignedOut && (await codeOf(res)) === 'sign_in_required') {
+      onUnauthorized?.();
+    }
+    return res;
+  };
+
+/** `a=1&b=x`, leaving out empty values (an unset filter is not sent at all). */
+function querySerializer(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+const options = { baseUrl: API_BASE, credentials: 'same-origin', querySerializer } as const;
+
+/** The admin API; a `sign_in_required` from it means the session ended: the app goes to sign-in. */
+export const api = createClient<paths>({ ...options, fetch: adminFetch(true) });
+
+/** Sign-in, sign-out and links: a 401 there is an answer (a wrong password), not an ended session. */
+export const authApi = createClient<paths>({ ...options, fetch: adminFetch(false) });
+
+/**
+ * The data of a call's answer, or its ApiError: `await call(api.GET('/accounts/{accountId}',
+ * { params: { path: { accountId } } }))`.
+ */
+export async function call<T>(
+  pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<T> {
+  const { data, error, response } = await pending;
+  if (!response.ok) throw toApiError(response, error);
+  return data as T;
 }
 
 /** A human sentence for any error thrown by a call (ApiError or a network failure). */

@@ -1,16 +1,22 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { useLimitsQuery } from '../api/limits';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
 import { accountPath } from '../layout/account-context';
 import { useSession } from './session';
 
-/** Renders the signed-in routes, or sends the visitor to sign in (and back here afterwards). */
+/**
+ * Renders the signed-in routes, or sends the visitor to sign in (and back here afterwards). The
+ * server's limits are read alongside the session: the pages inside use them at once.
+ */
 export function RequireAuth() {
   const { data, error, isPending } = useSession();
+  const limits = useLimitsQuery();
   const location = useLocation();
-  if (isPending) return <Loading label="Checking your session" />;
+  if (isPending || limits.isPending) return <Loading label="Checking your session" />;
   if (error) return <ErrorAlert error={error} title="Could not check your session" />;
+  if (limits.error) return <ErrorAlert error={limits.error} title="Could not load the settings" />;
   if (!data.user) {
     const next = location.pathname + location.search;
     const to = next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`;

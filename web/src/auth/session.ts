@@ -1,6 +1,33 @@
-// The signed-in user, read once from GET /admin/api/session and kept by React Query.
+// The signed-in user, read once from GET /admin/api/session and kept by React Query; the calls
+// that change the session, each remembering the CSRF token of the new one.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { getSession, type Session, type User } from '../api/session';
+import { authApi, call, setCsrfToken } from '../api/client';
+import type { AcceptInvitationInput, Session, User } from '../api/types';
+
+export async function getSession(): Promise<Session> {
+  const session = await call(authApi.GET('/session'));
+  setCsrfToken(session.csrf_token);
+  return session;
+}
+
+export async function signIn(email: string, password: string) {
+  const answer = await call(authApi.POST('/session', { body: { email, password } }));
+  setCsrfToken(answer.csrf_token);
+  return answer;
+}
+
+export async function signOut(): Promise<void> {
+  await call(authApi.DELETE('/session'));
+  setCsrfToken(null);
+}
+
+export async function acceptInvitation(token: string, body: AcceptInvitationInput) {
+  const answer = await call(
+    authApi.POST('/invitations/{token}/accept', { params: { path: { token } }, body }),
+  );
+  setCsrfToken(answer.csrf_token);
+  return answer;
+}
 
 export const SESSION_KEY = ['session'] as const;
 

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Outlet, useParams } from 'react-router';
-import { getAccount } from '../api/accounts';
-import { ApiError } from '../api/client';
+import { ApiError, api, call } from '../api/client';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
@@ -16,7 +15,8 @@ export function AccountLayout() {
   const accountId = /^\d+$/.test(raw ?? '') ? Number(raw) : null;
   const account = useQuery({
     queryKey: ['account', accountId],
-    queryFn: () => getAccount(accountId ?? 0),
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}', { params: { path: { accountId: accountId ?? 0 } } })),
     enabled: accountId !== null,
   });
 

@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { getAccount, listAccounts } from '../api/accounts';
+import { api, call } from '../api/client';
 import { accountPath } from './account-context';
 
 /** Operators: jump to another customer account, staying on the same kind of page. */
@@ -13,14 +13,15 @@ export function AccountSwitcher({ accountId }: { accountId: number | null }) {
   const [search, setSearch] = useState('');
   const current = useQuery({
     queryKey: ['account', accountId],
-    queryFn: () => getAccount(accountId ?? 0),
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}', { params: { path: { accountId: accountId ?? 0 } } })),
     enabled: accountId !== null,
   });
   // While the box shows the chosen account's name, list all accounts rather than that one.
   const [debounced] = useDebouncedValue(search === current.data?.name ? '' : search, 250);
   const accounts = useQuery({
     queryKey: ['accounts', 'switcher', debounced],
-    queryFn: () => listAccounts({ search: debounced, page_size: 50 }),
+    queryFn: () => call(api.GET('/accounts', { params: { query: { search: debounced, page_size: 50 } } })),
     placeholderData: keepPreviousData,
   });
 

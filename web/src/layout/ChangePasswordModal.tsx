@@ -2,7 +2,8 @@ import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { changePassword } from '../api/session';
+import { api, call } from '../api/client';
+import { useLimits } from '../api/limits';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FormActions } from '../components/FormActions';
 import { fieldError } from '../components/form-errors';
@@ -17,8 +18,10 @@ interface ChangePasswordModalProps {
 export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProps) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const { password } = useLimits();
   const save = useMutation({
-    mutationFn: () => changePassword(current, next),
+    mutationFn: () =>
+      call(api.POST('/session/password', { body: { current_password: current, new_password: next } })),
     onSuccess: () => {
       notifications.show({ color: 'teal', message: 'Password changed. Other sessions were signed out.' });
       onClose();
@@ -47,7 +50,7 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
           />
           <PasswordInput
             label="New password"
-            description="At least 12 characters"
+            description={`At least ${password.min} characters`}
             autoComplete="new-password"
             value={next}
             onChange={(e) => setNext(e.currentTarget.value)}

@@ -2,8 +2,7 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { signOut } from '../api/session';
-import { useCurrentUser, useRefreshSession } from '../auth/session';
+import { signOut, useCurrentUser, useRefreshSession } from '../auth/session';
 import { ChangePasswordModal } from './ChangePasswordModal';
 
 /** The signed-in user's name and role, "Change password" and "Sign out". */

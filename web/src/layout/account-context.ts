@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { Account } from '../api/accounts';
+import type { Account } from '../api/types';
 
 /** The customer account whose pages are shown (/a/:accountId/…). */
 export const AccountContext = createContext<Account | null>(null);

@@ -2,7 +2,8 @@ import { Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Account, createAccount, renameAccount } from '../../api/accounts';
+import { api, call } from '../../api/client';
+import type { Account } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
@@ -21,7 +22,15 @@ export function AccountFormModal({ opened, onClose, account, onSaved }: AccountF
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
   const save = useMutation({
-    mutationFn: () => (account ? renameAccount(account.id, name.trim()) : createAccount(name.trim())),
+    mutationFn: () =>
+      account
+        ? call(
+            api.PATCH('/accounts/{accountId}', {
+              params: { path: { accountId: account.id } },
+              body: { name: name.trim() },
+            }),
+          )
+        : call(api.POST('/accounts', { body: { name: name.trim() } })),
     onSuccess: (saved) => {
       queryClient.invalidateQueries({ queryKey: ['accounts'] });
       queryClient.setQueryData(['account', saved.id], saved);

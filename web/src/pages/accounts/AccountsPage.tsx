@@ -3,7 +3,8 @@ import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
-import { type Account, listAccounts } from '../../api/accounts';
+import { api, call } from '../../api/client';
+import type { Account } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -21,7 +22,12 @@ export function AccountsPage() {
   const form = useDialog<Account | null>();
   const accounts = useQuery({
     queryKey: ['accounts', 'list', list.query, list.page, list.pageSize],
-    queryFn: () => listAccounts({ search: list.query, page: list.page, page_size: list.pageSize }),
+    queryFn: () =>
+      call(
+        api.GET('/accounts', {
+          params: { query: { search: list.query, page: list.page, page_size: list.pageSize } },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   useClampPage(accounts.data, list.page, list.pageSize, list.setPage);

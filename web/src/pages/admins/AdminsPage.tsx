@@ -4,14 +4,8 @@ import { IconMailPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
-import {
-  type Admin,
-  listAdmins,
-  listInvitations,
-  type PendingInvitation,
-  removeAdmin,
-  revokeInvitation,
-} from '../../api/admins';
+import { api, call } from '../../api/client';
+import type { Admin, PendingInvitation } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
@@ -33,20 +27,33 @@ export function AdminsPage() {
   const [inviting, setInviting] = useState(false);
   const revoking = useDialog<PendingInvitation>();
   const removing = useDialog<Admin>();
-  const admins = useQuery({ queryKey: ['admins', account.id], queryFn: () => listAdmins(account.id) });
+  const admins = useQuery({
+    queryKey: ['admins', account.id],
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}/admins', { params: { path: { accountId: account.id } } })),
+  });
   const invitations = useQuery({
     queryKey: ['invitations', account.id],
-    queryFn: () => listInvitations(account.id),
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}/invitations', { params: { path: { accountId: account.id } } })),
   });
 
   const revoke = async (invitation: PendingInvitation) => {
-    await revokeInvitation(account.id, invitation.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/invitations/{id}', {
+        params: { path: { accountId: account.id, id: invitation.id } },
+      }),
+    );
     queryClient.invalidateQueries({ queryKey: ['invitations', account.id] });
     notifications.show({ color: 'teal', message: `Invitation for ${invitation.email} revoked` });
   };
 
   const remove = async (admin: Admin) => {
-    await removeAdmin(account.id, admin.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/admins/{id}', {
+        params: { path: { accountId: account.id, id: admin.id } },
+      }),
+    );
     queryClient.invalidateQueries({ queryKey: ['admins', account.id] });
     notifications.show({ color: 'teal', message: `${admin.email} can no longer sign in` });
   };

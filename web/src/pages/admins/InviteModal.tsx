@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createInvitation } from '../../api/admins';
+import { api, call } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
@@ -22,7 +22,13 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const invite = useMutation({
-    mutationFn: () => createInvitation(accountId, email.trim()),
+    mutationFn: () =>
+      call(
+        api.POST('/accounts/{accountId}/invitations', {
+          params: { path: { accountId } },
+          body: { email: email.trim() },
+        }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['invitations', accountId] }),
   });
 

@@ -2,8 +2,9 @@ import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { acceptInvitation, getInvitation } from '../../api/session';
-import { homePath, useRefreshSession } from '../../auth/session';
+import { authApi, call } from '../../api/client';
+import { useLimitsQuery } from '../../api/limits';
+import { acceptInvitation, homePath, useRefreshSession } from '../../auth/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldError } from '../../components/form-errors';
 import { Loading } from '../../components/Loading';
@@ -18,7 +19,7 @@ export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
   const refresh = useRefreshSession();
   const link = useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => getInvitation(token),
+    queryFn: () => call(authApi.GET('/invitations/{token}', { params: { path: { token } } })),
     retry: false,
   });
   const [email, setEmail] = useState('');
@@ -26,6 +27,7 @@ export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const passwordMin = useLimitsQuery().data?.password.min;
 
   const title = kind === 'setup' ? 'Set up Vigil' : 'Accept invitation';
   if (link.isPending) return <Loading />;
@@ -90,7 +92,7 @@ export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
           />
           <PasswordInput
             label="Password"
-            description="At least 12 characters"
+            description={passwordMin ? `At least ${passwordMin} characters` : undefined}
             autoComplete="new-password"
             required
             value={password}

@@ -12,14 +12,8 @@ import {
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  type Campaign,
-  type CampaignAction,
-  changeCampaignStatus,
-  deleteCampaign,
-  type LifecycleAction,
-} from '../../api/campaigns';
-import { getGroup } from '../../api/groups';
+import { api, call } from '../../api/client';
+import type { Campaign, CampaignAction } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
@@ -28,6 +22,18 @@ import { FIELD_LABELS, notReadyReason } from './campaign-fields';
 
 /** The id of the page's text saying why Schedule and Launch are disabled (see notReadyReason). */
 export const NOT_READY_ID = 'campaign-not-ready';
+
+/** The lifecycle steps that are a `POST …/campaigns/{campaignId}/<action>`. */
+export type LifecycleAction = Exclude<CampaignAction, 'edit' | 'delete'>;
+
+/** Schedule, unschedule, launch, stop or archive: one step of the lifecycle. */
+export function changeCampaignStatus(accountId: number, campaignId: number, action: LifecycleAction) {
+  return call(
+    api.POST(`/accounts/{accountId}/campaigns/{campaignId}/${action}`, {
+      params: { path: { accountId, campaignId } },
+    }),
+  );
+}
 
 interface CampaignActionsProps {
   accountId: number;
@@ -53,7 +59,11 @@ export function CampaignActions({ accountId, campaign, onStep, busy }: CampaignA
     stepped(queryClient, accountId, saved);
   };
   const remove = async () => {
-    await deleteCampaign(accountId, campaign.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/campaigns/{campaignId}', {
+        params: { path: { accountId, campaignId: campaign.id } },
+      }),
+    );
     invalidateAccount(queryClient, accountId, 'campaigns', 'overview', 'courses');
     queryClient.removeQueries({ queryKey: ['campaign', accountId, campaign.id] });
     notifications.show({ color: 'teal', message: `Deleted campaign "${campaign.name}"` });
@@ -179,7 +189,12 @@ function LaunchSummary({
   const groups = useQueries({
     queries: campaign.groups.map((g) => ({
       queryKey: ['group', accountId, g.id],
-      queryFn: () => getGroup(accountId, g.id),
+      queryFn: () =>
+        call(
+          api.GET('/accounts/{accountId}/groups/{groupId}', {
+            params: { path: { accountId, groupId: g.id } },
+          }),
+        ),
       enabled,
     })),
   });

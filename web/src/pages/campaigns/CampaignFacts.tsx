@@ -1,6 +1,6 @@
 import { Anchor, Badge, Card, Group as Row, SimpleGrid, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import type { Campaign } from '../../api/campaigns';
+import type { Campaign } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { Fact } from '../../components/Fact';
 import { accountPath } from '../../layout/account-context';

@@ -16,13 +16,9 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import {
-  type Campaign,
-  type CampaignInput,
-  createCampaign,
-  getCampaign,
-  updateCampaign,
-} from '../../api/campaigns';
+import { api, call } from '../../api/client';
+import { useLimits } from '../../api/limits';
+import type { Campaign, CampaignInput } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
@@ -47,7 +43,12 @@ export function CampaignFormPage() {
   const campaignId = raw === undefined ? null : Number(raw);
   const campaign = useQuery({
     queryKey: ['campaign', account.id, campaignId],
-    queryFn: () => getCampaign(account.id, campaignId ?? 0),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/campaigns/{campaignId}', {
+          params: { path: { accountId: account.id, campaignId: campaignId ?? 0 } },
+        }),
+      ),
     enabled: campaignId !== null && Number.isInteger(campaignId),
   });
   const back = (
@@ -89,7 +90,8 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
   const [reminders, setReminders] = useState((campaign?.reminder_days ?? [7, 1]).map(String));
   const [enrollNew, setEnrollNew] = useState(campaign?.enroll_new_members ?? true);
 
-  const editable = editableFields(campaign);
+  const limits = useLimits();
+  const editable = editableFields(campaign, limits);
   const hint = campaign ? STATUS_HINT[campaign.status] : undefined;
   const fixed = (field: Field) => !editable.has(field);
   const describe = (field: Field, text?: string) => (fixed(field) ? hint?.fixed : text);
@@ -108,7 +110,19 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
       };
       // Only what the status lets change: the rest is not sent at all.
       const input = Object.fromEntries(Object.entries(values).filter(([k]) => editable.has(k as Field)));
-      return campaign ? updateCampaign(account.id, campaign.id, input) : createCampaign(account.id, values);
+      return campaign
+        ? call(
+            api.PATCH('/accounts/{accountId}/campaigns/{campaignId}', {
+              params: { path: { accountId: account.id, campaignId: campaign.id } },
+              body: input,
+            }),
+          )
+        : call(
+            api.POST('/accounts/{accountId}/campaigns', {
+              params: { path: { accountId: account.id } },
+              body: values,
+            }),
+          );
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(['campaign', account.id, saved.id], saved);
@@ -164,7 +178,7 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
               onChange={(e) => setName(e.currentTarget.value)}
               disabled={fixed('name')}
               error={error('name')}
-              maxLength={150}
+              maxLength={limits.name_max}
             />
             <Textarea
               label="Description"
@@ -240,7 +254,7 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
               label="Reminders"
               description={describe(
                 'reminder_days',
-                'Days before the due date on which people who have not finished are reminded. Pick or type whole days (1–365).',
+                `Days before the due date on which people who have not finished are reminded. Pick or type whole days (1–${limits.campaign.reminder_day_max}).`,
               )}
               placeholder={fixed('reminder_days') ? undefined : 'Days, e.g. 7'}
               data={REMINDER_PRESETS}
@@ -258,7 +272,7 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
                 )
               }
               splitChars={[',', ' ']}
-              maxTags={10}
+              maxTags={limits.campaign.reminders_max}
               disabled={fixed('reminder_days')}
               error={error('reminder_days')}
               clearable={!fixed('reminder_days')}

@@ -2,7 +2,8 @@ import { Alert, Anchor, Group as Row, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { type Campaign, changeCampaignStatus, getCampaign } from '../../api/campaigns';
+import { api, call } from '../../api/client';
+import type { Campaign } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { Loading } from '../../components/Loading';
@@ -10,7 +11,13 @@ import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge } from '../../components/StatusBadge';
 import { accountPath, useAccount } from '../../layout/account-context';
-import { CampaignActions, NOT_READY_ID, stepped } from './CampaignActions';
+import {
+  CampaignActions,
+  changeCampaignStatus,
+  type LifecycleAction,
+  NOT_READY_ID,
+  stepped,
+} from './CampaignActions';
 import { CampaignFacts } from './CampaignFacts';
 import { FIELD_LABELS, notReadyReason } from './campaign-fields';
 import { EnrollmentsTable } from './EnrollmentsTable';
@@ -30,13 +37,17 @@ export function CampaignPage() {
   const campaignId = Number(useParams().campaignId);
   const campaign = useQuery({
     queryKey: ['campaign', account.id, campaignId],
-    queryFn: () => getCampaign(account.id, campaignId),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/campaigns/{campaignId}', {
+          params: { path: { accountId: account.id, campaignId } },
+        }),
+      ),
     enabled: Number.isInteger(campaignId),
     refetchInterval: (query) => (isLive(query.state.data) ? LIVE_REFRESH_MS : false),
   });
   const step = useMutation({
-    mutationFn: (action: Parameters<typeof changeCampaignStatus>[2]) =>
-      changeCampaignStatus(account.id, campaignId, action),
+    mutationFn: (action: LifecycleAction) => changeCampaignStatus(account.id, campaignId, action),
     onSuccess: (saved) => stepped(queryClient, account.id, saved),
   });
   const back = <BackLink to={accountPath(account.id, 'campaigns')}>Training campaigns</BackLink>;

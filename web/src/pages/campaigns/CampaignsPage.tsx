@@ -4,7 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus, listCampaigns } from '../../api/campaigns';
+import { api, call } from '../../api/client';
+import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -52,7 +53,15 @@ export function CampaignsPage() {
   const [status, setStatus] = useState<CampaignStatus | ''>('');
   const campaigns = useQuery({
     queryKey: ['campaigns', account.id, status, list.page, list.pageSize],
-    queryFn: () => listCampaigns(account.id, { status, page: list.page, page_size: list.pageSize }),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/campaigns', {
+          params: {
+            path: { accountId: account.id },
+            query: { status, page: list.page, page_size: list.pageSize },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   useClampPage(campaigns.data, list.page, list.pageSize, list.setPage);

@@ -1,6 +1,7 @@
 import { Badge, MultiSelect, Group as Row, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { listCourses } from '../../api/courses';
+import { api, call } from '../../api/client';
+import { useLimits } from '../../api/limits';
 
 interface CoursePickerProps {
   accountId: number;
@@ -25,8 +26,9 @@ export function CoursePicker({
 }: CoursePickerProps) {
   const courses = useQuery({
     queryKey: ['courses', accountId],
-    queryFn: () => listCourses(accountId),
+    queryFn: () => call(api.GET('/accounts/{accountId}/courses', { params: { path: { accountId } } })),
   });
+  const limits = useLimits();
   const all = courses.data?.results ?? [];
   const info = new Map(all.map((c) => [c.key, c]));
   const item = (c: { key: string; title: string }) => ({ value: c.key, label: c.title });
@@ -69,7 +71,7 @@ export function CoursePicker({
       disabled={disabled}
       error={error ?? (courses.error ? 'Could not load the courses' : undefined)}
       clearable={!disabled}
-      maxValues={20}
+      maxValues={limits.campaign.courses_max}
       comboboxProps={{ withinPortal: true }}
     />
   );

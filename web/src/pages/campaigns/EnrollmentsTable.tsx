@@ -16,15 +16,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import {
-  type Campaign,
-  ENROLLMENT_STATUSES,
-  type Enrollment,
-  type EnrollmentStatus,
-  enrollmentsCsvUrl,
-  listEnrollments,
-  resendInvitation,
-} from '../../api/campaigns';
+import { API_BASE, api, call } from '../../api/client';
+import { type Campaign, ENROLLMENT_STATUSES, type Enrollment, type EnrollmentStatus } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -50,7 +43,13 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
   const params = { status, search: list.query, page: list.page, page_size: list.pageSize };
   const enrollments = useQuery({
     queryKey: ['enrollments', accountId, campaign.id, params],
-    queryFn: ({ signal }) => listEnrollments(accountId, campaign.id, params, signal),
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/campaigns/{campaignId}/enrollments', {
+          params: { path: { accountId, campaignId: campaign.id }, query: params },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
     refetchInterval: live ? 20_000 : false,
     // Invitations change in the background (the mail worker): read again whenever the page opens.
@@ -59,7 +58,12 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
   useClampPage(enrollments.data, list.page, list.pageSize, list.setPage);
   const queryClient = useQueryClient();
   const resend = useMutation({
-    mutationFn: (e: Enrollment) => resendInvitation(accountId, campaign.id, e.id),
+    mutationFn: (e: Enrollment) =>
+      call(
+        api.POST('/accounts/{accountId}/campaigns/{campaignId}/enrollments/{enrollmentId}/resend', {
+          params: { path: { accountId, campaignId: campaign.id, enrollmentId: e.id } },
+        }),
+      ),
     onSuccess: (_, e) => {
       notifications.show({ color: 'teal', message: `A new invitation to ${fullName(e)} is on its way` });
       invalidateAccount(queryClient, accountId, 'enrollments', 'messages');
@@ -85,7 +89,7 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
           </Button>
           <Button
             component="a"
-            href={enrollmentsCsvUrl(accountId, campaign.id)}
+            href={`${API_BASE}/accounts/${accountId}/campaigns/${campaign.id}/enrollments.csv`}
             download
             variant="default"
             leftSection={<IconDownload size={16} aria-hidden />}

@@ -2,7 +2,7 @@ import { MultiSelect, Group as Row, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listGroups } from '../../api/groups';
+import { api, call } from '../../api/client';
 import { plural } from '../../components/format';
 
 export interface PickedGroup {
@@ -25,7 +25,12 @@ export function GroupPicker({ accountId, value, onChange, disabled, description,
   const [query] = useDebouncedValue(search.trim(), 250);
   const groups = useQuery({
     queryKey: ['groups', accountId, 'picker', query],
-    queryFn: () => listGroups(accountId, { search: query, page_size: 50 }),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/groups', {
+          params: { path: { accountId }, query: { search: query, page_size: 50 } },
+        }),
+      ),
     placeholderData: keepPreviousData,
     enabled: !disabled,
   });

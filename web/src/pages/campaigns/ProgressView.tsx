@@ -3,7 +3,8 @@ import { Card, Grid, Group as Row, SimpleGrid, Stack, Text, Title, VisuallyHidde
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import type { ReactNode } from 'react';
-import { type Campaign, type EnrollmentStatus, getProgress, type Progress } from '../../api/campaigns';
+import { api, call } from '../../api/client';
+import type { Campaign, EnrollmentStatus, Progress } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
 import { Loading } from '../../components/Loading';
@@ -47,7 +48,12 @@ interface ProgressViewProps {
 export function ProgressView({ accountId, campaign, live }: ProgressViewProps) {
   const progress = useQuery({
     queryKey: ['progress', accountId, campaign.id],
-    queryFn: () => getProgress(accountId, campaign.id),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/campaigns/{campaignId}/progress', {
+          params: { path: { accountId, campaignId: campaign.id } },
+        }),
+      ),
     refetchInterval: live ? 20_000 : false,
   });
   if (progress.error) return <ErrorAlert error={progress.error} title="Could not load the progress" />;

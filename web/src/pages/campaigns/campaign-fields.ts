@@ -1,7 +1,7 @@
-// Which campaign fields a status lets change, and why the others are fixed.
-import type { Campaign, CampaignInput, CampaignStatus } from '../../api/campaigns';
+// Which campaign fields a status lets change (from the server's limits), and why the others are fixed.
+import type { Campaign, CampaignField, CampaignStatus, Limits } from '../../api/types';
 
-export type Field = keyof CampaignInput;
+export type Field = CampaignField;
 
 export const ALL_FIELDS: Field[] = [
   'name',
@@ -38,18 +38,6 @@ export function notReadyReason(campaign: Campaign): string | null {
   return missing.length === 0 ? null : `Choose ${missing.join(' and ')} to schedule or launch this campaign.`;
 }
 
-/**
- * What each status lets change (docs/admin-api.md § Training campaigns), for disabling inputs
- * with a reason; the server decides, and a campaign without `edit` in its actions changes nothing.
- */
-const EDITABLE: Record<CampaignStatus, Field[]> = {
-  draft: ALL_FIELDS,
-  scheduled: ALL_FIELDS,
-  active: ['name', 'description', 'due_date', 'reminder_days', 'enroll_new_members'],
-  completed: ['name', 'description'],
-  archived: [],
-};
-
 export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert: string }>> = {
   active: {
     fixed: 'Fixed once the campaign is launched.',
@@ -66,8 +54,13 @@ export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert:
   },
 };
 
-/** The fields the form may send for this campaign (all for a new one). */
-export function editableFields(campaign: Campaign | null): Set<Field> {
+/**
+ * The fields the form may send for this campaign (all for a new one): what its status lets
+ * change (`GET /admin/api/limits`), for disabling inputs with a reason; the server decides, and a
+ * campaign without `edit` in its actions changes nothing.
+ */
+export function editableFields(campaign: Campaign | null, limits: Limits): Set<Field> {
   if (!campaign) return new Set(ALL_FIELDS);
-  return new Set(campaign.allowed_actions.includes('edit') ? EDITABLE[campaign.status] : []);
+  const editable = limits.campaign.editable_fields[campaign.status];
+  return new Set(campaign.allowed_actions.includes('edit') ? editable : []);
 }

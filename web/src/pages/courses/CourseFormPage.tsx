@@ -13,7 +13,9 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { type Course, createCourse, getCourse, updateCourse } from '../../api/courses';
+import { api, call } from '../../api/client';
+import { useLimits } from '../../api/limits';
+import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
@@ -33,7 +35,12 @@ export function CourseFormPage() {
   const key = useParams().courseKey;
   const course = useQuery({
     queryKey: ['course', account.id, key],
-    queryFn: () => getCourse(account.id, key ?? ''),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/courses/{courseKey}', {
+          params: { path: { accountId: account.id, courseKey: key ?? '' } },
+        }),
+      ),
     enabled: key !== undefined,
   });
   const back = (
@@ -99,11 +106,24 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
   const [passMark, setPassMark] = useState<number | string>(course?.pass_mark ?? 80);
   const [lessons, setLessons] = useState(() => lessonsOf(course));
   const [questions, setQuestions] = useState(() => questionsOf(course));
+  const limits = useLimits();
 
   const save = useMutation({
     mutationFn: () => {
       const input = toInput({ title, summary, minutes, pass_mark: passMark }, lessons, questions);
-      return course ? updateCourse(account.id, course.key, input) : createCourse(account.id, input);
+      return course
+        ? call(
+            api.PUT('/accounts/{accountId}/courses/{courseKey}', {
+              params: { path: { accountId: account.id, courseKey: course.key } },
+              body: input,
+            }),
+          )
+        : call(
+            api.POST('/accounts/{accountId}/courses', {
+              params: { path: { accountId: account.id } },
+              body: input,
+            }),
+          );
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(['course', account.id, saved.key], saved);
@@ -147,7 +167,7 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
                 value={title}
                 onChange={(e) => setTitle(e.currentTarget.value)}
                 error={error('title')}
-                maxLength={150}
+                maxLength={limits.name_max}
               />
               <Textarea
                 label="Summary"
@@ -158,14 +178,14 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
                 value={summary}
                 onChange={(e) => setSummary(e.currentTarget.value)}
                 error={error('summary')}
-                maxLength={500}
+                maxLength={limits.course.summary_max}
               />
               <SimpleGrid cols={{ base: 1, xs: 2 }}>
                 <NumberInput
                   label="Minutes"
                   description="Time to read the lessons and take the quiz"
-                  min={1}
-                  max={600}
+                  min={limits.course.minutes.min}
+                  max={limits.course.minutes.max}
                   allowDecimal={false}
                   value={minutes}
                   onChange={setMinutes}
@@ -174,8 +194,8 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
                 <NumberInput
                   label="Pass mark"
                   description="Percent of right answers needed to pass"
-                  min={1}
-                  max={100}
+                  min={limits.course.pass_mark.min}
+                  max={limits.course.pass_mark.max}
                   allowDecimal={false}
                   suffix="%"
                   value={passMark}

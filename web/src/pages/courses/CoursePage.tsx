@@ -17,7 +17,8 @@ import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { type Course, deleteCourse, getCourse } from '../../api/courses';
+import { api, call } from '../../api/client';
+import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { Fact } from '../../components/Fact';
@@ -39,7 +40,12 @@ export function CoursePage() {
   const [deleting, setDeleting] = useState(false);
   const course = useQuery({
     queryKey: ['course', account.id, key],
-    queryFn: () => getCourse(account.id, key),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/courses/{courseKey}', {
+          params: { path: { accountId: account.id, courseKey: key } },
+        }),
+      ),
   });
   const back = <BackLink to={accountPath(account.id, 'courses')}>Courses</BackLink>;
 
@@ -49,7 +55,11 @@ export function CoursePage() {
   }
   const c = course.data;
   const remove = async () => {
-    await deleteCourse(account.id, c.key);
+    await call(
+      api.DELETE('/accounts/{accountId}/courses/{courseKey}', {
+        params: { path: { accountId: account.id, courseKey: c.key } },
+      }),
+    );
     invalidateAccount(queryClient, account.id, 'courses');
     queryClient.removeQueries({ queryKey: ['course', account.id, c.key] });
     notifications.show({ color: 'teal', message: `Deleted course "${c.title}"` });

@@ -4,7 +4,8 @@ import { IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
-import { type CourseSummary, deleteCourse, listCourses } from '../../api/courses';
+import { api, call } from '../../api/client';
+import type { CourseSummary } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -31,12 +32,20 @@ export function CoursesPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const deleting = useDialog<CourseSummary>();
-  const courses = useQuery({ queryKey: ['courses', account.id], queryFn: () => listCourses(account.id) });
+  const courses = useQuery({
+    queryKey: ['courses', account.id],
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}/courses', { params: { path: { accountId: account.id } } })),
+  });
   const path = (c: CourseSummary, ...rest: string[]) => accountPath(account.id, 'courses', c.key, ...rest);
   const newCourse = () => navigate(accountPath(account.id, 'courses', 'new'));
 
   const remove = async (course: CourseSummary) => {
-    await deleteCourse(account.id, course.key);
+    await call(
+      api.DELETE('/accounts/{accountId}/courses/{courseKey}', {
+        params: { path: { accountId: account.id, courseKey: course.key } },
+      }),
+    );
     invalidateAccount(queryClient, account.id, 'courses');
     queryClient.removeQueries({ queryKey: ['course', account.id, course.key] });
     notifications.show({ color: 'teal', message: `Deleted course "${course.title}"` });

@@ -1,6 +1,7 @@
 import { Button, Fieldset, Group as Row, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { type LessonDraft, MAX_LESSONS, nestedError, newLesson, patchAt } from './course-draft';
+import { useLimits } from '../../api/limits';
+import { type LessonDraft, nestedError, newLesson, patchAt } from './course-draft';
 import { ItemControls } from './ItemControls';
 import { MarkdownPreview } from './MarkdownPreview';
 
@@ -13,6 +14,7 @@ interface LessonsEditorProps {
 /** The lessons of a custom course: add, remove, reorder; each a title and Markdown with a preview. */
 export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) {
   const change = (index: number, patch: Partial<LessonDraft>) => onChange(patchAt(lessons, index, patch));
+  const limits = useLimits();
 
   return (
     <Stack gap="md">
@@ -28,7 +30,7 @@ export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) 
                   onChange={(e) => change(i, { title: e.currentTarget.value })}
                   error={nestedError(error, 'lessons', i, 'title')}
                   style={{ flex: 1 }}
-                  maxLength={150}
+                  maxLength={limits.name_max}
                 />
                 <ItemControls items={lessons} index={i} noun="lesson" onChange={onChange} />
               </Row>
@@ -68,7 +70,7 @@ export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) 
         <Button
           variant="light"
           leftSection={<IconPlus size={16} aria-hidden />}
-          disabled={lessons.length >= MAX_LESSONS}
+          disabled={lessons.length >= limits.course.lessons_max}
           onClick={() => onChange([...lessons, newLesson()])}
         >
           Add lesson

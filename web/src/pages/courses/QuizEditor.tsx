@@ -11,16 +11,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import {
-  MAX_CHOICES,
-  MAX_QUESTIONS,
-  MIN_CHOICES,
-  nestedError,
-  newChoice,
-  newQuestion,
-  patchAt,
-  type QuestionDraft,
-} from './course-draft';
+import { useLimits } from '../../api/limits';
+import { nestedError, newChoice, newQuestion, patchAt, type QuestionDraft } from './course-draft';
 import { ItemControls } from './ItemControls';
 
 interface QuizEditorProps {
@@ -32,6 +24,7 @@ interface QuizEditorProps {
 /** The quiz of a custom course: questions with 2–6 choices, one of them right, and an explanation. */
 export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
   const change = (index: number, patch: Partial<QuestionDraft>) => onChange(patchAt(questions, index, patch));
+  const { course: limits } = useLimits();
 
   return (
     <Stack gap="md">
@@ -83,7 +76,7 @@ export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
                           variant="subtle"
                           color="gray"
                           aria-label={`Remove choice ${j + 1}`}
-                          disabled={q.choices.length <= MIN_CHOICES}
+                          disabled={q.choices.length <= limits.choices.min}
                           onClick={() => removeChoice(j)}
                         >
                           <IconX size={16} aria-hidden />
@@ -98,13 +91,13 @@ export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
                   variant="subtle"
                   size="compact-sm"
                   leftSection={<IconPlus size={14} aria-hidden />}
-                  disabled={q.choices.length >= MAX_CHOICES}
+                  disabled={q.choices.length >= limits.choices.max}
                   onClick={() => change(i, { choices: [...q.choices, newChoice()] })}
                 >
                   Add choice
                 </Button>
                 <Text size="xs" c="dimmed">
-                  {MIN_CHOICES} to {MAX_CHOICES} choices
+                  {limits.choices.min} to {limits.choices.max} choices
                 </Text>
               </Row>
               <Textarea
@@ -125,7 +118,7 @@ export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
         <Button
           variant="light"
           leftSection={<IconPlus size={16} aria-hidden />}
-          disabled={questions.length >= MAX_QUESTIONS}
+          disabled={questions.length >= limits.questions_max}
           onClick={() => onChange([...questions, newQuestion()])}
         >
           Add question

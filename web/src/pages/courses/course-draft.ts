@@ -1,7 +1,7 @@
 // The course editor's state: the API's CourseInput plus a stable id per lesson, question and
 // choice (React keys that survive reordering).
 import { ApiError } from '../../api/client';
-import type { Course, CourseInput } from '../../api/courses';
+import type { Course, CourseInput } from '../../api/types';
 
 let next = 0;
 const newId = () => `d${++next}`;
@@ -25,11 +25,6 @@ export interface QuestionDraft {
   answer: number;
   explanation: string;
 }
-
-export const MIN_CHOICES = 2;
-export const MAX_CHOICES = 6;
-export const MAX_LESSONS = 50;
-export const MAX_QUESTIONS = 50;
 
 export const newLesson = (title = '', markdown = ''): LessonDraft => ({ id: newId(), title, markdown });
 

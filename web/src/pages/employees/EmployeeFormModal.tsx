@@ -3,13 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import {
-  createEmployee,
-  type Employee,
-  type EmployeeInput,
-  getEmployee,
-  updateEmployee,
-} from '../../api/employees';
+import { api, call } from '../../api/client';
+import type { Employee, EmployeeInput } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
@@ -34,13 +29,25 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
   const [values, setValues] = useState<EmployeeInput>(EMPTY);
   const detail = useQuery({
     queryKey: ['employee', accountId, employee?.id],
-    queryFn: () => getEmployee(accountId, employee?.id ?? 0),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/employees/{employeeId}', {
+          params: { path: { accountId, employeeId: employee?.id ?? 0 } },
+        }),
+      ),
     enabled: opened && employee !== null,
   });
   const save = useMutation({
     mutationFn: () => {
       const input = { ...values, email: values.email.trim() };
-      return employee ? updateEmployee(accountId, employee.id, input) : createEmployee(accountId, input);
+      return employee
+        ? call(
+            api.PATCH('/accounts/{accountId}/employees/{employeeId}', {
+              params: { path: { accountId, employeeId: employee.id } },
+              body: input,
+            }),
+          )
+        : call(api.POST('/accounts/{accountId}/employees', { params: { path: { accountId } }, body: input }));
     },
     onSuccess: (saved) => {
       invalidateAccount(queryClient, accountId, 'employees', 'employee', 'members', 'overview');

@@ -5,13 +5,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  deleteEmployee,
-  type Employee,
-  type EmployeeSort,
-  exportUrl,
-  listEmployees,
-} from '../../api/employees';
+import { API_BASE, api, call } from '../../api/client';
+import type { Employee, EmployeeSort } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
@@ -49,13 +44,23 @@ export function EmployeesPage() {
   };
   const employees = useQuery({
     queryKey: ['employees', account.id, params],
-    queryFn: ({ signal }) => listEmployees(account.id, params, signal),
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/employees', {
+          params: { path: { accountId: account.id }, query: params },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   useClampPage(employees.data, list.page, list.pageSize, list.setPage);
 
   const remove = async (employee: Employee) => {
-    await deleteEmployee(account.id, employee.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/employees/{employeeId}', {
+        params: { path: { accountId: account.id, employeeId: employee.id } },
+      }),
+    );
     invalidateAccount(
       queryClient,
       account.id,
@@ -89,7 +94,7 @@ export function EmployeesPage() {
             </Button>
             <Button
               component="a"
-              href={exportUrl(account.id)}
+              href={`${API_BASE}/accounts/${account.id}/employees/export.csv`}
               download
               variant="default"
               leftSection={<IconDownload size={16} aria-hidden />}

@@ -1,7 +1,9 @@
 import { Alert, Button, List, Modal, Group as Row, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { addMembersByEmail, BY_EMAIL_CHUNK, type Group } from '../../api/groups';
+import { api, call } from '../../api/client';
+import { useLimits } from '../../api/limits';
+import type { Group } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FilePicker } from '../../components/FilePicker';
@@ -31,6 +33,8 @@ export function AddByEmailModal({ accountId, group, opened, onClose }: AddByEmai
   const [error, setError] = useState<unknown>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const emails = useMemo(() => extractEmails(text), [text]);
+  // The most addresses one request takes.
+  const chunk = useLimits().by_email_addresses;
 
   useOnOpen(opened, () => {
     setText('');
@@ -46,11 +50,12 @@ export function AddByEmailModal({ accountId, group, opened, onClose }: AddByEmai
     setError(null);
     const total: Outcome = { added: 0, alreadyMembers: 0, notFound: [] };
     try {
-      for (let start = 0; start < emails.length; start += BY_EMAIL_CHUNK) {
-        const answer = await addMembersByEmail(
-          accountId,
-          group.id,
-          emails.slice(start, start + BY_EMAIL_CHUNK),
+      for (let start = 0; start < emails.length; start += chunk) {
+        const answer = await call(
+          api.POST('/accounts/{accountId}/groups/{groupId}/members/by-email', {
+            params: { path: { accountId, groupId: group.id } },
+            body: { emails: emails.slice(start, start + chunk) },
+          }),
         );
         total.added += answer.added;
         total.alreadyMembers += answer.already_members;

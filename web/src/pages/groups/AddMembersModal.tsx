@@ -4,8 +4,8 @@ import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
-import { type Employee, listEmployees } from '../../api/employees';
-import { addMembers, type Group } from '../../api/groups';
+import { api, call } from '../../api/client';
+import type { Employee, Group } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
@@ -29,16 +29,24 @@ export function AddMembersModal({ accountId, group, opened, onClose }: AddMember
   const employees = useQuery({
     queryKey: ['employees', accountId, 'picker', list.query, list.page],
     queryFn: () =>
-      listEmployees(accountId, { search: list.query, page: list.page, page_size: list.pageSize }),
+      call(
+        api.GET('/accounts/{accountId}/employees', {
+          params: {
+            path: { accountId },
+            query: { search: list.query, page: list.page, page_size: list.pageSize },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
     enabled: opened,
   });
   const add = useMutation({
     mutationFn: () =>
-      addMembers(
-        accountId,
-        group.id,
-        selected.map((e) => e.id),
+      call(
+        api.POST('/accounts/{accountId}/groups/{groupId}/members', {
+          params: { path: { accountId, groupId: group.id } },
+          body: { employee_ids: selected.map((e) => e.id) },
+        }),
       ),
     onSuccess: (answer) => {
       membershipChanged(queryClient, accountId, answer.group);

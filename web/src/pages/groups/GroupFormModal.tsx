@@ -2,7 +2,8 @@ import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createGroup, type Group, updateGroup } from '../../api/groups';
+import { api, call } from '../../api/client';
+import type { Group } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
@@ -26,7 +27,14 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
   const save = useMutation({
     mutationFn: () => {
       const input = { name: name.trim(), description: description.trim() };
-      return group ? updateGroup(accountId, group.id, input) : createGroup(accountId, input);
+      return group
+        ? call(
+            api.PATCH('/accounts/{accountId}/groups/{groupId}', {
+              params: { path: { accountId, groupId: group.id } },
+              body: input,
+            }),
+          )
+        : call(api.POST('/accounts/{accountId}/groups', { params: { path: { accountId } }, body: input }));
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(['group', accountId, saved.id], saved);

@@ -4,7 +4,7 @@ import { IconFileUpload, IconPencil, IconTrash, IconUserPlus } from '@tabler/ico
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { deleteGroup, getGroup } from '../../api/groups';
+import { api, call } from '../../api/client';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { plural } from '../../components/format';
@@ -29,7 +29,12 @@ export function GroupPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const group = useQuery({
     queryKey: ['group', account.id, groupId],
-    queryFn: () => getGroup(account.id, groupId),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/groups/{groupId}', {
+          params: { path: { accountId: account.id, groupId } },
+        }),
+      ),
     enabled: Number.isInteger(groupId),
   });
   const back = <BackLink to={accountPath(account.id, 'groups')}>Groups</BackLink>;
@@ -41,7 +46,11 @@ export function GroupPage() {
   const g = group.data;
   const close = () => setDialog(null);
   const remove = async () => {
-    await deleteGroup(account.id, g.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/groups/{groupId}', {
+        params: { path: { accountId: account.id, groupId: g.id } },
+      }),
+    );
     invalidateAccount(queryClient, account.id, 'groups', 'overview', 'employee', 'campaigns', 'campaign');
     queryClient.removeQueries({ queryKey: ['group', account.id, g.id] });
     notifications.show({ color: 'teal', message: `Deleted group "${g.name}"` });

@@ -4,7 +4,8 @@ import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link } from 'react-router';
-import { deleteGroup, type Group, listGroups } from '../../api/groups';
+import { api, call } from '../../api/client';
+import type { Group } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
@@ -28,13 +29,25 @@ export function GroupsPage() {
   const deleting = useDialog<Group>();
   const groups = useQuery({
     queryKey: ['groups', account.id, list.query, list.page, list.pageSize],
-    queryFn: () => listGroups(account.id, { search: list.query, page: list.page, page_size: list.pageSize }),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/groups', {
+          params: {
+            path: { accountId: account.id },
+            query: { search: list.query, page: list.page, page_size: list.pageSize },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   useClampPage(groups.data, list.page, list.pageSize, list.setPage);
 
   const remove = async (group: Group) => {
-    await deleteGroup(account.id, group.id);
+    await call(
+      api.DELETE('/accounts/{accountId}/groups/{groupId}', {
+        params: { path: { accountId: account.id, groupId: group.id } },
+      }),
+    );
     invalidateAccount(
       queryClient,
       account.id,

@@ -4,8 +4,8 @@ import { IconSearch, IconUserMinus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
-import type { Employee } from '../../api/employees';
-import { type Group, listMembers, removeMembers } from '../../api/groups';
+import { api, call } from '../../api/client';
+import type { Employee, Group } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -25,7 +25,14 @@ export function MembersTable({ accountId, group }: { accountId: number; group: G
   const members = useQuery({
     queryKey: ['members', accountId, group.id, list.query, list.page, list.pageSize],
     queryFn: () =>
-      listMembers(accountId, group.id, { search: list.query, page: list.page, page_size: list.pageSize }),
+      call(
+        api.GET('/accounts/{accountId}/groups/{groupId}/members', {
+          params: {
+            path: { accountId, groupId: group.id },
+            query: { search: list.query, page: list.page, page_size: list.pageSize },
+          },
+        }),
+      ),
     placeholderData: keepPreviousData,
   });
   useClampPage(members.data, list.page, list.pageSize, list.setPage);
@@ -34,10 +41,11 @@ export function MembersTable({ accountId, group }: { accountId: number; group: G
   useEffect(() => setSelected([]), [group.id, list.query]);
 
   const remove = async () => {
-    const answer = await removeMembers(
-      accountId,
-      group.id,
-      selected.map((e) => e.id),
+    const answer = await call(
+      api.POST('/accounts/{accountId}/groups/{groupId}/members/remove', {
+        params: { path: { accountId, groupId: group.id } },
+        body: { employee_ids: selected.map((e) => e.id) },
+      }),
     );
     membershipChanged(queryClient, accountId, answer.group);
     notifications.show({ color: 'teal', message: `Removed ${plural(answer.removed, 'member')}` });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Group } from '../../api/groups';
+import type { Group } from '../../api/types';
 import { invalidateAccount } from '../../components/invalidate';
 
 /** After members were added or removed: the group's count, its member list, lists showing it. */

@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { IconKey } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type ApiKey, listKeys, revokeKey } from '../../api/keys';
+import { api, call } from '../../api/client';
+import type { ApiKey } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -23,10 +24,18 @@ export function IntegrationPage() {
   const [creating, setCreating] = useState(false);
   const revoking = useDialog<ApiKey>();
   const limiting = useDialog<ApiKey>();
-  const keys = useQuery({ queryKey: ['keys', account.id], queryFn: () => listKeys(account.id) });
+  const keys = useQuery({
+    queryKey: ['keys', account.id],
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}/keys', { params: { path: { accountId: account.id } } })),
+  });
 
   const revoke = async (key: ApiKey) => {
-    await revokeKey(account.id, key.id);
+    await call(
+      api.POST('/accounts/{accountId}/keys/{id}/revoke', {
+        params: { path: { accountId: account.id, id: key.id } },
+      }),
+    );
     invalidateAccount(queryClient, account.id, 'keys', 'overview');
     notifications.show({ color: 'teal', message: `Revoked "${key.name}"` });
   };

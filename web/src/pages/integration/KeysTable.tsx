@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconGauge } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
-import { type ApiKey, KEY_RESOURCES } from '../../api/keys';
+import { type ApiKey, KEY_RESOURCES } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { formatNumber } from '../../components/format';

@@ -2,7 +2,8 @@ import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } fro
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { createKey, type Permission } from '../../api/keys';
+import { api, call } from '../../api/client';
+import type { Permission } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
@@ -38,7 +39,13 @@ export function NewKeyModal({
   const [expiry, setExpiry] = useState('never');
   const [missing, setMissing] = useState(false);
   const generate = useMutation({
-    mutationFn: () => createKey(accountId, { name: name.trim(), permissions, expires_at: expiresAt(expiry) }),
+    mutationFn: () =>
+      call(
+        api.POST('/accounts/{accountId}/keys', {
+          params: { path: { accountId } },
+          body: { name: name.trim(), permissions, expires_at: expiresAt(expiry) },
+        }),
+      ),
     onSuccess: () => invalidateAccount(queryClient, accountId, 'keys', 'overview'),
   });
   const created = generate.data;

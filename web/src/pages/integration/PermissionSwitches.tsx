@@ -1,5 +1,5 @@
 import { Switch, Table, Text } from '@mantine/core';
-import { KEY_ACCESS, KEY_RESOURCES, type Permission } from '../../api/keys';
+import { KEY_ACCESS, KEY_RESOURCES, type Permission } from '../../api/types';
 
 const RESOURCE_LABELS = { employees: 'Employees', groups: 'Groups', campaigns: 'Campaigns' } as const;
 

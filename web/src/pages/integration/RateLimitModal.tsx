@@ -2,7 +2,9 @@ import { Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type ApiKey, setKeyRateLimit } from '../../api/keys';
+import { api, call } from '../../api/client';
+import { useLimits } from '../../api/limits';
+import type { ApiKey } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
@@ -19,8 +21,15 @@ interface RateLimitModalProps {
 export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimitModalProps) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState<number | string>('');
+  const { key_rate_limit: range } = useLimits();
   const save = useMutation({
-    mutationFn: () => setKeyRateLimit(accountId, apiKey?.id ?? 0, Number(value)),
+    mutationFn: () =>
+      call(
+        api.PATCH('/accounts/{accountId}/keys/{id}', {
+          params: { path: { accountId, id: apiKey?.id ?? 0 } },
+          body: { rate_limit: Number(value) },
+        }),
+      ),
     onSuccess: (key) => {
       queryClient.invalidateQueries({ queryKey: ['keys', accountId] });
       notifications.show({
@@ -49,8 +58,8 @@ export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimit
           <ErrorAlert error={save.error} hideFields={['rate_limit']} />
           <NumberInput
             label="Requests per minute"
-            min={1}
-            max={1_000_000}
+            min={range.min}
+            max={range.max}
             step={100}
             allowDecimal={false}
             allowNegative={false}

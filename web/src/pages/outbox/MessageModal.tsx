@@ -15,13 +15,14 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { getMessage, messageTitle, retryMessage } from '../../api/messages';
+import { api, call } from '../../api/client';
 import { DateText } from '../../components/DateText';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { StatusBadge, statusLabel } from '../../components/StatusBadge';
 import { accountPath } from '../../layout/account-context';
+import { messageTitle } from './message-title';
 import { previewDocument } from './preview';
 
 interface MessageModalProps {
@@ -59,11 +60,21 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
   const queryClient = useQueryClient();
   const message = useQuery({
     queryKey: ['messages', accountId, 'one', messageId],
-    queryFn: () => getMessage(accountId, messageId ?? 0),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/messages/{messageId}', {
+          params: { path: { accountId, messageId: messageId ?? 0 } },
+        }),
+      ),
     enabled: opened && messageId !== null,
   });
   const retry = useMutation({
-    mutationFn: () => retryMessage(accountId, messageId ?? 0),
+    mutationFn: () =>
+      call(
+        api.POST('/accounts/{accountId}/messages/{messageId}/retry', {
+          params: { path: { accountId, messageId: messageId ?? 0 } },
+        }),
+      ),
     onSuccess: () => {
       invalidateAccount(queryClient, accountId, 'messages');
       notifications.show({ color: 'teal', message: 'The message is queued to be sent again' });

@@ -4,14 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import {
-  getMailSummary,
-  listMessages,
-  MESSAGE_STATUSES,
-  type Message,
-  type MessageStatus,
-  messageTitle,
-} from '../../api/messages';
+import { api, call } from '../../api/client';
+import { MESSAGE_STATUSES, type Message, type MessageStatus } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -23,6 +17,7 @@ import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/tabl
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { MessageModal } from './MessageModal';
+import { messageTitle } from './message-title';
 
 /** While mail waits to be sent the page reads the queue again this often. */
 const BUSY_REFRESH_MS = 3_000;
@@ -38,17 +33,31 @@ export function OutboxPage() {
 
   const summary = useQuery({
     queryKey: ['messages', account.id, 'summary'],
-    queryFn: () => getMailSummary(account.id),
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/messages/summary', { params: { path: { accountId: account.id } } }),
+      ),
     refetchInterval: (query) => {
       const counts = query.state.data?.counts;
       return counts && counts.queued + counts.sending > 0 ? BUSY_REFRESH_MS : false;
     },
   });
   const busy = (summary.data?.counts.queued ?? 0) + (summary.data?.counts.sending ?? 0) > 0;
-  const params = { status, campaign_id: campaignId, page: list.page, page_size: list.pageSize };
+  const params = {
+    status: status || undefined,
+    campaign_id: campaignId,
+    page: list.page,
+    page_size: list.pageSize,
+  };
   const messages = useQuery({
     queryKey: ['messages', account.id, params],
-    queryFn: ({ signal }) => listMessages(account.id, params, signal),
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/messages', {
+          params: { path: { accountId: account.id }, query: params },
+          signal,
+        }),
+      ),
     placeholderData: keepPreviousData,
     // While anything is on its way, in the summary or on this page (the two are read at
     // different moments: a message sent in between must not stay "queued" here).

@@ -11,7 +11,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { getOverview } from '../../api/accounts';
+import { api, call } from '../../api/client';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
@@ -84,7 +84,11 @@ const QUICK_LINKS = [
 /** /a/:accountId — counts of what the account holds, and the usual next steps. */
 export function OverviewPage() {
   const account = useAccount();
-  const overview = useQuery({ queryKey: ['overview', account.id], queryFn: () => getOverview(account.id) });
+  const overview = useQuery({
+    queryKey: ['overview', account.id],
+    queryFn: () =>
+      call(api.GET('/accounts/{accountId}/overview', { params: { path: { accountId: account.id } } })),
+  });
   const data = overview.data;
 
   return (

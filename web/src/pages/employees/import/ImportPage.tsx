@@ -3,6 +3,7 @@ import { IconCheck, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { useLimits } from '../../../api/limits';
 import { BackLink } from '../../../components/BackLink';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { FilePicker } from '../../../components/FilePicker';
@@ -40,6 +41,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 /** /a/:accountId/employees/import — choose a CSV, map columns, check every row, then import. */
 export function ImportPage() {
   const account = useAccount();
+  const limits = useLimits();
   const queryClient = useQueryClient();
   const [csv, setCsv] = useState<ParsedCsv | null>(null);
   /** The chosen file's bytes, and the encoding it was read as when it is not UTF-8. */
@@ -104,7 +106,14 @@ export function ImportPage() {
     setRunning(phase);
     setRunError(null);
     const onProgress = (done: number, total: number) => setProgress({ done, total });
-    const outcome = await runImport(account.id, rows, phase === 'check', onProgress, controller.signal);
+    const outcome = await runImport(
+      account.id,
+      limits.import_rows,
+      rows,
+      phase === 'check',
+      onProgress,
+      controller.signal,
+    );
     if (outcome.error) setRunError({ phase, error: outcome.error });
     if (phase === 'check') setCheck(outcome);
     else setResult(outcome);

@@ -1,6 +1,6 @@
 // Reading an employee CSV in the browser: rows with their line numbers, and which column is which.
 import Papa from 'papaparse';
-import type { EmployeeInput } from '../../../api/employees';
+import type { EmployeeInput } from '../../../api/types';
 
 export const FIELDS = ['first_name', 'last_name', 'email'] as const;
 export type Field = (typeof FIELDS)[number];

@@ -1,5 +1,6 @@
-// Sending an import in chunks of IMPORT_CHUNK rows, as a dry run or for real, and its outcome.
-import { IMPORT_CHUNK, type ImportResult, type ImportStatus, importEmployees } from '../../../api/employees';
+// Sending an import in chunks (of the most rows one request takes), as a dry run or for real, and its outcome.
+import { api, call } from '../../../api/client';
+import type { ImportAnswer, ImportResult, ImportStatus } from '../../../api/types';
 import { FIELD_LABELS, FIELDS, type Field, type ImportRow } from './csv';
 
 export interface RowOutcome {
@@ -44,6 +45,8 @@ function fieldLabel(field: string): string {
  */
 export async function runImport(
   accountId: number,
+  /** The most rows one request takes (`limits.import_rows`). */
+  chunkSize: number,
   rows: ImportRow[],
   dryRun: boolean,
   onProgress: (done: number, total: number) => void,
@@ -60,18 +63,22 @@ export async function runImport(
     error: null,
   };
   onProgress(0, rows.length);
-  for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
+  for (let start = 0; start < rows.length; start += chunkSize) {
     if (signal.aborted) {
       outcome.cancelled = true;
       break;
     }
-    const chunk = rows.slice(start, start + IMPORT_CHUNK);
-    let answer: Awaited<ReturnType<typeof importEmployees>>;
+    const chunk = rows.slice(start, start + chunkSize);
+    let answer: ImportAnswer;
     try {
-      answer = await importEmployees(
-        accountId,
-        chunk.map(({ first_name, last_name, email }) => ({ first_name, last_name, email })),
-        dryRun,
+      answer = await call(
+        api.POST('/accounts/{accountId}/employees/import', {
+          params: { path: { accountId } },
+          body: {
+            rows: chunk.map(({ first_name, last_name, email }) => ({ first_name, last_name, email })),
+            dry_run: dryRun,
+          },
+        }),
       );
     } catch (error) {
       outcome.error = error;

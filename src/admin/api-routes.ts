@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { parseId } from '../ids.js';
+import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/accounts.admin-routes.js';
+import { getAccount } from '../modules/accounts/accounts.service.js';
+import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
+import { canActInAccount } from '../modules/admins/admins.service.js';
+import { accountNotFound } from '../modules/accounts/accounts.service.js';
+import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
+import { coursesAdminRoutes } from '../modules/courses/courses.admin-routes.js';
+import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
+import { groupsAdminRoutes } from '../modules/groups/groups.admin-routes.js';
+import {
+  invitationLinkRoutes,
+  invitationsAdminRoutes,
+} from '../modules/invitations/invitations.admin-routes.js';
+import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
+import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
+import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
+import { limitsRoutes } from './limits.js';
+import { adminOpenApiRoutes } from './openapi.js';
+import type { AdminOptions } from './plugin.js';
+
+/**
+ * Every route of the admin API, relative to /admin/api. The plugin registers them behind its
+ * session and CSRF hooks; the OpenAPI document is made from the same registration.
+ */
+export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions): Promise<void> {
+  await api.register(adminOpenApiRoutes);
+  await api.register(limitsRoutes);
+  await api.register(sessionsAdminRoutes, options);
+  await api.register(invitationLinkRoutes, options);
+  await api.register(accountsAdminRoutes);
+  await api.register(
+    async (account) => {
+      // Another account's path looks exactly like a nonexistent account.
+      account.addHook('onRequest', async (request) => {
+        if (request.is404) return;
+        const { accountId } = request.params as { accountId: string };
+        const id = parseId(accountId);
+        if (id === null || !canActInAccount(request.admin.user, id)) throw accountNotFound();
+        await getAccount(account.db, id);
+        request.admin.accountId = id;
+      });
+      await account.register(accountAdminRoutes);
+      await account.register(adminsAdminRoutes);
+      await account.register(invitationsAdminRoutes);
+      await account.register(keysAdminRoutes, options);
+      await account.register(employeesAdminRoutes);
+      await account.register(groupsAdminRoutes);
+      await account.register(campaignsAdminRoutes);
+      await account.register(coursesAdminRoutes);
+      await account.register(messagesAdminRoutes);
+    },
+    { prefix: '/accounts/:accountId' },
+  );
+}

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.js';
+import { DESCRIPTION_MAX, EMAIL_MAX, NAME_MAX } from '../fields.js';
+import {
+  type CampaignInputField,
+  editableInputFields,
+  MAX_COURSES,
+  MAX_REMINDER_DAY,
+  MAX_REMINDERS,
+} from '../modules/campaigns/campaigns.rules.js';
+import { COURSE_LIMITS } from '../modules/courses/courses.rules.js';
+import { MAX_IMPORT_ROWS } from '../modules/employees/employees.import.js';
+import { MAX_EMAILS } from '../modules/groups/groups.membership.js';
+import { MAX_RATE_LIMIT } from '../modules/keys/keys.service.js';
+import { ADMIN_MAX_PAGE_SIZE } from './list.js';
+import { responses } from './schemas.js';
+
+/**
+ * The bounds and rules the web interface's forms need, from the constants the services check
+ * (so a form never repeats a number the server might change).
+ */
+export function adminLimits() {
+  return {
+    name_max: NAME_MAX,
+    description_max: DESCRIPTION_MAX,
+    email_max: EMAIL_MAX,
+    password: { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH },
+    page_size_max: ADMIN_MAX_PAGE_SIZE,
+    import_rows: MAX_IMPORT_ROWS,
+    by_email_addresses: MAX_EMAILS,
+    key_rate_limit: { min: 1, max: MAX_RATE_LIMIT },
+    campaign: {
+      courses_max: MAX_COURSES,
+      reminders_max: MAX_REMINDERS,
+      reminder_day_max: MAX_REMINDER_DAY,
+      editable_fields: editableInputFields(),
+    },
+    course: COURSE_LIMITS,
+  };
+}
+
+const Count = Type.Integer({ minimum: 0 });
+const Range = Type.Object({ min: Count, max: Count });
+const CAMPAIGN_INPUT_FIELDS: CampaignInputField[] = [
+  'name',
+  'description',
+  'course_keys',
+  'group_ids',
+  'start_date',
+  'due_date',
+  'reminder_days',
+  'enroll_new_members',
+];
+const Fields = Type.Array(Type.Unsafe<CampaignInputField>({ type: 'string', enum: CAMPAIGN_INPUT_FIELDS }));
+const byStatus = (schema: TSchema) =>
+  Type.Object({ draft: schema, scheduled: schema, active: schema, completed: schema, archived: schema });
+
+export const Limits = Type.Object(
+  {
+    name_max: Type.Integer({ description: 'Names and titles, in characters after trimming.' }),
+    description_max: Count,
+    email_max: Count,
+    password: Range,
+    page_size_max: Type.Integer({ description: 'Lists clamp a larger `page_size` to this.' }),
+    import_rows: Type.Integer({ description: 'Rows one employee import request takes.' }),
+    by_email_addresses: Type.Integer({ description: 'Addresses one add-by-email request takes.' }),
+    key_rate_limit: Range,
+    campaign: Type.Object({
+      courses_max: Count,
+      reminders_max: Count,
+      reminder_day_max: Count,
+      editable_fields: byStatus(Fields),
+    }),
+    course: Type.Object({
+      summary_max: Count,
+      minutes: Range,
+      pass_mark: Range,
+      lessons_max: Count,
+      lesson_markdown_max: Count,
+      questions_max: Count,
+      question_max: Count,
+      choices: Range,
+      choice_max: Count,
+      explanation_max: Count,
+    }),
+  },
+  { title: 'Limits' },
+);
+
+/** GET /admin/api/limits: public (the sign-in and invitation pages need the password's bounds). */
+export const limitsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const limits = adminLimits();
+  app.get(
+    '/limits',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'The bounds and per-status rules the forms apply (the server checks them all the same)',
+        response: responses({ 200: Limits }),
+      },
+      config: { adminPublic: true },
+    },
+    async () => limits,
+  );
+};
