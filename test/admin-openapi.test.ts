@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildAdminOpenApiDocument } from '../src/admin/openapi-document.js';
 import { adminSender, signInAs } from './helpers/admin.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { coded } from './helpers/errors.js';
 import { makeAccount } from './helpers/factories.js';
 
 // The admin API's contract: its OpenAPI document (GET /admin/api/openapi.json) is valid, lists
@@ -52,7 +53,7 @@ describe('GET /admin/api/openapi.json', () => {
   it('needs a session', async () => {
     const res = await send(undefined, 'GET', '/openapi.json');
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'Sign-in required', status: 401 });
+    expect(res.json()).toEqual({ error: 'Sign-in required', status: 401, ...coded('sign_in_required') });
   });
 
   it('is a valid OpenAPI 3.1 document, apart from the Customer API’s', async () => {
@@ -128,6 +129,7 @@ describe('bodies of the admin API', () => {
       error: 'Validation failed',
       status: 400,
       details: { colour: ['is not a known field'] },
+      ...coded('validation_failed'),
     });
     expect((await send(admin, 'GET', `${base}/groups`)).json()).toEqual({ count: 0, results: [] });
 

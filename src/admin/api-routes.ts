@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { parseId } from '../ids.js';
 import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/accounts.admin-routes.js';
-import { getAccount } from '../modules/accounts/accounts.service.js';
+import { accountNotFound, getAccount } from '../modules/accounts/accounts.service.js';
 import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/admins/admins.service.js';
-import { accountNotFound } from '../modules/accounts/accounts.service.js';
 import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
 import { coursesAdminRoutes } from '../modules/courses/courses.admin-routes.js';
 import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
