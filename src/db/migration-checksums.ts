@@ -39,7 +39,8 @@ export function frozenMigrationProblems(dir = MIGRATIONS_DIR): ChecksumProblem[]
   for (const [file, expected] of Object.entries(readChecksums(dir))) {
     const path = join(dir, file);
     if (!existsSync(path)) problems.push({ file, problem: 'missing' });
-    else if (migrationChecksum(readFileSync(path, 'utf8')) !== expected) problems.push({ file, problem: 'changed' });
+    else if (migrationChecksum(readFileSync(path, 'utf8')) !== expected)
+      problems.push({ file, problem: 'changed' });
   }
   return problems;
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  frozenMigrationProblems,
   freezeMigrations,
+  frozenMigrationProblems,
   MIGRATIONS_DIR,
   migrationChecksum,
   migrationFiles,
@@ -62,6 +62,8 @@ describe('the checksum list', () => {
     rmSync(join(dir, '0002_two.ts'));
     expect(frozenMigrationProblems(dir)).toContainEqual({ file: '0002_two.ts', problem: 'missing' });
     expect(() => freezeMigrations(['0003_none'], dir)).toThrow(/no migration 0003_none\.ts/);
-    expect(readFileSync(join(dir, 'checksums.json'), 'utf8')).toMatch(/^\{\n {2}"0001_one\.ts": "[0-9a-f]{64}",\n/);
+    expect(readFileSync(join(dir, 'checksums.json'), 'utf8')).toMatch(
+      /^\{\n {2}"0001_one\.ts": "[0-9a-f]{64}",\n/,
+    );
   });
 });
