@@ -40,6 +40,11 @@ export interface EmployeesTable {
   email: string;
   /** Lower-cased; unique per account. */
   email_normalized: string;
+  /**
+   * The full name and the address folded for searching (`employeeSearchText`: case and accents
+   * ignored, any script), kept in step with them on every write (migration 0006).
+   */
+  search_text: string;
   created_at: number;
   updated_at: number;
 }

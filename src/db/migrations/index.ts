@@ -4,6 +4,7 @@ import * as m0002 from './0002_admin.js';
 import * as m0003 from './0003_training.js';
 import * as m0004 from './0004_runtime.js';
 import * as m0005 from './0005_mail_send_phase.js';
+import * as m0006 from './0006_employee_search.js';
 
 /** Every migration, in order. Names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_training': m0003,
   '0004_runtime': m0004,
   '0005_mail_send_phase': m0005,
+  '0006_employee_search': m0006,
 };

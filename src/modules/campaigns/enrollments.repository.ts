@@ -62,7 +62,7 @@ export interface EnrollmentFilter {
   dueAt: number | null;
   now: number;
   status?: EnrollmentStatus;
-  /** A LIKE pattern over names and address (containsPattern). */
+  /** A LIKE pattern over names and address (`foldedContainsPattern`, for `employees.search_text`). */
   pattern?: string;
   /** Only this enrollment. */
   enrollmentId?: number;
@@ -97,10 +97,7 @@ function filtered(db: Db, filter: EnrollmentFilter): EnrollmentQuery {
   }
   if (filter.pattern) {
     const p = filter.pattern;
-    query = query.where(
-      sql<boolean>`(lower(employees.first_name || ' ' || employees.last_name) like ${p} escape '\\'
-        or employees.email_normalized like ${p} escape '\\')`,
-    );
+    query = query.where(sql<boolean>`employees.search_text like ${p} escape '\\'`);
   }
   return query;
 }

@@ -2,7 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
-import { containsPattern } from '../../db/like.js';
+import { foldedContainsPattern } from '../../db/like.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
@@ -89,7 +89,7 @@ export async function listEnrollmentsPage(
 ): Promise<ListPage<Enrollment>> {
   const status = checkStatus(query.status);
   const campaign = await getCampaign(db, accountId, campaignId);
-  const pattern = containsPattern(query.search);
+  const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return { count: 0, items: [] };
   const now = Date.now();
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
