@@ -20,6 +20,8 @@ export const AdminEnrollment = Type.Composite([
   Enrollment,
   Type.Object({
     last_activity_at: Nullable,
+    /** Set when the employee was deleted: `employee` is then "Deleted employee" "#<id>", no address. */
+    employee_deleted_at: Nullable,
     invitation: Type.Union([Type.Object({ status: Type.String(), sent_at: Nullable }), Type.Null()]),
   }),
 ]);

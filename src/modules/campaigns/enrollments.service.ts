@@ -41,6 +41,32 @@ function checkStatus(status: string | undefined): EnrollmentStatus | undefined {
   return status as EnrollmentStatus;
 }
 
+/** Shown for a deleted employee, whose name and address went with their employee row. */
+export const DELETED_EMPLOYEE_NAME = 'Deleted employee';
+
+/**
+ * Who an enrollment is for, as lists and exports show it: the employee, or once deleted
+ * "Deleted employee" "#<id>" with an empty address (the shape stays: every field a string).
+ */
+export function enrollmentPerson(
+  row: Pick<EnrollmentListRow, 'employee_id' | 'first_name' | 'last_name' | 'email' | 'employee_deleted_at'>,
+): { id: number; first_name: string; last_name: string; email: string } {
+  if (row.employee_deleted_at !== null || row.first_name === null) {
+    return {
+      id: row.employee_id,
+      first_name: DELETED_EMPLOYEE_NAME,
+      last_name: `#${row.employee_id}`,
+      email: '',
+    };
+  }
+  return {
+    id: row.employee_id,
+    first_name: row.first_name,
+    last_name: row.last_name ?? '',
+    email: row.email ?? '',
+  };
+}
+
 /** The status a learner is shown in at `now`. */
 export function enrollmentStatus(
   row: Pick<EnrollmentListRow, 'started_at' | 'completed_at'>,
@@ -196,6 +222,7 @@ export async function resendInvitation(
   await db.transaction().execute(async (trx) => {
     const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
     if (!enrollment) throw notFound('Enrollment not found');
+    if (enrollment.employee_deleted_at !== null) throw conflict('This person’s employee record was deleted');
     if (campaign.status !== 'active') throw conflict('Invitations go out only while the campaign is active');
     if (enrollment.completed_at !== null) throw conflict('This person has completed the training');
     if (enrollment.invitation_status === 'queued' || enrollment.invitation_status === 'sending') {
@@ -246,11 +273,12 @@ export async function exportEnrollments(
       for (;;) {
         const batch = await enrollmentsAfter(db, filter, after, EXPORT_BATCH_SIZE);
         for (const e of batch) {
+          const person = enrollmentPerson(e);
           yield [
             e.employee_id,
-            e.first_name,
-            e.last_name,
-            e.email,
+            person.first_name,
+            person.last_name,
+            person.email,
             enrollmentStatus(e, campaign.due_at, now),
             isoOrNull(e.enrolled_at),
             isoOrNull(e.started_at),

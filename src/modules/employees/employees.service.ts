@@ -7,7 +7,7 @@ import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { employeeSearchText } from '../../search-text.js';
-import { deleteEnrollmentsOfEmployee } from '../campaigns/enrollments.repository.js';
+import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repository.js';
 import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
 import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import {
@@ -166,9 +166,12 @@ export async function updateEmployee(
 
 /**
  * Deletes an employee, who leaves every group in the same transaction: each group's count
- * and version (so its Customer API ETag) move. Locks as replaceMembership does, groups first
- * and then the employee, so a concurrent change of one of the groups waits or is waited for,
- * and no membership can be added to the employee meanwhile.
+ * and version (so its Customer API ETag) move. Their training record stays: every enrollment,
+ * with its progress, score and completion, counted in its campaign's figures and shown as
+ * "Deleted employee #<id>" (their name and address go with the row; their mail too). The id is
+ * never given out again, and the address is free for a new employee at once.
+ * Locks as replaceMembership does, groups first and then the employee, so a concurrent change
+ * of one of the groups waits or is waited for, and no membership can be added meanwhile.
  */
 export async function deleteEmployee(db: Db, accountId: number, employeeId: string | number): Promise<void> {
   const id = parseId(employeeId);
@@ -186,9 +189,10 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: stri
         const now = await memberGroupIds(trx, id);
         if (now.some((groupId) => !expected.includes(groupId))) return false;
       }
-      await leaveAllGroups(trx, accountId, id, Date.now());
+      const deletedAt = Date.now();
+      await leaveAllGroups(trx, accountId, id, deletedAt);
       await deleteMembershipsOfEmployee(trx, id);
-      await deleteEnrollmentsOfEmployee(trx, accountId, id);
+      await keepEnrollmentsOfDeletedEmployee(trx, accountId, id, deletedAt);
       await deleteEmployeeRow(trx, accountId, id);
       return true;
     });

@@ -69,6 +69,8 @@ export interface Enrollment {
   /** Whole percent, once every quiz is taken. */
   score: number | null;
   last_activity_at: string | null;
+  /** Set once the employee is deleted: `employee` is then "Deleted employee" "#<id>", no email. */
+  employee_deleted_at: string | null;
   invitation: { status: string; sent_at: string | null } | null;
 }
 
