@@ -31,16 +31,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       );
       if (rows.length === 0) break;
       const values = rows.map((r) => [Number(r.id), employeeSearchText(r)] as const);
+      const last = Number(rows[rows.length - 1]?.id);
       if (postgres) {
+        // The id range lets PostgreSQL read just this batch's rows by primary key (without it,
+        // it hashed the batch and scanned the whole table once per batch).
         await sql`update employees e set search_text = v.search_text
           from unnest(${values.map((v) => v[0])}::bigint[], ${values.map((v) => v[1])}::text[]) as v(id, search_text)
-          where e.id = v.id`.execute(trx);
+          where e.id = v.id and e.id > ${after} and e.id <= ${last}`.execute(trx);
       } else {
         await sql`update employees set search_text = v.value ->> 1
           from json_each(${JSON.stringify(values)}) as v
           where employees.id = v.value ->> 0`.execute(trx);
       }
-      after = Number(rows[rows.length - 1]?.id);
+      after = last;
     }
     // New rows must bring their own (the application always does); SQLite cannot drop a default.
     if (postgres) await sql`alter table employees alter column search_text drop default`.execute(trx);
