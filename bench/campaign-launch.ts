@@ -9,6 +9,7 @@ import { createAccount } from '../src/modules/accounts/accounts.service.js';
 import { launchCampaign } from '../src/modules/campaigns/campaigns.launch.js';
 import { createCampaign } from '../src/modules/campaigns/campaigns.service.js';
 import { createGroup } from '../src/modules/groups/groups.service.js';
+import { employeeSearchText } from '../src/search-text.js';
 import { gitRevision, ROOT } from './processes.js';
 import { median } from './replace.js';
 import { TARGETS, writeSection } from './report.js';
@@ -65,6 +66,7 @@ async function seed(db: Db): Promise<{ accountId: number; groupIds: number[] }> 
           last_name: `Last${i}`,
           email,
           email_normalized: normalizeEmail(email),
+          search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
           created_at: now,
           updated_at: now,
         });

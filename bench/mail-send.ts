@@ -8,6 +8,7 @@ import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { queueCampaignMessages } from '../src/modules/mail/mail.queue.js';
 import { type MailTransport, outboxTransport, smtpTransport } from '../src/modules/mail/mail.transport.js';
+import { employeeSearchText } from '../src/search-text.js';
 import { MailWorker } from '../src/workers/mail-worker.js';
 import { gitRevision, ROOT } from './processes.js';
 import { writeSection } from './report.js';
@@ -94,6 +95,7 @@ async function seed(db: Db): Promise<number> {
           last_name: 'Bench',
           email,
           email_normalized: email,
+          search_text: employeeSearchText({ first_name: `Learner${i}`, last_name: 'Bench', email }),
           created_at: now,
           updated_at: now,
         });

@@ -6,6 +6,7 @@ import { createAccount } from '../src/modules/accounts/accounts.service.js';
 import { replaceMembership } from '../src/modules/groups/groups.membership.js';
 import { createGroup } from '../src/modules/groups/groups.service.js';
 import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
+import { employeeSearchText } from '../src/search-text.js';
 import { createThrowawayDatabase } from '../test/helpers/database.js';
 import { TMP } from './processes.js';
 
@@ -68,6 +69,7 @@ async function insertEmployees(db: Db, accountId: number, count: number) {
           last_name: `Last${i}`,
           email,
           email_normalized: email,
+          search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
           created_at: now,
           updated_at: now,
         });

@@ -227,6 +227,12 @@ export const ERRORS = {
     message: 'Invitations go out only while the campaign is active',
     meaning: 'Resending an invitation of a campaign that is not active.',
   },
+  employee_deleted: {
+    status: 409,
+    message: 'This person’s employee record was deleted',
+    meaning:
+      'Resending an invitation to someone whose employee record was deleted (their training history is kept).',
+  },
   training_completed: {
     status: 409,
     message: 'This person has completed the training',

@@ -40,6 +40,11 @@ export interface EmployeesTable {
   email: string;
   /** Lower-cased; unique per account. */
   email_normalized: string;
+  /**
+   * The full name and the address folded for searching (`employeeSearchText`: case and accents
+   * ignored, any script), kept in step with them on every write (migration 0006).
+   */
+  search_text: string;
   created_at: number;
   updated_at: number;
 }
@@ -121,6 +126,11 @@ export interface EnrollmentsTable {
   /** Whole percent: the mean of the best score in each course, once every quiz has been taken. */
   score: number | null;
   last_activity_at: number | null;
+  /**
+   * When the employee was deleted (migration 0007): the enrollment stays as the record of their
+   * training, with `employee_id` pointing at no row and no name or address; null while they exist.
+   */
+  employee_deleted_at: number | null;
 }
 
 export interface EnrollmentCoursesTable {

@@ -36,6 +36,7 @@ export interface SqliteOptions {
 
 /** Statements that change rows, and can share a transaction with others (group commit). */
 const DML = /^\s*(insert|update|delete)\b/i;
+const PRAGMA = /^\s*pragma\b/i;
 
 interface PendingWrite {
   sql: string;
@@ -243,7 +244,10 @@ export class SqliteServerDriver implements Driver {
   private isReadOnly(sql: string): boolean {
     let readonly = this.readonly.get(sql);
     if (readonly === undefined) {
-      readonly = this.writer.prepare(sql).readonly;
+      // SQLite calls every PRAGMA read-only, even one that sets the connection's state
+      // (`foreign_keys = off`, migration 0007): pragmas belong to the writer, where migrations
+      // and transactions run, not to a reader.
+      readonly = !PRAGMA.test(sql) && this.writer.prepare(sql).readonly;
       if (this.readonly.size > 2000) this.readonly.clear();
       this.readonly.set(sql, readonly);
     }

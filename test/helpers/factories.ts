@@ -7,6 +7,7 @@ import { createCampaign } from '../../src/modules/campaigns/campaigns.service.js
 import { createEmployee } from '../../src/modules/employees/employees.service.js';
 import { createGroup } from '../../src/modules/groups/groups.service.js';
 import { createKey } from '../../src/modules/keys/keys.service.js';
+import { employeeSearchText } from '../../src/search-text.js';
 
 /** Builds what a test needs through the real services; every test makes its own account. */
 
@@ -114,6 +115,7 @@ export async function seedEmployees(
         last_name: `Person ${i}`,
         email,
         email_normalized: email,
+        search_text: employeeSearchText({ first_name: 'Bulk', last_name: `Person ${i}`, email }),
         created_at: now,
         updated_at: now,
       });

@@ -5,6 +5,7 @@ import { parseGrants } from '../../src/auth/permissions.js';
 import { createAccount } from '../../src/modules/accounts/accounts.service.js';
 import { createGroup } from '../../src/modules/groups/groups.service.js';
 import { createKey, MAX_RATE_LIMIT } from '../../src/modules/keys/keys.service.js';
+import { employeeSearchText } from '../../src/search-text.js';
 import { openMigrated } from './database.js';
 
 /** What fault tests observe from the outside: answers with their timing, log lines, raw HTTP. */
@@ -249,6 +250,7 @@ export async function seedLargeAccount(
             last_name: `Last${i}`,
             email,
             email_normalized: email,
+            search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
             created_at: now,
             updated_at: now,
           });

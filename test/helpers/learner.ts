@@ -4,6 +4,7 @@ import type { Db } from '../../src/db/database.js';
 import type { CampaignStatus } from '../../src/db/schema.js';
 import { builtInCourses, type TrainingCourse } from '../../src/modules/courses/courses.lookup.js';
 import { learnerLinkSecret, signLearnerToken } from '../../src/modules/learner/learner-links.js';
+import { employeeSearchText } from '../../src/search-text.js';
 
 /**
  * Learner-page fixtures: an employee enrolled in a running campaign, written straight into
@@ -84,14 +85,18 @@ export async function makeEnrollment(db: Db, options: EnrollmentOptions = {}): P
       .execute();
   }
   const email = options.employee?.email ?? `ann.${tag}@example.com`;
+  const names = {
+    first_name: options.employee?.first_name ?? 'Ann',
+    last_name: options.employee?.last_name ?? 'Lee',
+  };
   const employee = await db
     .insertInto('employees')
     .values({
       account_id: accountId,
-      first_name: options.employee?.first_name ?? 'Ann',
-      last_name: options.employee?.last_name ?? 'Lee',
+      ...names,
       email,
       email_normalized: email.toLowerCase(),
+      search_text: employeeSearchText({ ...names, email }),
       created_at: now,
       updated_at: now,
     })

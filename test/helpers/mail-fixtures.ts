@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 import { queueCampaignMessages } from '../../src/modules/mail/mail.queue.js';
+import { employeeSearchText } from '../../src/search-text.js';
 
 /**
  * Active training campaigns made directly in the database (as a launch leaves them): the
@@ -86,6 +87,7 @@ export async function makeActiveCampaign(
         last_name: p.last_name,
         email,
         email_normalized: email.toLowerCase(),
+        search_text: employeeSearchText({ ...p, email }),
         created_at: now,
         updated_at: now,
       };

@@ -38,6 +38,10 @@ export const AdminEnrollment = Type.Composite(
     Enrollment,
     Type.Object({
       last_activity_at: Nullable,
+      employee_deleted_at: Type.Union([Timestamp, Type.Null()], {
+        description:
+          'Set when the employee was deleted: `employee` is then "Deleted employee" "#<id>", no address.',
+      }),
       invitation: Type.Union([Type.Object({ status: Type.String(), sent_at: Nullable }), Type.Null()], {
         description: 'The latest invitation sent to this person.',
       }),

@@ -1,7 +1,7 @@
 import { iso, isoOrNull } from '../../time.js';
 import { allowedActions } from './campaigns.rules.js';
 import type { CampaignView } from './campaigns.service.js';
-import { completionRate, type Enrollment } from './enrollments.service.js';
+import { completionRate, type Enrollment, enrollmentPerson } from './enrollments.service.js';
 
 /** A campaign as the Customer API shows it. */
 export function presentCampaign(campaign: CampaignView) {
@@ -41,12 +41,7 @@ export function presentAdminCampaign(campaign: CampaignView) {
 export function presentEnrollment(enrollment: Enrollment) {
   return {
     id: enrollment.id,
-    employee: {
-      id: enrollment.employee_id,
-      first_name: enrollment.first_name,
-      last_name: enrollment.last_name,
-      email: enrollment.email,
-    },
+    employee: enrollmentPerson(enrollment),
     status: enrollment.status,
     enrolled_at: iso(enrollment.enrolled_at),
     started_at: isoOrNull(enrollment.started_at),
@@ -60,6 +55,7 @@ export function presentAdminEnrollment(enrollment: Enrollment) {
   return {
     ...presentEnrollment(enrollment),
     last_activity_at: isoOrNull(enrollment.last_activity_at),
+    employee_deleted_at: isoOrNull(enrollment.employee_deleted_at),
     invitation:
       enrollment.invitation_status === null
         ? null

@@ -83,7 +83,12 @@ export const Enrollment = Type.Object(
     id: Id,
     employee: Type.Object(
       { id: Id, first_name: Type.String(), last_name: Type.String(), email: Type.String() },
-      { title: 'EmployeeSummary' },
+      {
+        title: 'EmployeeSummary',
+        description:
+          'The person enrolled. A deleted employee’s training record stays, anonymised: `first_name` ' +
+          '"Deleted employee", `last_name` "#" and their former id, `email` empty.',
+      },
     ),
     status: Type.Union(
       ['not_started', 'in_progress', 'completed', 'overdue'].map((s) => Type.Literal(s)),

@@ -1,7 +1,6 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
-import type { DB } from '../../db/schema.js';
 import { idRows } from '../../db/value-table.js';
 
 /** The states a learner's enrollment is shown in. `overdue`: not completed and past the due date. */
@@ -62,18 +61,17 @@ export interface EnrollmentFilter {
   dueAt: number | null;
   now: number;
   status?: EnrollmentStatus;
-  /** A LIKE pattern over names and address (containsPattern). */
+  /** A LIKE pattern over names and address (`foldedContainsPattern`, for `employees.search_text`). */
   pattern?: string;
   /** Only this enrollment. */
   enrollmentId?: number;
 }
 
-type EnrollmentQuery = SelectQueryBuilder<DB, 'enrollments' | 'employees', object>;
-
-function filtered(db: Db, filter: EnrollmentFilter): EnrollmentQuery {
+// A deleted employee's enrollments stay (migration 0007) and find no employee: left joins.
+function filtered(db: Db, filter: EnrollmentFilter) {
   let query = db
     .selectFrom('enrollments')
-    .innerJoin('employees', 'employees.id', 'enrollments.employee_id')
+    .leftJoin('employees', 'employees.id', 'enrollments.employee_id')
     .where('enrollments.campaign_id', '=', filter.campaignId);
   if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
   const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
@@ -97,10 +95,7 @@ function filtered(db: Db, filter: EnrollmentFilter): EnrollmentQuery {
   }
   if (filter.pattern) {
     const p = filter.pattern;
-    query = query.where(
-      sql<boolean>`(lower(employees.first_name || ' ' || employees.last_name) like ${p} escape '\\'
-        or employees.email_normalized like ${p} escape '\\')`,
-    );
+    query = query.where(sql<boolean>`employees.search_text like ${p} escape '\\'`);
   }
   return query;
 }
@@ -112,9 +107,11 @@ export function countEnrollments(db: Db, filter: EnrollmentFilter): Promise<numb
 export interface EnrollmentListRow {
   id: number;
   employee_id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
+  /** Null once the employee is deleted (then `employee_deleted_at` says when). */
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  employee_deleted_at: number | null;
   enrolled_at: number;
   started_at: number | null;
   completed_at: number | null;
@@ -147,6 +144,7 @@ function enrollmentRows(db: Db, filter: EnrollmentFilter) {
       'employees.first_name',
       'employees.last_name',
       'employees.email',
+      'enrollments.employee_deleted_at',
       'enrollments.enrolled_at',
       'enrollments.started_at',
       'enrollments.completed_at',
@@ -170,6 +168,8 @@ export function listEnrollments(
     order === 'employee'
       ? query.orderBy('enrollments.employee_id')
       : query
+          // Deleted employees (no name) after everyone else, by id, in both databases.
+          .orderBy(sql`enrollments.employee_deleted_at is not null`)
           .orderBy(sql`lower(employees.last_name)`)
           .orderBy(sql`lower(employees.first_name)`)
           .orderBy('enrollments.employee_id');
@@ -264,7 +264,13 @@ export async function findCampaignEnrollment(
   campaignId: number,
   enrollmentId: number,
 ): Promise<
-  | { id: number; completed_at: number | null; round: number | null; invitation_status: string | null }
+  | {
+      id: number;
+      completed_at: number | null;
+      employee_deleted_at: number | null;
+      round: number | null;
+      invitation_status: string | null;
+    }
   | undefined
 > {
   return db
@@ -275,20 +281,23 @@ export async function findCampaignEnrollment(
         .on('m.kind', '=', 'invitation')
         .on('m.round', '=', latestInvitationRound('e')),
     )
-    .select(['e.id', 'e.completed_at', 'm.round', 'm.status as invitation_status'])
+    .select(['e.id', 'e.completed_at', 'e.employee_deleted_at', 'm.round', 'm.status as invitation_status'])
     .where('e.campaign_id', '=', campaignId)
     .where('e.id', '=', enrollmentId)
     .executeTakeFirst();
 }
 
 /**
- * An employee's enrollments go with it, with their messages (their course progress cascades).
- * PostgreSQL has no foreign keys to cascade them (migration 0004); SQLite's do the same.
+ * An employee being deleted: their enrollments stay, with their progress and scores, as the
+ * record of their training, marked with when the person was deleted (the name and address go
+ * with the employee row); their messages go, since each holds their address, name and a
+ * personal link, and none queued is sent any more.
  */
-export async function deleteEnrollmentsOfEmployee(
+export async function keepEnrollmentsOfDeletedEmployee(
   trx: Db,
   accountId: number,
   employeeId: number,
+  now: number,
 ): Promise<void> {
   const enrollments = trx
     .selectFrom('enrollments')
@@ -297,7 +306,8 @@ export async function deleteEnrollmentsOfEmployee(
     .where('employee_id', '=', employeeId);
   await trx.deleteFrom('messages').where('enrollment_id', 'in', enrollments).execute();
   await trx
-    .deleteFrom('enrollments')
+    .updateTable('enrollments')
+    .set({ employee_deleted_at: now })
     .where('account_id', '=', accountId)
     .where('employee_id', '=', employeeId)
     .execute();

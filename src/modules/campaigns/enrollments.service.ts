@@ -2,7 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
-import { containsPattern } from '../../db/like.js';
+import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
@@ -39,6 +39,32 @@ function checkStatus(status: string | undefined): EnrollmentStatus | undefined {
     throw validationFailed({ status: [`must be one of ${ENROLLMENT_STATUSES.join(', ')}`] });
   }
   return status as EnrollmentStatus;
+}
+
+/** Shown for a deleted employee, whose name and address went with their employee row. */
+export const DELETED_EMPLOYEE_NAME = 'Deleted employee';
+
+/**
+ * Who an enrollment is for, as lists and exports show it: the employee, or once deleted
+ * "Deleted employee" "#<id>" with an empty address (the shape stays: every field a string).
+ */
+export function enrollmentPerson(
+  row: Pick<EnrollmentListRow, 'employee_id' | 'first_name' | 'last_name' | 'email' | 'employee_deleted_at'>,
+): { id: number; first_name: string; last_name: string; email: string } {
+  if (row.employee_deleted_at !== null || row.first_name === null) {
+    return {
+      id: row.employee_id,
+      first_name: DELETED_EMPLOYEE_NAME,
+      last_name: `#${row.employee_id}`,
+      email: '',
+    };
+  }
+  return {
+    id: row.employee_id,
+    first_name: row.first_name,
+    last_name: row.last_name ?? '',
+    email: row.email ?? '',
+  };
 }
 
 /** The status a learner is shown in at `now`. */
@@ -89,7 +115,7 @@ export async function listEnrollmentsPage(
 ): Promise<ListPage<Enrollment>> {
   const status = checkStatus(query.status);
   const campaign = await getCampaign(db, accountId, campaignId);
-  const pattern = containsPattern(query.search);
+  const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return { count: 0, items: [] };
   const now = Date.now();
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
@@ -197,6 +223,7 @@ export async function resendInvitation(
   await db.transaction().execute(async (trx) => {
     const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
     if (!enrollment) throw new AppError('enrollment_not_found');
+    if (enrollment.employee_deleted_at !== null) throw new AppError('employee_deleted');
     if (campaign.status !== 'active') throw new AppError('campaign_not_active');
     if (enrollment.completed_at !== null) throw new AppError('training_completed');
     if (enrollment.invitation_status === 'queued' || enrollment.invitation_status === 'sending') {
@@ -248,11 +275,12 @@ export async function exportEnrollments(
       for (;;) {
         const batch = await enrollmentsAfter(db, filter, after, EXPORT_BATCH_SIZE);
         for (const e of batch) {
+          const person = enrollmentPerson(e);
           yield [
             e.employee_id,
-            e.first_name,
-            e.last_name,
-            e.email,
+            person.first_name,
+            person.last_name,
+            person.email,
             enrollmentStatus(e, campaign.due_at, now),
             isoOrNull(e.enrolled_at),
             isoOrNull(e.started_at),

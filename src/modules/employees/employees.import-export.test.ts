@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount, makeEmployee } from '../../../test/helpers/factories.js';
+import { employeeSearchText } from '../../search-text.js';
 import { exportEmployees } from './employees.export.js';
 import { importEmployees } from './employees.import.js';
 import { searchEmployees } from './employees.service.js';
@@ -124,6 +125,7 @@ describe('importEmployees', () => {
           account_id: accountId,
           email: 'BO@example.com',
           email_normalized: 'bo@example.com',
+          search_text: employeeSearchText({ ...values, email: 'BO@example.com' }),
         })
         .execute();
       outcome = importEmployees(t.app.db, accountId, rows, { dryRun: false });
@@ -208,6 +210,11 @@ describe('exportEmployees', () => {
         last_name: '\tTabbed',
         email: 'd@example.com',
         email_normalized: 'd@example.com',
+        search_text: employeeSearchText({
+          first_name: 'Line\nbreak "quoted"',
+          last_name: '\tTabbed',
+          email: 'd@example.com',
+        }),
         created_at: now,
         updated_at: now,
       })

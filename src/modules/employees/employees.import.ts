@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { EmployeesTable } from '../../db/schema.js';
 import { FieldErrorCollector, type FieldErrors, validationFailed } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
+import { employeeSearchText } from '../../search-text.js';
 import { employeesByEmail, insertEmployeesIfNew } from './employees.repository.js';
 import type { NewEmployee } from './employees.service.js';
 
@@ -59,7 +60,14 @@ export async function importEmployees(
     else if (earlier) results.push({ status: 'duplicate' });
     else {
       results.push({ status: 'would_create' });
-      const values = { account_id: accountId, first_name, last_name, email, email_normalized: key };
+      const values = {
+        account_id: accountId,
+        first_name,
+        last_name,
+        email,
+        email_normalized: key,
+        search_text: employeeSearchText({ first_name, last_name, email }),
+      };
       candidates.push({ index, values: { ...values, created_at: now, updated_at: now } });
     }
   });

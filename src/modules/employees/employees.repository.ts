@@ -5,7 +5,20 @@ import { prepared } from '../../db/prepared.js';
 import type { EmployeesTable } from '../../db/schema.js';
 import { emailRows } from '../../db/value-table.js';
 
-export type EmployeeRow = Selectable<EmployeesTable>;
+/** An employee as the services see it: without `search_text`, which only searches read. */
+export type EmployeeRow = Omit<Selectable<EmployeesTable>, 'search_text'>;
+
+/** Every column but `search_text` (rows stay as small as before it). */
+export const EMPLOYEE_COLUMNS = [
+  'id',
+  'account_id',
+  'first_name',
+  'last_name',
+  'email',
+  'email_normalized',
+  'created_at',
+  'updated_at',
+] as const;
 
 // The Customer API's hot statements are prepared (db/prepared.ts): built and compiled once.
 type NewEmployeeRow = Omit<Insertable<EmployeesTable>, 'id'> & Record<string, unknown>;
@@ -19,10 +32,11 @@ const insertOne = prepared((db: Db, p: NewEmployeeRow) =>
       last_name: p.last_name,
       email: p.email,
       email_normalized: p.email_normalized,
+      search_text: p.search_text,
       created_at: p.created_at,
       updated_at: p.updated_at,
     })
-    .returningAll(),
+    .returning(EMPLOYEE_COLUMNS),
 );
 
 export async function insertEmployee(db: Db, values: NewEmployeeRow): Promise<EmployeeRow> {
@@ -30,7 +44,11 @@ export async function insertEmployee(db: Db, values: NewEmployeeRow): Promise<Em
 }
 
 const findOne = prepared((db: Db, p: { accountId: number; employeeId: number }) =>
-  db.selectFrom('employees').selectAll().where('account_id', '=', p.accountId).where('id', '=', p.employeeId),
+  db
+    .selectFrom('employees')
+    .select(EMPLOYEE_COLUMNS)
+    .where('account_id', '=', p.accountId)
+    .where('id', '=', p.employeeId),
 );
 
 export function findEmployee(
@@ -50,7 +68,7 @@ type PageParams = { accountId: number; limit: number; offset: number };
 const pageOfAll = prepared((db: Db, p: PageParams) =>
   db
     .selectFrom('employees')
-    .selectAll()
+    .select(EMPLOYEE_COLUMNS)
     .where('account_id', '=', p.accountId)
     .orderBy('id')
     .limit(p.limit)
@@ -71,7 +89,7 @@ export function listEmployees(
 const byEmail = prepared((db: Db, p: { accountId: number; email: string }) =>
   db
     .selectFrom('employees')
-    .selectAll()
+    .select(EMPLOYEE_COLUMNS)
     .where('account_id', '=', p.accountId)
     .where('email_normalized', '=', p.email),
 );
@@ -85,12 +103,31 @@ export function findEmployeeByEmail(
   return byEmail.executeTakeFirst(db, { accountId, email: emailNormalized });
 }
 
+/**
+ * An employee of this account, held until the transaction ends (PostgreSQL: `for update`; SQLite:
+ * a write transaction already holds the database's write lock).
+ */
+export function findEmployeeForUpdate(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<EmployeeRow | undefined> {
+  const query = trx
+    .selectFrom('employees')
+    .select(EMPLOYEE_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('id', '=', employeeId);
+  return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
 /** Changes some fields of an employee of this account; undefined when there is none. */
 export function updateEmployeeRow(
   db: Db,
   accountId: number,
   employeeId: number,
-  changes: Partial<Pick<EmployeeRow, 'first_name' | 'last_name' | 'email' | 'email_normalized'>>,
+  changes: Partial<
+    Pick<EmployeesTable, 'first_name' | 'last_name' | 'email' | 'email_normalized' | 'search_text'>
+  >,
   now: number,
 ): Promise<EmployeeRow | undefined> {
   return db
@@ -98,7 +135,7 @@ export function updateEmployeeRow(
     .set({ ...changes, updated_at: now })
     .where('account_id', '=', accountId)
     .where('id', '=', employeeId)
-    .returningAll()
+    .returning(EMPLOYEE_COLUMNS)
     .executeTakeFirst();
 }
 
@@ -200,7 +237,7 @@ export function employeesAfter(
 ): Promise<EmployeeRow[]> {
   return db
     .selectFrom('employees')
-    .selectAll()
+    .select(EMPLOYEE_COLUMNS)
     .where('account_id', '=', accountId)
     .where('id', '>', afterId)
     .orderBy('id')

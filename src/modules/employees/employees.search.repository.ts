@@ -2,14 +2,14 @@ import { type RawBuilder, sql } from 'kysely';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
-import type { EmployeeRow } from './employees.repository.js';
+import { EMPLOYEE_COLUMNS, type EmployeeRow } from './employees.repository.js';
 
 export const EMPLOYEE_SORTS = ['last_name', 'first_name', 'email', 'created_at'] as const;
 export type EmployeeSort = (typeof EMPLOYEE_SORTS)[number];
 export type SortOrder = 'asc' | 'desc';
 
 interface EmployeeSearch {
-  /** A LIKE pattern (`containsPattern`, lower case) for the names and the address; none: everyone. */
+  /** A LIKE pattern (`foldedContainsPattern`) for `search_text` (names and address); none: everyone. */
   pattern?: string;
   /** Only the members of this group. */
   groupId?: number;
@@ -41,11 +41,8 @@ const SORT_KEYS: Record<EmployeeSort, SortKey[]> = {
 function matching(db: Db, accountId: number, search: EmployeeSearch) {
   let query = db.selectFrom('employees').where('account_id', '=', accountId);
   if (search.pattern !== undefined) {
-    // The full name covers the first and the last name, and a search across both ("ann lee").
-    query = query.where(
-      sql<boolean>`(lower(first_name || ' ' || last_name) like ${search.pattern} escape '\\'
-        or email_normalized like ${search.pattern} escape '\\')`,
-    );
+    // Folded on write (search-text.ts): any script, case and accents aside, in both databases.
+    query = query.where(sql<boolean>`search_text like ${search.pattern} escape '\\'`);
   }
   if (search.groupId !== undefined) {
     const groupId = search.groupId;
@@ -68,7 +65,7 @@ function rowsInOrder(
   how: { keys: 'indexed' | 'sorted'; backwards: boolean },
 ) {
   const direction = (sort.order === 'desc') !== how.backwards ? 'desc' : 'asc';
-  let query = matching(db, accountId, search).selectAll();
+  let query = matching(db, accountId, search).select(EMPLOYEE_COLUMNS);
   for (const key of SORT_KEYS[sort.by]) query = query.orderBy(key[how.keys], direction);
   return query;
 }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeEmployee, makeKey } from '../../../test/helpers/factories.js';
-import { type Employee, type EmployeeQuery, searchEmployees } from './employees.service.js';
+import { type Employee, type EmployeeQuery, searchEmployees, updateEmployee } from './employees.service.js';
 
 // Searching, sorting and paging an account's employees (the web interface's employee list).
 
@@ -89,6 +89,50 @@ describe('searchEmployees', () => {
     expect((await names(accountId, { search: 'al' })).names).toEqual(['Ma_ry 100% Real', 'Al Lee']);
     expect((await names(accountId, { search: 'nobody' })).count).toBe(0);
     expect((await names(accountId, { search: '' })).count).toBe(6);
+  });
+
+  it('finds any script case-insensitively, and Latin, Greek and Cyrillic letters without their accents', async () => {
+    const { accountId } = await accountWith([
+      ['Ayşe', 'Öztürk', 'ayse@example.com'],
+      ['Émile', 'Zola', 'emile@example.fr'],
+      ['Jürgen', 'Straße', 'JUERGEN@EXAMPLE.DE'],
+      ['Νίκος', 'Οδυσσεύς', 'nikos@example.gr'],
+      ['Дмитрий', 'Фёдоров', 'dmitry@example.ru'],
+      ['太郎', '山田', 'taro@example.jp'],
+      ['민준', '김', 'minjun@example.kr'],
+      ['Łukasz', 'Søren', 'lukasz@example.pl'],
+    ]);
+    const found = async (search: string) => (await names(accountId, { search })).names;
+    expect(await found('öztürk')).toEqual(['Ayşe Öztürk']);
+    expect(await found('ÖZTÜRK')).toEqual(['Ayşe Öztürk']);
+    expect(await found('ozturk')).toEqual(['Ayşe Öztürk']);
+    expect(await found('ayse ozt')).toEqual(['Ayşe Öztürk']);
+    expect(await found('ÉMILE')).toEqual(['Émile Zola']);
+    expect(await found('emile')).toEqual(['Émile Zola']);
+    expect(await found('E\u0301mile')).toEqual(['Émile Zola']);
+    expect(await found('STRASSE')).toEqual(['Jürgen Straße']);
+    expect(await found('straße')).toEqual(['Jürgen Straße']);
+    expect(await found('juergen@')).toEqual(['Jürgen Straße']);
+    expect(await found('ΟΔΥΣΣΕΎΣ')).toEqual(['Νίκος Οδυσσεύς']);
+    expect(await found('νικος')).toEqual(['Νίκος Οδυσσεύς']);
+    expect(await found('ДМИТРИЙ')).toEqual(['Дмитрий Фёдоров']);
+    expect(await found('федоров')).toEqual(['Дмитрий Фёдоров']);
+    expect(await found('山田')).toEqual(['太郎 山田']);
+    expect(await found('김')).toEqual(['민준 김']);
+    expect(await found('lukasz soren')).toEqual(['Łukasz Søren']);
+    // A search never spans the name and the address.
+    expect((await names(accountId, { search: 'zola emile@' })).count).toBe(0);
+  });
+
+  it('finds an employee by the new name after a change of either name or the address', async () => {
+    const { accountId, employees } = await accountWith([['Emil', 'Lee', 'e.lee@example.com']]);
+    const [emil] = employees;
+    await updateEmployee(t.app.db, accountId, emil!.id, { first_name: 'Émilie' });
+    await updateEmployee(t.app.db, accountId, emil!.id, { last_name: 'Öz' });
+    await updateEmployee(t.app.db, accountId, emil!.id, { email: 'Ö.Z@example.com' });
+    expect((await names(accountId, { search: 'emilie oz' })).names).toEqual(['Émilie Öz']);
+    expect((await names(accountId, { search: 'ö.z@' })).names).toEqual(['Émilie Öz']);
+    expect((await names(accountId, { search: 'lee' })).count).toBe(0);
   });
 
   it('takes %, _ and \\ in the search literally', async () => {

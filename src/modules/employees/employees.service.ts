@@ -1,12 +1,13 @@
 import type { ListPage, ListWindow } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { containsPattern } from '../../db/like.js';
+import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, emailTaken, FieldErrorCollector } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
-import { deleteEnrollmentsOfEmployee } from '../campaigns/enrollments.repository.js';
+import { employeeSearchText } from '../../search-text.js';
+import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repository.js';
 import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
 import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import {
@@ -15,6 +16,7 @@ import {
   type EmployeeRow,
   findEmployee,
   findEmployeeByEmail,
+  findEmployeeForUpdate,
   groupsOfEmployee,
   insertEmployee,
   listEmployees,
@@ -47,6 +49,7 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
       last_name,
       email,
       email_normalized: normalizeEmail(email),
+      search_text: employeeSearchText({ first_name, last_name, email }),
       created_at: now,
       updated_at: now,
     });
@@ -92,7 +95,10 @@ export async function findEmployees(
 const employeeNotFound = () => new AppError('employee_not_found');
 
 export interface EmployeeQuery {
-  /** Case-insensitive substring of the first, last or full name or of the address. */
+  /**
+   * Part of the first, last or full name or of the address, case and accents aside, in any
+   * script (`foldForSearch`): "ozturk" and "ÖZTÜRK" find "Öztürk".
+   */
   search?: string;
   sort?: EmployeeSort;
   order?: SortOrder;
@@ -105,7 +111,7 @@ export function searchEmployees(
   query: EmployeeQuery,
   window: ListWindow,
 ): Promise<ListPage<Employee>> {
-  const pattern = containsPattern(query.search);
+  const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return Promise.resolve({ count: 0, items: [] });
   const sort = { by: query.sort ?? 'last_name', order: query.order ?? 'asc' } as const;
   return readEmployeePage(db, accountId, { pattern }, sort, window);
@@ -142,7 +148,14 @@ export async function updateEmployee(
   if (Object.keys(changes).length === 0) return getEmployee(db, accountId, id);
   let employee: Employee | undefined;
   try {
-    employee = await updateEmployeeRow(db, accountId, id, changes, Date.now());
+    // The search text is made of all three fields: read the others under a lock, so two
+    // concurrent changes of different fields cannot leave it describing neither.
+    employee = await db.transaction().execute(async (trx) => {
+      const current = await findEmployeeForUpdate(trx, accountId, id);
+      if (!current) return undefined;
+      const search_text = employeeSearchText({ ...current, ...changes });
+      return updateEmployeeRow(trx, accountId, id, { ...changes, search_text }, Date.now());
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
@@ -153,9 +166,12 @@ export async function updateEmployee(
 
 /**
  * Deletes an employee, who leaves every group in the same transaction: each group's count
- * and version (so its Customer API ETag) move. Locks as replaceMembership does, groups first
- * and then the employee, so a concurrent change of one of the groups waits or is waited for,
- * and no membership can be added to the employee meanwhile.
+ * and version (so its Customer API ETag) move. Their training record stays: every enrollment,
+ * with its progress, score and completion, counted in its campaign's figures and shown as
+ * "Deleted employee #<id>" (their name and address go with the row; their mail too). The id is
+ * never given out again, and the address is free for a new employee at once.
+ * Locks as replaceMembership does, groups first and then the employee, so a concurrent change
+ * of one of the groups waits or is waited for, and no membership can be added meanwhile.
  */
 export async function deleteEmployee(db: Db, accountId: number, employeeId: string | number): Promise<void> {
   const id = parseId(employeeId);
@@ -173,9 +189,10 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: stri
         const now = await memberGroupIds(trx, id);
         if (now.some((groupId) => !expected.includes(groupId))) return false;
       }
-      await leaveAllGroups(trx, accountId, id, Date.now());
+      const deletedAt = Date.now();
+      await leaveAllGroups(trx, accountId, id, deletedAt);
       await deleteMembershipsOfEmployee(trx, id);
-      await deleteEnrollmentsOfEmployee(trx, accountId, id);
+      await keepEnrollmentsOfDeletedEmployee(trx, accountId, id, deletedAt);
       await deleteEmployeeRow(trx, accountId, id);
       return true;
     });

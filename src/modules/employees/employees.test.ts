@@ -419,6 +419,25 @@ describe('GET /customer/employees/', () => {
     }
   });
 
+  it('matches addresses in any script case-insensitively, when creating and when filtering', async () => {
+    const { api } = await account();
+    for (const [email, others] of [
+      ['Émile.Öztürk@Exämple.com', ['émile.öztürk@exämple.com', 'ÉMILE.ÖZTÜRK@EXÄMPLE.COM']],
+      ['Δημήτρης@παράδειγμα.ελ', ['ΔΗΜΉΤΡΗΣ@ΠΑΡΆΔΕΙΓΜΑ.ΕΛ', 'δημήτρης@παράδειγμα.ελ']],
+      ['Дмитрий@пример.рф', ['ДМИТРИЙ@ПРИМЕР.РФ', 'дмитрий@пример.рф']],
+      ['山田@例え.jp', ['山田@例え.JP']],
+    ] as const) {
+      const created = await api.post('/customer/employees/', { first_name: 'A', last_name: 'B', email });
+      expect(created.statusCode, email).toBe(201);
+      for (const other of others) {
+        const dup = await api.post('/customer/employees/', { first_name: 'C', last_name: 'D', email: other });
+        expect(dup.statusCode, other).toBe(409);
+        const found = await api.get(`/customer/employees/?email=${encodeURIComponent(other)}`);
+        expect(found.json().results, other).toEqual([created.json()]);
+      }
+    }
+  });
+
   it('finds nothing for partial, unknown or impossible addresses', async () => {
     const { api, accountId } = await account();
     await makeEmployee(t.app, accountId, { email: 'ann.lee@example.com' });

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { sliceSize } from '../../db/id-slices.js';
-import { containsPattern } from '../../db/like.js';
+import { containsPattern, foldedContainsPattern } from '../../db/like.js';
 import { AppError, FieldErrorCollector, invalidPage } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
 import { checkDescription, checkName } from '../../fields.js';
@@ -250,7 +250,7 @@ export async function groupMembersPage(
   window: ListWindow,
 ): Promise<ListPage<EmployeeRow>> {
   const group = await getGroup(db, accountId, groupId);
-  const pattern = containsPattern(query.search);
+  const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return { count: 0, items: [] };
   return readEmployeePage(
     db,

@@ -50,7 +50,9 @@ export async function queueCampaignMessages(trx: Db, props: QueueCampaignMessage
       sql.lit(props.now).as('created_at'),
     ])
     .where('e.account_id', '=', props.accountId)
-    .where('e.campaign_id', '=', props.campaignId);
+    .where('e.campaign_id', '=', props.campaignId)
+    // A deleted employee's enrollment is a record only: nobody to write to.
+    .where('e.employee_deleted_at', 'is', null);
   if (props.enrollmentIds) {
     source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, props.enrollmentIds)})`);
   }

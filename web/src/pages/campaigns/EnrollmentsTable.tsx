@@ -29,6 +29,8 @@ import { accountPath } from '../../layout/account-context';
 import { scoreText } from './campaign-format';
 
 const fullName = (e: Enrollment) => `${e.employee.first_name} ${e.employee.last_name}`;
+/** A deleted employee's record: "Deleted employee #12", their name and address gone. */
+const isDeleted = (e: Enrollment) => e.employee_deleted_at !== null;
 
 interface EnrollmentsTableProps {
   accountId: number;
@@ -148,7 +150,14 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
           {
             accessor: 'name',
             title: 'Name',
-            render: (e) => `${e.employee.last_name}, ${e.employee.first_name}`,
+            render: (e) =>
+              isDeleted(e) ? (
+                <Text size="sm" c="dimmed" fs="italic" span>
+                  {fullName(e)}
+                </Text>
+              ) : (
+                `${e.employee.last_name}, ${e.employee.first_name}`
+              ),
           },
           {
             accessor: 'email',
@@ -203,6 +212,7 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
                   textAlign: 'right' as const,
                   render: (e: Enrollment) => {
                     const waiting = e.invitation?.status === 'queued' || e.invitation?.status === 'sending';
+                    if (isDeleted(e)) return null;
                     return (
                       <Tooltip label={waiting ? 'An invitation is waiting to be sent' : 'Resend invitation'}>
                         <ActionIcon

@@ -180,8 +180,15 @@ export function EmployeesPage() {
         title="Delete employee?"
         onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
       >
-        <strong>{deleting.target && fullName(deleting.target)}</strong> ({deleting.target?.email}) will be
-        deleted and removed from every group. This cannot be undone.
+        <p>
+          <strong>{deleting.target && fullName(deleting.target)}</strong> ({deleting.target?.email}) will be
+          deleted and removed from every group. This cannot be undone.
+        </p>
+        <p>
+          Their training record stays: campaigns keep their progress, scores and completions, shown as
+          “Deleted employee #{deleting.target?.id}” without a name or email address. The address can be used
+          for a new employee.
+        </p>
       </ConfirmDelete>
     </>
   );
