@@ -17,7 +17,7 @@ import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
-import type { AdminOptions } from './plugin.js';
+import type { AdminOptions } from './options.js';
 
 /**
  * Every route of the admin API, relative to /admin/api. The plugin registers them behind its

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from '../http/validation.js';
 import { adminApiRoutes } from './api-routes.js';
 import { ADMIN_API_BASE, registerAdminOpenApi } from './openapi.js';
-import type { AdminOptions } from './plugin.js';
+import type { AdminOptions } from './options.js';
 
 // Registration reads none of these (the routes use them per request, and none is made here).
 const UNUSED_OPTIONS = {

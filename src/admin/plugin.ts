@@ -2,23 +2,14 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOrCreateSecret } from '../auth/secrets.js';
-import type { SignInThrottle } from '../auth/sign-in-throttle.js';
 import { operatorRequired, signInRequired } from '../errors.js';
-import { resumeSession, type SessionLifetime } from '../modules/sessions/sessions.service.js';
+import { resumeSession } from '../modules/sessions/sessions.service.js';
 import { adminApiRoutes } from './api-routes.js';
 import { registerAdminOpenApi } from './openapi.js';
+import type { AdminOptions } from './options.js';
 import type { AdminContext } from './request.js';
 import { ADMIN_PATH, CSRF_COOKIE, NO_SESSION, SESSION_COOKIE } from './session-cookie.js';
 import { spaRoutes } from './spa.js';
-
-export interface AdminOptions {
-  lifetime: SessionLifetime;
-  throttle: SignInThrottle;
-  /** Signs cookies and keys CSRF tokens; from SESSION_SECRET, else generated and kept in the database. */
-  cookieSecret: string | undefined;
-  /** Per-minute budget of a new API key. */
-  defaultRateLimit: number;
-}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

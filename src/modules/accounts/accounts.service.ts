@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkName } from '../../fields.js';
-import type { Admin } from '../admins/admins.service.js';
+import type { Admin } from '../admins/admins.repository.js';
 import { countCampaigns } from '../campaigns/campaigns.repository.js';
 import { countEmployees } from '../employees/employees.repository.js';
 import { countGroups } from '../groups/groups.repository.js';

@@ -4,6 +4,9 @@ import type { AdminUsersTable } from '../../db/schema.js';
 
 export type AdminRow = Selectable<AdminUsersTable>;
 
+/** An administrator as the rest of the code sees one: never the password hash. */
+export type Admin = Omit<AdminRow, 'password_hash'>;
+
 export function insertAdmin(db: Db, values: Insertable<AdminUsersTable>): Promise<AdminRow> {
   return db.insertInto('admin_users').values(values).returningAll().executeTakeFirstOrThrow();
 }

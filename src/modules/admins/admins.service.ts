@@ -21,6 +21,7 @@ import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import {
+  type Admin,
   type AdminRow,
   deleteAccountAdmin,
   findAdmin,
@@ -33,7 +34,7 @@ import {
 } from './admins.repository.js';
 
 /** An administrator of the web interface, without the password hash. */
-export type Admin = Omit<AdminRow, 'password_hash'>;
+export type { Admin };
 
 /** `email_taken`, worded for administrators. */
 export const ADMIN_EMAIL_TAKEN = 'An administrator with this email already exists';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ListOf } from '../../admin/list.js';
-import type { AdminOptions } from '../../admin/plugin.js';
+import type { AdminOptions } from '../../admin/options.js';
 import {
   AccountParams,
   Body,

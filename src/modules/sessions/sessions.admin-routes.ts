@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { AdminOptions } from '../../admin/plugin.js';
+import type { AdminOptions } from '../../admin/options.js';
 import { Body, NoContent, responses, SignedIn, User } from '../../admin/schemas.js';
 import { clearSessionCookie, csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { presentUser } from '../admins/admins.presenter.js';
