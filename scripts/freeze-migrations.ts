@@ -1,4 +1,4 @@
-// Adds the checksum of migrations that have landed on main to src/db/migrations/checksums.json,
+// Adds the checksum of migrations that have landed on main to src/db/migration-checksums.json,
 // which `npm test` checks (src/db/migrations-frozen.test.ts). A checksum already listed is never
 // changed. Run it when a migration lands (merged to main), not while it is still being written:
 //

@@ -1,6 +1,6 @@
 import { DEFAULT_MIGRATION_TABLE, Migrator } from 'kysely';
 import type { Db } from './database.js';
-import { migrations } from './migrations/index.js';
+import { migrations } from './migration-list.js';
 
 /** Applies every pending migration; returns the names applied. Safe to run concurrently. */
 export async function migrateToLatest(db: Db): Promise<string[]> {

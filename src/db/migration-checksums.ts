@@ -3,14 +3,25 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Landed migrations are frozen: `migrations/checksums.json` holds the SHA-256 of every migration
- * file that has landed on main, and `migrations-frozen.test.ts` (part of `npm test`) fails when
- * one of them no longer matches. `npm run migrations:freeze -- NAME…` adds the checksum of a
- * migration once it lands; it never changes one already listed.
+ * Landed migrations are frozen: `migration-checksums.json` (beside this file, outside the
+ * folder, whose files never change once landed) holds the SHA-256 of every file of
+ * `migrations/` that has landed on main, `index.ts` included, and `migrations-frozen.test.ts`
+ * (part of `npm test`) fails when one of them no longer matches. `npm run migrations:freeze --
+ * NAME…` adds the checksum of a file once it lands; it never changes one already listed.
  */
 
 export const MIGRATIONS_DIR = join(import.meta.dirname, 'migrations');
-const CHECKSUMS_FILE = 'checksums.json';
+
+/** A folder of migrations and the list of its frozen files' checksums. */
+export interface FrozenFolder {
+  dir: string;
+  checksumsFile: string;
+}
+
+const LANDED: FrozenFolder = {
+  dir: MIGRATIONS_DIR,
+  checksumsFile: join(import.meta.dirname, 'migration-checksums.json'),
+};
 
 /** SHA-256 (hex) of a migration's text, line endings as LF (a Windows checkout hashes the same). */
 export function migrationChecksum(text: string): string {
@@ -24,8 +35,8 @@ export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
     .sort();
 }
 
-export function readChecksums(dir = MIGRATIONS_DIR): Record<string, string> {
-  return JSON.parse(readFileSync(join(dir, CHECKSUMS_FILE), 'utf8')) as Record<string, string>;
+export function readChecksums(where = LANDED): Record<string, string> {
+  return JSON.parse(readFileSync(where.checksumsFile, 'utf8')) as Record<string, string>;
 }
 
 export interface ChecksumProblem {
@@ -34,10 +45,10 @@ export interface ChecksumProblem {
 }
 
 /** The landed migrations that were edited or removed since they landed. */
-export function frozenMigrationProblems(dir = MIGRATIONS_DIR): ChecksumProblem[] {
+export function frozenMigrationProblems(where = LANDED): ChecksumProblem[] {
   const problems: ChecksumProblem[] = [];
-  for (const [file, expected] of Object.entries(readChecksums(dir))) {
-    const path = join(dir, file);
+  for (const [file, expected] of Object.entries(readChecksums(where))) {
+    const path = join(where.dir, file);
     if (!existsSync(path)) problems.push({ file, problem: 'missing' });
     else if (migrationChecksum(readFileSync(path, 'utf8')) !== expected)
       problems.push({ file, problem: 'changed' });
@@ -46,20 +57,21 @@ export function frozenMigrationProblems(dir = MIGRATIONS_DIR): ChecksumProblem[]
 }
 
 /**
- * Adds the checksums of these migration files (names with or without `.ts`) to the list; a file
- * already listed is left as it is (its checksum is the one that landed). Returns the files added.
+ * Adds the checksums of these files of the folder (migrations, names with or without `.ts`, or
+ * `index`) to the list; a file already listed is left as it is (its checksum is the one that
+ * landed). Returns the files added.
  */
-export function freezeMigrations(names: string[], dir = MIGRATIONS_DIR): string[] {
-  const checksums = readChecksums(dir);
+export function freezeMigrations(names: string[], where = LANDED): string[] {
+  const checksums = readChecksums(where);
   const added: string[] = [];
   for (const name of names) {
     const file = name.endsWith('.ts') ? name : `${name}.ts`;
-    if (!migrationFiles(dir).includes(file)) throw new Error(`no migration ${file} in ${dir}`);
+    if (!existsSync(join(where.dir, file))) throw new Error(`no migration ${file} in ${where.dir}`);
     if (checksums[file] !== undefined) continue;
-    checksums[file] = migrationChecksum(readFileSync(join(dir, file), 'utf8'));
+    checksums[file] = migrationChecksum(readFileSync(join(where.dir, file), 'utf8'));
     added.push(file);
   }
   const sorted = Object.fromEntries(Object.entries(checksums).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(join(dir, CHECKSUMS_FILE), `${JSON.stringify(sorted, null, 2)}\n`);
+  writeFileSync(where.checksumsFile, `${JSON.stringify(sorted, null, 2)}\n`);
   return added;
 }

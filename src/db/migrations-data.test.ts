@@ -2,7 +2,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectUnderTest, type TestDatabase } from '../../test/helpers/database.js';
 import { type Database, openDatabase } from './database.js';
-import { migrations } from './migrations/index.js';
+import { migrations } from './migration-list.js';
 
 // Migrations 0006 and 0007 on a database that already holds data, as production's does: the
 // search text of existing employees is filled in, and SQLite's enrollments table, rebuilt

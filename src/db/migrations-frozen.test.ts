@@ -10,6 +10,7 @@ import {
   migrationFiles,
   readChecksums,
 } from './migration-checksums.js';
+import { migrations } from './migration-list.js';
 
 // Migrations are immutable once landed (house style): a database that ran 0003 never runs it
 // again, so an edit to 0003 reaches new databases only and the two kinds silently differ.
@@ -28,19 +29,26 @@ describe('landed migrations', () => {
       problems,
       `${message}\nLanded migrations are immutable: databases that already ran them never run them again. ` +
         'Restore the file as it landed (git checkout origin/main -- src/db/migrations/<file>) and write the ' +
-        'change as a new migration (the next number, listed in src/db/migrations/index.ts). See DEVELOPERS.md, "Migrations".',
+        'change as a new migration (the next number, listed in src/db/migration-list.ts). See DEVELOPERS.md, "Migrations".',
     ).toEqual([]);
   });
 
-  it('cover the first migrations, and every listed file is a migration of the folder', () => {
+  it('cover the first migrations and the landed list of them, and every listed file is of the folder', () => {
     const listed = Object.keys(readChecksums());
-    expect(listed).toEqual(expect.arrayContaining(['0001_initial.ts', '0005_mail_send_phase.ts']));
-    for (const file of listed) expect(migrationFiles(MIGRATIONS_DIR)).toContain(file);
+    expect(listed).toEqual(
+      expect.arrayContaining(['0001_initial.ts', '0005_mail_send_phase.ts', 'index.ts']),
+    );
+    for (const file of listed) expect([...migrationFiles(MIGRATIONS_DIR), 'index.ts']).toContain(file);
+  });
+
+  it('are all run, in order', () => {
+    expect(Object.keys(migrations).map((name) => `${name}.ts`)).toEqual(migrationFiles(MIGRATIONS_DIR));
   });
 });
 
 describe('the checksum list', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-migrations-'));
+  const where = { dir, checksumsFile: join(dir, 'checksums.json') };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('finds an edit, a removal, and only adds checksums, never changes one', () => {
@@ -48,20 +56,20 @@ describe('the checksum list', () => {
     writeFileSync(join(dir, '0002_two.ts'), 'export const up = 2;\r\n');
     writeFileSync(join(dir, 'index.ts'), '');
     writeFileSync(join(dir, 'checksums.json'), '{}\n');
-    expect(freezeMigrations(['0001_one'], dir)).toEqual(['0001_one.ts']);
-    expect(frozenMigrationProblems(dir)).toEqual([]);
+    expect(freezeMigrations(['0001_one'], where)).toEqual(['0001_one.ts']);
+    expect(frozenMigrationProblems(where)).toEqual([]);
 
     writeFileSync(join(dir, '0001_one.ts'), 'export const up = 11;\n');
-    expect(frozenMigrationProblems(dir)).toEqual([{ file: '0001_one.ts', problem: 'changed' }]);
+    expect(frozenMigrationProblems(where)).toEqual([{ file: '0001_one.ts', problem: 'changed' }]);
     // Freezing again keeps the landed checksum: the edit stays visible.
-    expect(freezeMigrations(['0001_one.ts', '0002_two.ts'], dir)).toEqual(['0002_two.ts']);
-    expect(frozenMigrationProblems(dir)).toEqual([{ file: '0001_one.ts', problem: 'changed' }]);
+    expect(freezeMigrations(['0001_one.ts', '0002_two.ts'], where)).toEqual(['0002_two.ts']);
+    expect(frozenMigrationProblems(where)).toEqual([{ file: '0001_one.ts', problem: 'changed' }]);
     // Line endings do not count; the text does.
-    expect(readChecksums(dir)['0002_two.ts']).toBe(migrationChecksum('export const up = 2;\n'));
+    expect(readChecksums(where)['0002_two.ts']).toBe(migrationChecksum('export const up = 2;\n'));
 
     rmSync(join(dir, '0002_two.ts'));
-    expect(frozenMigrationProblems(dir)).toContainEqual({ file: '0002_two.ts', problem: 'missing' });
-    expect(() => freezeMigrations(['0003_none'], dir)).toThrow(/no migration 0003_none\.ts/);
+    expect(frozenMigrationProblems(where)).toContainEqual({ file: '0002_two.ts', problem: 'missing' });
+    expect(() => freezeMigrations(['0003_none'], where)).toThrow(/no migration 0003_none\.ts/);
     expect(readFileSync(join(dir, 'checksums.json'), 'utf8')).toMatch(
       /^\{\n {2}"0001_one\.ts": "[0-9a-f]{64}",\n/,
     );

@@ -4,9 +4,6 @@ import * as m0002 from './0002_admin.js';
 import * as m0003 from './0003_training.js';
 import * as m0004 from './0004_runtime.js';
 import * as m0005 from './0005_mail_send_phase.js';
-import * as m0006 from './0006_employee_search.js';
-import * as m0007 from './0007_keep_training_history.js';
-import * as m0008 from './0008_mail_priority.js';
 
 /** Every migration, in order. Names sort in the order they run. */
 export const migrations: Record<string, Migration> = {
@@ -15,7 +12,4 @@ export const migrations: Record<string, Migration> = {
   '0003_training': m0003,
   '0004_runtime': m0004,
   '0005_mail_send_phase': m0005,
-  '0006_employee_search': m0006,
-  '0007_keep_training_history': m0007,
-  '0008_mail_priority': m0008,
 };
