@@ -18,21 +18,6 @@ export interface ErrorExample {
 
 /** The request id shown in examples (a real one is the request's `X-Request-Id`). */
 const EXAMPLE_REQUEST_ID = '0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90';
-export const ErrorProperties = {
-  error: Type.String({ description: 'Human-readable message.' }),
-  status: Type.Integer({ description: 'Equals the HTTP status.' }),
-  details: Type.Optional(
-    Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description:
-          'For `Validation failed`: each offending field mapped to a list of messages. For `Invalid employee_ids`: `invalid_ids`, the sorted offending ids.',
-      },
-    ),
-  ),
-};
-
 const codeSchema = (codes: readonly ErrorCode[]) =>
   Type.Unsafe<ErrorCode>({
     type: 'string',
@@ -57,6 +42,9 @@ const requestIdSchema = Type.String({
   description:
     'The id of this request, the same as the `X-Request-Id` response header (a client may send its own): quote it when reporting a problem; the server’s log lines carry it.',
 });
+
+/** The contract's part of every error body (the admin API's `AdminError` adds what it carries). */
+export const ErrorProperties = { error: messageSchema, status: statusSchema, details: detailsSchema };
 
 const properties = (codes: readonly ErrorCode[]) => ({
   error: messageSchema,

@@ -43,13 +43,13 @@ export function lockCampaign(
   accountId: number,
   campaignId: number,
 ): Promise<CampaignRow | undefined> {
-  let query = trx
+  return trx
     .selectFrom('training_campaigns')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('id', '=', campaignId);
-  if (dialectOf(trx) === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+    .where('id', '=', campaignId)
+    .$if(dialectOf(trx) === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirst();
 }
 
 /**

@@ -112,12 +112,13 @@ export function findEmployeeForUpdate(
   accountId: number,
   employeeId: number,
 ): Promise<EmployeeRow | undefined> {
-  const query = trx
+  return trx
     .selectFrom('employees')
     .select(EMPLOYEE_COLUMNS)
     .where('account_id', '=', accountId)
-    .where('id', '=', employeeId);
-  return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+    .where('id', '=', employeeId)
+    .$if(dialectOf(trx) === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirst();
 }
 
 /** Changes some fields of an employee of this account; undefined when there is none. */

@@ -81,13 +81,13 @@ export async function lockCourseProgress(
     .values({ enrollment_id: enrollmentId, course_key: courseKey, started_at: now, updated_at: now })
     .onConflict((oc) => oc.columns(['enrollment_id', 'course_key']).doNothing())
     .execute();
-  let query = trx
+  return trx
     .selectFrom('enrollment_courses')
     .selectAll()
     .where('enrollment_id', '=', enrollmentId)
-    .where('course_key', '=', courseKey);
-  if (dialectOf(trx) === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirstOrThrow();
+    .where('course_key', '=', courseKey)
+    .$if(dialectOf(trx) === 'postgres', (query) => query.forUpdate())
+    .executeTakeFirstOrThrow();
 }
 
 export async function updateCourseProgress(
