@@ -13,7 +13,7 @@ import { COURSE_LIMITS } from '../modules/courses/courses.rules.js';
 import { MAX_IMPORT_ROWS } from '../modules/employees/employees.import.js';
 import { MAX_EMAILS } from '../modules/groups/groups.membership.js';
 import { MAX_RATE_LIMIT } from '../modules/keys/keys.service.js';
-import { ADMIN_MAX_PAGE_SIZE } from './list.js';
+import { LIST_MAX_PAGE_SIZE } from '../pagination.js';
 import { responses } from './schemas.js';
 
 /**
@@ -26,7 +26,7 @@ export function adminLimits() {
     description_max: DESCRIPTION_MAX,
     email_max: EMAIL_MAX,
     password: { min: PASSWORD_MIN_LENGTH, max: PASSWORD_MAX_LENGTH },
-    page_size_max: ADMIN_MAX_PAGE_SIZE,
+    page_size_max: LIST_MAX_PAGE_SIZE,
     import_rows: MAX_IMPORT_ROWS,
     by_email_addresses: MAX_EMAILS,
     key_rate_limit: { min: 1, max: MAX_RATE_LIMIT },

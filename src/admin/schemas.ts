@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import { ErrorProperties } from '../http/error-responses.js';
+import { PathId as pathIdSchema } from '../http/schemas.js';
 
 /**
  * Shapes shared by the admin API's route files. They are the contract: the document at
@@ -18,11 +19,8 @@ export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const Body = <T extends TProperties>(properties: T, options: { description?: string } = {}) =>
   Type.Object(properties, { ...options, additionalProperties: false });
 
-/**
- * Path ids are text: one that is not a positive integer is simply not found (404), like
- * another account's. The format only tells clients what to send.
- */
-export const PathId = Type.String({ format: 'id' });
+/** Path ids: numbers by the time a route runs; text that is no id is not found (see PathId). */
+export const PathId = pathIdSchema();
 
 /** The account every route under `/admin/api/accounts/{accountId}` acts in. */
 export const AccountParams = Type.Object({ accountId: PathId });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Page, PageJson } from '../pagination.js';
+import type { ListPage, Page, PageJson } from '../pagination.js';
 import { pageUrl } from './links.js';
 
 function links(request: FastifyRequest, page: { page: number; pageSize: number; count: number }) {
@@ -19,4 +19,9 @@ export function presentPage<T, R>(request: FastifyRequest, page: Page<T>, presen
 export function presentPageJson(request: FastifyRequest, page: PageJson): string {
   const { next, previous } = links(request, page);
   return `{"count":${page.count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":${page.results}}`;
+}
+
+/** A list's `{count, results}` envelope (admin API, the `vigil` command). */
+export function listEnvelope<T, R>(page: ListPage<T>, present: (item: T) => R) {
+  return { count: page.count, results: page.items.map(present) };
 }

@@ -1,4 +1,4 @@
-import { type TSchema, type TString, Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../pagination.js';
 
 /** Shared schema primitives; every route's request and response schemas are built from these. */
@@ -13,9 +13,21 @@ export const Timestamp = Type.String({
   examples: ['2026-11-22T09:14:03.512Z'],
 });
 
-/** Path ids are taken as text: a non-numeric id is simply not found (404), not a 400. */
+/** The schema keyword that makes a path parameter an id (see PathId; the validator implements it). */
+export const PATH_ID_KEYWORD = 'x-path-id';
+
+/**
+ * A path id, parsed once here, at the edge: the validator turns a positive decimal integer below
+ * 2^53 into that number, and any other text into 0, an id no row has. Such an id is then simply
+ * not found (404, like another account's), after the request's other checks (400 first, as the
+ * contract orders them), never a 400 of its own. Routes and services only ever see numbers.
+ */
+export const PathId = (options: { description?: string } = {}) =>
+  Type.Unsafe<number>(Type.String({ ...options, format: 'id', examples: ['17'], [PATH_ID_KEYWORD]: true }));
+
+/** Params of a route with one path id. */
 export const IdParam = <K extends string>(name: K, description: string) =>
-  Type.Object({ [name]: Type.String({ description, examples: ['17'] }) } as Record<K, TString>);
+  Type.Object({ [name]: PathId({ description }) } as Record<K, ReturnType<typeof PathId>>);
 
 /** Decimal digits only: `+1`, `0x1`, `1e0`, ` 1` or `1.0` are not page numbers. */
 export const POSITIVE_INTEGER_PATTERN = '^[1-9][0-9]*$';
@@ -68,3 +80,16 @@ export const Paginated = <T extends TSchema>(item: T, name: string) =>
       ],
     },
   );
+
+// Lists of the admin API (see pagination.ts): the same text-only page parameters.
+export const listQueryFields = {
+  page: Type.Optional(Type.String({ pattern: POSITIVE_INTEGER_PATTERN })),
+  page_size: Type.Optional(Type.String({ pattern: POSITIVE_INTEGER_PATTERN })),
+};
+
+/** Query of a list with paging only; spread `listQueryFields` into lists with more parameters. */
+export const ListQuery = Type.Object(listQueryFields);
+
+/** Response schema of a list of `item`s: `{count, results}`. */
+export const ListOf = <T extends TSchema>(item: T) =>
+  Type.Object({ count: Type.Integer({ minimum: 0 }), results: Type.Array(item) });

@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../errors.js';
-import { POSITIVE_INTEGER_PATTERN } from './schemas.js';
+import { parseId } from '../ids.js';
+import { PATH_ID_KEYWORD, POSITIVE_INTEGER_PATTERN } from './schemas.js';
 
 // Bodies are JSON: a number where a string belongs is an error, never coerced.
 // Query strings and path parameters are text: "2" is coerced to the integer 2.
@@ -10,6 +12,19 @@ const compilers = {
   body: new Ajv({ ...options, coerceTypes: false, removeAdditional: false }),
   other: new Ajv({ ...options, coerceTypes: true, removeAdditional: false }),
 };
+
+// Path ids (PathId): the text becomes its number, or 0 (no row's id) when it is not an id.
+compilers.other.addKeyword({
+  keyword: PATH_ID_KEYWORD,
+  modifying: true,
+  schemaType: 'boolean',
+  validate: (_enabled: boolean, data: unknown, _schema: unknown, cxt?: DataValidationCxt) => {
+    if (cxt && typeof data === 'string') {
+      (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = parseId(data) ?? 0;
+    }
+    return true;
+  },
+});
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? compilers.body : compilers.other).compile(schema as object);

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ListOf, listEnvelope, listQueryFields, listWindow } from '../../admin/list.js';
 import { Account, AccountParams, NameBody, responses } from '../../admin/schemas.js';
+import { listEnvelope } from '../../http/page-envelope.js';
+import { ListOf, listQueryFields } from '../../http/schemas.js';
+import { listWindow } from '../../pagination.js';
 import { presentAccount } from './accounts.presenter.js';
 import {
   accountOverview,

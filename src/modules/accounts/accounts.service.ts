@@ -1,8 +1,8 @@
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import { containsPattern } from '../../db/like.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkName } from '../../fields.js';
+import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import type { Admin } from '../admins/admins.repository.js';
 import { countCampaigns } from '../campaigns/campaigns.repository.js';
 import { countEmployees } from '../employees/employees.repository.js';

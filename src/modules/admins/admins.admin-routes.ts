@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ListOf } from '../../admin/list.js';
 import {
   AccountParams,
   IdParams,
@@ -10,6 +9,7 @@ import {
   Timestamp,
   User,
 } from '../../admin/schemas.js';
+import { ListOf } from '../../http/schemas.js';
 import { presentAdmin } from './admins.presenter.js';
 import { adminsOfAccount, removeAccountAdmin } from './admins.service.js';
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listEnvelope, listWindow } from '../../admin/list.js';
 import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
+import { listEnvelope } from '../../http/page-envelope.js';
+import { listWindow } from '../../pagination.js';
 import {
   AdminCampaign,
   AdminEnrollment,

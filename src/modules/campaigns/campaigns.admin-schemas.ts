@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ListOf, listQueryFields } from '../../admin/list.js';
 import { Body, PathId } from '../../admin/schemas.js';
-import { Id, MAX_ID, Timestamp } from '../../http/schemas.js';
+import { Id, ListOf, listQueryFields, MAX_ID, Timestamp } from '../../http/schemas.js';
 import type { CampaignAction } from './campaigns.rules.js';
 import { Enrollment, TrainingCampaign } from './campaigns.schemas.js';
 

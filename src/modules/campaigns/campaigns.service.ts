@@ -1,9 +1,15 @@
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
-import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import {
+  fetchPage,
+  type ListPage,
+  type ListWindow,
+  type Page,
+  type PageRequest,
+  readList,
+} from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import { findCourses } from '../courses/courses.lookup.js';
 import {

@@ -1,11 +1,17 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, validationFailed } from '../../errors.js';
 import { parseId } from '../../ids.js';
-import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
+import {
+  fetchPage,
+  type ListPage,
+  type ListWindow,
+  type Page,
+  type PageRequest,
+  readList,
+} from '../../pagination.js';
 import { isoOrNull } from '../../time.js';
 import { findCourses } from '../courses/courses.lookup.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ListOf, listQueryFields } from '../../admin/list.js';
 import { Body, PathId } from '../../admin/schemas.js';
-import { Id } from '../../http/schemas.js';
+import { Id, ListOf, listQueryFields } from '../../http/schemas.js';
 import { MAX_IMPORT_ROWS } from './employees.import.js';
 import { Employee } from './employees.schemas.js';
 import { EMPLOYEE_SORTS, type EmployeeSort, type SortOrder } from './employees.search.repository.js';

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
+import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import { EMPLOYEE_COLUMNS, type EmployeeRow } from './employees.repository.js';
 
 export const EMPLOYEE_SORTS = ['last_name', 'first_name', 'email', 'created_at'] as const;

@@ -1,10 +1,10 @@
-import type { ListPage, ListWindow } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, emailTaken, FieldErrorCollector } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { parseId } from '../../ids.js';
+import type { ListPage, ListWindow } from '../../pagination.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { employeeSearchText } from '../../search-text.js';
 import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repository.js';

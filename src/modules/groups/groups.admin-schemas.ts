@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ListOf, listQueryFields } from '../../admin/list.js';
 import { Body, PathId } from '../../admin/schemas.js';
-import { Id, MAX_ID, Timestamp } from '../../http/schemas.js';
+import { Id, ListOf, listQueryFields, MAX_ID, Timestamp } from '../../http/schemas.js';
 import { Employee } from '../employees/employees.schemas.js';
 import { MAX_EMAILS } from './groups.membership.js';
 

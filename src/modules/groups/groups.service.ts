@@ -1,5 +1,4 @@
 import pLimit from 'p-limit';
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import { sliceSize } from '../../db/id-slices.js';
 import { containsPattern, foldedContainsPattern } from '../../db/like.js';
@@ -8,6 +7,7 @@ import { yieldToOthers } from '../../event-loop.js';
 import { checkDescription, checkName } from '../../fields.js';
 import { parseId } from '../../ids.js';
 import type { PageJson, PageRequest } from '../../pagination.js';
+import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ListOf } from '../../admin/list.js';
 import type { AdminOptions } from '../../admin/options.js';
 import {
   AccountParams,
@@ -13,6 +12,7 @@ import {
 } from '../../admin/schemas.js';
 import { csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
 import { linkTo, publicBaseUrl } from '../../http/links.js';
+import { ListOf } from '../../http/schemas.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { endSession, startSession } from '../sessions/sessions.service.js';
 import { presentInvitation, presentLink } from './invitations.presenter.js';

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ListOf } from '../../admin/list.js';
 import {
   AccountParams,
   Body,
@@ -10,6 +9,7 @@ import {
   Timestamp,
 } from '../../admin/schemas.js';
 import { ACCESS_POINTS, type Permission } from '../../auth/permissions.js';
+import { ListOf } from '../../http/schemas.js';
 import { presentKey } from './keys.presenter.js';
 import { createKey, keysOfAccount, revokeKey, setKeyRateLimit } from './keys.service.js';
 

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listEnvelope, listWindow } from '../../admin/list.js';
 import { AccountParams, responses } from '../../admin/schemas.js';
+import { listEnvelope } from '../../http/page-envelope.js';
 import { parseId } from '../../ids.js';
+import { listWindow } from '../../pagination.js';
 import {
   AdminMessage,
   AdminMessageDetail,

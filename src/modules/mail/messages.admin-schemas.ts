@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { ListOf, listQueryFields } from '../../admin/list.js';
 import { PathId } from '../../admin/schemas.js';
 import type { MessageStatus } from '../../db/schema.js';
-import { Id, POSITIVE_INTEGER_PATTERN, Timestamp } from '../../http/schemas.js';
+import { Id, ListOf, listQueryFields, POSITIVE_INTEGER_PATTERN, Timestamp } from '../../http/schemas.js';
 import { MESSAGE_STATUSES } from './messages.service.js';
 
 /** Request and response schemas of the outbox routes of the admin API (in /admin/api/openapi.json). */

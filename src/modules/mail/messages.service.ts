@@ -1,8 +1,8 @@
-import { type ListPage, type ListWindow, readList } from '../../admin/list.js';
 import type { Db } from '../../db/database.js';
 import type { MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { parseId } from '../../ids.js';
+import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import {
   countByStatus,
   countMessages,
