@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RouteOptions } from 'fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { adminPlugin } from './admin/plugin.js';
@@ -50,6 +51,8 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** The logger itself (the server makes it first, to log while it waits for the database). */
   logger?: Logger;
+  /** Told of every route as it is registered (tests enumerate the routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Headers every response carries: the API version and the security headers. */
@@ -73,6 +76,7 @@ export async function buildApp({
   database,
   logStream,
   logger,
+  onRoute,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel, logStream)) as FastifyBaseLogger,
@@ -101,6 +105,8 @@ export async function buildApp({
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // First of all, so that no route is registered before it.
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.decorate('db', database.db);
   app.decorate('apiPrefix', API_PREFIX);
   app.decorate('config', config);

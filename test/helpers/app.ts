@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { afterFile } from './cleanup.js';
 import { createTestDatabase, openMigrated, TEST_REDIS_URL } from './database.js';
@@ -29,7 +29,10 @@ export function testEnv(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): Nod
  * The real app (same buildApp, configuration from the environment) on a fresh migrated
  * database of the dialect under test; closed and dropped after the file's tests.
  */
-export async function buildTestApp(extraEnv: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function buildTestApp(
+  extraEnv: NodeJS.ProcessEnv = {},
+  hooks: Pick<AppOptions, 'onRoute'> = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase();
   const config = loadConfig(testEnv(testDb.url, extraEnv));
   const database = await openMigrated(testDb.url);
@@ -40,7 +43,7 @@ export async function buildTestApp(extraEnv: NodeJS.ProcessEnv = {}): Promise<Te
       done();
     },
   });
-  const app = await buildApp({ config, database, logStream });
+  const app = await buildApp({ config, database, logStream, ...hooks });
   await app.ready();
   afterFile(async () => {
     await app.close();
