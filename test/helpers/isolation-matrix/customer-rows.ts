@@ -1,0 +1,121 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { client } from '../factories.js';
+import { NEVER, na, type Row, row } from './matrix.js';
+import { freshGroup } from './world.js';
+
+/** The Customer API's rows: the key is the account, so another account's ids are simply unknown. */
+
+const C = '/api/api_gateway/customer';
+const ids = (res: LightMyRequestResponse): number[] => res.json().results.map((r: { id: number }) => r.id);
+const noInput = na('no input but the path id (text that is no id is a 404, like any unknown id)');
+let serial = 0;
+
+export const customerRows: Row[] = [
+  row({
+    route: `POST ${C}/employees/`,
+    as: 'key',
+    call: () => ({
+      url: `${C}/employees/`,
+      payload: { first_name: 'Ann', last_name: 'Lee', email: `ann.${++serial}.${Date.now()}@example.com` },
+    }),
+    success: {
+      status: 201,
+      check: (res) => expect(res.headers.location).toContain(`/customer/employees/${res.json().id}/`),
+    },
+    read: () => `${C}/employees/?page_size=1000`,
+    otherAccount: {
+      kind: 'custom',
+      // Nothing of B's is named but an address: B's is free in A, and B's employee stays B's alone.
+      run: async (w) => {
+        const theirs = w.b.employees[0] as { id: number; email: string };
+        const res = await client(w.app, w.a.key).post('/customer/employees/', {
+          first_name: 'Same',
+          last_name: 'Address',
+          email: theirs.email.toUpperCase(),
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        expect(w.b.employees.map((e) => e.id)).not.toContain(res.json().id);
+      },
+    },
+    invalid: { call: () => ({ url: `${C}/employees/`, payload: { first_name: 'Ann' } }) },
+  }),
+  row({
+    route: `GET ${C}/employees/`,
+    as: 'key',
+    call: () => ({ url: `${C}/employees/?page_size=1000` }),
+    success: { status: 200 },
+    otherAccount: { kind: 'list', ids, theirs: (w) => w.b.employees.map((e) => e.id) },
+    invalid: { call: () => ({ url: `${C}/employees/?page=0` }) },
+  }),
+  row({
+    route: `GET ${C}/employees/:employee_id/`,
+    as: 'key',
+    object: (_w, side) => side.employees[0]?.id as number,
+    call: (_side, id) => ({ url: `${C}/employees/${id}/` }),
+    success: { status: 200, check: (res, side) => expect(res.json().id).toBe(side.employees[0]?.id) },
+    otherAccount: { kind: 'object', notFound: 'employee_not_found', missing: () => NEVER },
+    invalid: noInput,
+  }),
+  row({
+    route: `GET ${C}/groups/`,
+    as: 'key',
+    call: () => ({ url: `${C}/groups/?page_size=1000` }),
+    success: { status: 200 },
+    otherAccount: { kind: 'list', ids, theirs: (w) => w.b.groups },
+    invalid: { call: () => ({ url: `${C}/groups/?page_size=abc` }) },
+  }),
+  row({
+    route: `GET ${C}/groups/:group_id/`,
+    as: 'key',
+    object: (_w, side) => side.groups[0] as number,
+    call: (_side, id) => ({ url: `${C}/groups/${id}/` }),
+    success: { status: 200, check: (res) => expect(res.headers.etag).toBeDefined() },
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: noInput,
+  }),
+  row({
+    route: `PUT ${C}/groups/:group_id/`,
+    as: 'key',
+    object: (w, side) => freshGroup(w.app, side),
+    call: (side, id) => ({
+      url: `${C}/groups/${id}/`,
+      payload: { employee_ids: [side.employees[0]?.id], name: 'Taken over' },
+    }),
+    success: { status: 200, check: (res) => expect(res.json().employees).toHaveLength(1) },
+    read: (_side, id) => `${C}/groups/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: { call: (_side, id) => ({ url: `${C}/groups/${id}/`, payload: { employee_ids: 'all' } }) },
+  }),
+  row({
+    route: `GET ${C}/campaigns/training/`,
+    as: 'key',
+    call: () => ({ url: `${C}/campaigns/training/?page_size=1000` }),
+    success: { status: 200 },
+    otherAccount: { kind: 'list', ids, theirs: (w) => [w.b.draft, w.b.active.campaignId] },
+    invalid: { call: () => ({ url: `${C}/campaigns/training/?page=-1` }) },
+  }),
+  row({
+    route: `GET ${C}/campaigns/training/:campaign_id/`,
+    as: 'key',
+    object: (_w, side) => side.draft,
+    call: (_side, id) => ({ url: `${C}/campaigns/training/${id}/` }),
+    success: { status: 200 },
+    otherAccount: { kind: 'object', notFound: 'campaign_not_found', missing: () => NEVER },
+    invalid: noInput,
+  }),
+  row({
+    route: `GET ${C}/campaigns/training/:campaign_id/enrollments/`,
+    as: 'key',
+    object: (_w, side) => side.active.campaignId,
+    call: (_side, id) => ({ url: `${C}/campaigns/training/${id}/enrollments/` }),
+    success: {
+      status: 200,
+      check: (res, side) => expect(ids(res).sort()).toEqual([...side.active.enrollmentIds].sort()),
+    },
+    otherAccount: { kind: 'object', notFound: 'campaign_not_found', missing: () => NEVER },
+    invalid: {
+      call: (_side, id) => ({ url: `${C}/campaigns/training/${id}/enrollments/?page_size=0` }),
+    },
+  }),
+];

@@ -1,0 +1,37 @@
+/**
+ * Routes that hold no account's data, each with why. A route listed here is classified all the
+ * same: a new route fails the matrix until it has a row or an entry here. Customer API and
+ * admin account routes can never be exempt (the test checks).
+ */
+
+const CONTRACT = 'the Customer API contract: public, the same for everyone';
+const LEARNER =
+  'cross-account by design: the token alone identifies the learner (learner.*.test.ts cover it)';
+const SPA = 'the web interface’s page or files: no data (the data comes from the admin API)';
+
+export const EXEMPT: Record<string, string> = {
+  'GET /healthz': 'liveness probe: says the process answers, nothing else',
+  'GET /readyz': 'readiness probe: database and Redis state, no account data',
+  'GET /metrics': 'operator monitoring across accounts by design, behind METRICS_TOKEN (metrics.test.ts)',
+  'GET /api/api_gateway/openapi.json': CONTRACT,
+  'GET /api/api_gateway/docs': CONTRACT,
+  'GET /api/api_gateway/docs/json': CONTRACT,
+  'GET /api/api_gateway/docs/yaml': CONTRACT,
+  'GET /api/api_gateway/docs/static/index.html': CONTRACT,
+  'GET /api/api_gateway/docs/static/swagger-initializer.js': CONTRACT,
+  'GET /api/api_gateway/docs/static/*': CONTRACT,
+  'GET /learn/:token': LEARNER,
+  'GET /learn/:token/done': LEARNER,
+  'GET /learn/:token/courses/:courseKey/lessons/:lesson': LEARNER,
+  'POST /learn/:token/courses/:courseKey/lessons/:lesson': LEARNER,
+  'GET /learn/:token/courses/:courseKey/quiz': LEARNER,
+  'POST /learn/:token/courses/:courseKey/quiz': LEARNER,
+  'GET /learn/:token/courses/:courseKey/result': LEARNER,
+  'GET /learn/:token/new-link': LEARNER,
+  'POST /learn/:token/new-link': LEARNER,
+  'GET /admin': SPA,
+  'GET /admin/*': SPA,
+  'GET /admin/assets/*': SPA,
+  'GET /admin/setup/:token': SPA,
+  'GET /admin/invite/:token': SPA,
+};
