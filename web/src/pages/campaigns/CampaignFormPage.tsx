@@ -30,7 +30,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { submitWith } from '../../components/use-on-open';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CoursePicker } from './CoursePicker';
-import { ALL_FIELDS, editableFields, FIELD_LABELS, type Field, STATUS_HINT } from './campaign-fields';
+import { editableFields, FIELD_LABELS, type Field, FORM_FIELDS, STATUS_HINT } from './campaign-fields';
 import { fromLocalInput, timeZoneText, toLocalInput, utcText } from './date-input';
 import { GroupPicker, type PickedGroup } from './GroupPicker';
 
@@ -165,7 +165,7 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
           )}
           <ErrorAlert
             error={save.error}
-            hideFields={ALL_FIELDS}
+            hideFields={FORM_FIELDS}
             fieldLabels={FIELD_LABELS}
             title="Could not save the campaign"
           />
