@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, Stack, TextInput, Tooltip } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
@@ -8,6 +8,7 @@ import type { Account } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { IconButton } from '../../components/IconButton';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
@@ -100,11 +101,12 @@ export function AccountsPage() {
                   >
                     Open
                   </Button>
-                  <Tooltip label="Rename">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => form.open(a)}>
-                      <IconPencil size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
+                  <IconButton
+                    tooltip="Rename"
+                    label={`Edit ${a.name}`}
+                    icon={IconPencil}
+                    onClick={() => form.open(a)}
+                  />
                 </Group>
               ),
             },

@@ -1,5 +1,6 @@
-import { ActionIcon, Group as Row, Tooltip } from '@mantine/core';
+import { Group as Row } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
+import { IconButton } from '../../components/IconButton';
 import { move } from './course-draft';
 
 interface ItemControlsProps<T> {
@@ -15,37 +16,28 @@ export function ItemControls<T>({ items, index, noun, onChange }: ItemControlsPr
   const n = index + 1;
   return (
     <Row gap={4} wrap="nowrap" mb={4}>
-      <Tooltip label="Move up">
-        <ActionIcon
-          variant="subtle"
-          aria-label={`Move ${noun} ${n} up`}
-          disabled={index === 0}
-          onClick={() => onChange(move(items, index, -1))}
-        >
-          <IconArrowUp size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Move down">
-        <ActionIcon
-          variant="subtle"
-          aria-label={`Move ${noun} ${n} down`}
-          disabled={index === items.length - 1}
-          onClick={() => onChange(move(items, index, 1))}
-        >
-          <IconArrowDown size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Remove">
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          aria-label={`Remove ${noun} ${n}`}
-          disabled={items.length === 1}
-          onClick={() => onChange(items.filter((_, j) => j !== index))}
-        >
-          <IconTrash size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
+      <IconButton
+        tooltip="Move up"
+        label={`Move ${noun} ${n} up`}
+        icon={IconArrowUp}
+        disabled={index === 0}
+        onClick={() => onChange(move(items, index, -1))}
+      />
+      <IconButton
+        tooltip="Move down"
+        label={`Move ${noun} ${n} down`}
+        icon={IconArrowDown}
+        disabled={index === items.length - 1}
+        onClick={() => onChange(move(items, index, 1))}
+      />
+      <IconButton
+        tooltip="Remove"
+        label={`Remove ${noun} ${n}`}
+        icon={IconTrash}
+        color="red"
+        disabled={items.length === 1}
+        onClick={() => onChange(items.filter((_, j) => j !== index))}
+      />
     </Row>
   );
 }

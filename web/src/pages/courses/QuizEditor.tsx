@@ -1,17 +1,7 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Radio,
-  Group as Row,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Button, Fieldset, Radio, Group as Row, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useLimits } from '../../api/limits';
+import { IconButton } from '../../components/IconButton';
 import { nestedError, newChoice, newQuestion, patchAt, type QuestionDraft } from './course-draft';
 import { ItemControls } from './ItemControls';
 
@@ -71,17 +61,15 @@ export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
                         error={nestedError(error, 'quiz', i, 'choices', j)}
                         style={{ flex: 1 }}
                       />
-                      <Tooltip label="Remove choice">
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={`Remove choice ${j + 1}`}
-                          disabled={q.choices.length <= limits.choices.min}
-                          onClick={() => removeChoice(j)}
-                        >
-                          <IconX size={16} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
+                      <IconButton
+                        tooltip="Remove choice"
+                        label={`Remove choice ${j + 1}`}
+                        icon={IconX}
+                        iconSize={16}
+                        color="gray"
+                        disabled={q.choices.length <= limits.choices.min}
+                        onClick={() => removeChoice(j)}
+                      />
                     </Row>
                   ))}
                 </Stack>
