@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPencil, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Account } from '../../api/types';
+import { AddButton } from '../../components/AddButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -38,11 +39,7 @@ export function AccountsPage() {
       <PageHeader
         title="Customer accounts"
         description="Each customer account holds its own employees, groups, campaigns and API keys."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
-            New account
-          </Button>
-        }
+        actions={<AddButton onClick={() => form.open(null)}>New account</AddButton>}
       />
       <Stack>
         <TextInput

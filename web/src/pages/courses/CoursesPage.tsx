@@ -1,11 +1,11 @@
-import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import type { CourseSummary } from '../../api/types';
+import { AddButton } from '../../components/AddButton';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -56,11 +56,7 @@ export function CoursesPage() {
       <PageHeader
         title="Courses"
         description="What campaigns teach: the built-in security-awareness courses and your own."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={newCourse}>
-            New course
-          </Button>
-        }
+        actions={<AddButton onClick={newCourse}>New course</AddButton>}
       />
       <Stack>
         <ErrorAlert error={courses.error} title="Could not load the courses" />

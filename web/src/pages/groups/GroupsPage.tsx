@@ -1,11 +1,12 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Group } from '../../api/types';
+import { AddButton } from '../../components/AddButton';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
@@ -67,11 +68,7 @@ export function GroupsPage() {
       <PageHeader
         title="Groups"
         description="Groups of employees; training campaigns target groups."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
-            New group
-          </Button>
-        }
+        actions={<AddButton onClick={() => form.open(null)}>New group</AddButton>}
       />
       <Stack>
         <TextInput
