@@ -1,4 +1,4 @@
-import { Card, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Card, NumberInput, SimpleGrid, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -12,6 +12,7 @@ import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
+import { PageSection } from '../../components/PageSection';
 import { SaveForm } from '../../components/SaveForm';
 import { DescriptionInput, NameInput } from '../../components/TextInputs';
 import { accountPath, useAccount } from '../../layout/account-context';
@@ -58,32 +59,6 @@ export function CourseFormPage() {
     );
   }
   return <CourseForm key={course.data.key} course={course.data} back={back} />;
-}
-
-function Section({
-  title,
-  id,
-  children,
-  error,
-}: {
-  title: string;
-  id: string;
-  children: ReactNode;
-  error?: string;
-}) {
-  return (
-    <Stack component="section" aria-labelledby={id} gap="sm">
-      <Title order={2} size="h3" id={id}>
-        {title}
-      </Title>
-      {error && (
-        <Text c="red.9" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-      {children}
-    </Stack>
-  );
 }
 
 function CourseForm({ course, back }: { course: Course | null; back: ReactNode }) {
@@ -189,12 +164,12 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
             </SimpleGrid>
           </Stack>
         </Card>
-        <Section title="Lessons" id="lessons-heading" error={error('lessons')}>
+        <PageSection title="Lessons" error={error('lessons')}>
           <LessonsEditor lessons={lessons} onChange={setLessons} error={save.error} />
-        </Section>
-        <Section title="Quiz" id="quiz-heading" error={error('quiz')}>
+        </PageSection>
+        <PageSection title="Quiz" error={error('quiz')}>
           <QuizEditor questions={questions} onChange={setQuestions} error={save.error} />
-        </Section>
+        </PageSection>
       </SaveForm>
     </>
   );

@@ -9,7 +9,6 @@ import {
   Stack,
   Text,
   ThemeIcon,
-  Title,
   Typography,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -27,6 +26,7 @@ import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
+import { PageSection } from '../../components/PageSection';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
 import classes from './lesson.module.css';
@@ -134,10 +134,7 @@ export function CoursePage() {
 
 function Lessons({ course }: { course: Course }) {
   return (
-    <Stack component="section" aria-labelledby="lessons-heading" gap="sm">
-      <Title order={2} size="h3" id="lessons-heading">
-        Lessons
-      </Title>
+    <PageSection title="Lessons">
       <Accordion variant="separated" multiple defaultValue={['0']}>
         {course.lessons.map((lesson, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list in the course's order
@@ -157,16 +154,13 @@ function Lessons({ course }: { course: Course }) {
           </Accordion.Item>
         ))}
       </Accordion>
-    </Stack>
+    </PageSection>
   );
 }
 
 function Quiz({ course }: { course: Course }) {
   return (
-    <Stack component="section" aria-labelledby="quiz-heading" gap="sm">
-      <Title order={2} size="h3" id="quiz-heading">
-        Quiz
-      </Title>
+    <PageSection title="Quiz">
       <Text c="dimmed" size="sm">
         Learners pass with {course.pass_mark}% of the answers right. The right answers are marked.
       </Text>
@@ -213,6 +207,6 @@ function Quiz({ course }: { course: Course }) {
           </Card>
         ))}
       </Stack>
-    </Stack>
+    </PageSection>
   );
 }
