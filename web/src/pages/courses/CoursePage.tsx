@@ -11,24 +11,22 @@ import {
   ThemeIcon,
   Typography,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { Fact } from '../../components/Fact';
 import { formatNumber, plural } from '../../components/format';
-import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
 import { PageSection } from '../../components/PageSection';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
+import { DeleteCourseDialog } from './DeleteCourseDialog';
 import classes from './lesson.module.css';
 
 /** /a/:accountId/courses/:courseKey — a course as the learner gets it: lessons, then the quiz with its answers. */
@@ -36,7 +34,6 @@ export function CoursePage() {
   const account = useAccount();
   const key = useParams().courseKey ?? '';
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState(false);
   const course = useQuery({
     queryKey: ['course', account.id, key],
@@ -54,17 +51,6 @@ export function CoursePage() {
     return <NotFoundPage thing="course" back={back} error={course.error} />;
   }
   const c = course.data;
-  const remove = async () => {
-    await call(
-      api.DELETE('/accounts/{accountId}/courses/{courseKey}', {
-        params: { path: { accountId: account.id, courseKey: c.key } },
-      }),
-    );
-    invalidateAccount(queryClient, account.id, 'courses');
-    queryClient.removeQueries({ queryKey: ['course', account.id, c.key] });
-    notifications.show({ color: 'teal', message: `Deleted course "${c.title}"` });
-    navigate(accountPath(account.id, 'courses'), { replace: true });
-  };
 
   return (
     <>
@@ -119,15 +105,12 @@ export function CoursePage() {
         <Lessons course={c} />
         <Quiz course={c} />
       </Stack>
-      <ConfirmDelete
+      <DeleteCourseDialog
+        course={c}
         opened={deleting}
         onClose={() => setDeleting(false)}
-        title="Delete course?"
-        onConfirm={remove}
-      >
-        The course <strong>{c.title}</strong> will be deleted. A course that a campaign uses cannot be
-        deleted.
-      </ConfirmDelete>
+        onDeleted={() => navigate(accountPath(account.id, 'courses'), { replace: true })}
+      />
     </>
   );
 }
