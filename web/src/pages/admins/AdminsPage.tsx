@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Admin, PendingInvitation } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -162,25 +162,18 @@ export function AdminsPage() {
         opened={inviting}
         onClose={() => setInviting(false)}
       />
-      <ConfirmDelete
-        opened={revoking.opened}
-        onClose={revoking.close}
-        title="Revoke invitation?"
-        confirmLabel="Revoke"
-        onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={revoking} title="Revoke invitation?" confirmLabel="Revoke" onConfirm={revoke}>
         The link sent to <strong>{revoking.target?.email}</strong> will stop working.
-      </ConfirmDelete>
-      <ConfirmDelete
-        opened={removing.opened}
-        onClose={removing.close}
+      </ConfirmDeleteOf>
+      <ConfirmDeleteOf
+        dialog={removing}
         title="Remove administrator?"
         confirmLabel="Remove"
-        onConfirm={() => (removing.target ? remove(removing.target) : Promise.resolve())}
+        onConfirm={remove}
       >
         <strong>{removing.target?.email}</strong> will be signed out and can no longer sign in to this
         account. You can invite them again later.
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }

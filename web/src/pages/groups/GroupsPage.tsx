@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Group } from '../../api/types';
 import { AddButton } from '../../components/AddButton';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -144,15 +144,10 @@ export function GroupsPage() {
         />
       </Stack>
       <GroupFormModal accountId={account.id} opened={form.opened} onClose={form.close} group={form.target} />
-      <ConfirmDelete
-        opened={deleting.opened}
-        onClose={deleting.close}
-        title="Delete group?"
-        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={deleting} title="Delete group?" onConfirm={remove}>
         The group <strong>{deleting.target?.name}</strong> will be deleted. Its{' '}
         {plural(deleting.target?.employee_count ?? 0, 'member')} stay employees of the account.
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }
