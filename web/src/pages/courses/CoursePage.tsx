@@ -1,7 +1,6 @@
 import {
   Accordion,
   Badge,
-  Button,
   Card,
   List,
   Group as Row,
@@ -11,13 +10,14 @@ import {
   ThemeIcon,
   Typography,
 } from '@mantine/core';
-import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { Fact } from '../../components/Fact';
 import { formatNumber, plural } from '../../components/format';
 import { Loading } from '../../components/Loading';
@@ -65,23 +65,11 @@ export function CoursePage() {
         }
         actions={
           c.built_in ? undefined : (
-            <>
-              <Button
-                variant="default"
-                leftSection={<IconPencil size={16} aria-hidden />}
-                onClick={() => navigate(accountPath(account.id, 'courses', c.key, 'edit'))}
-              >
-                Edit course
-              </Button>
-              <Button
-                variant="default"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden />}
-                onClick={() => setDeleting(true)}
-              >
-                Delete course
-              </Button>
-            </>
+            <EditDeleteButtons
+              noun="course"
+              onEdit={() => navigate(accountPath(account.id, 'courses', c.key, 'edit'))}
+              onDelete={() => setDeleting(true)}
+            />
           )
         }
       />
