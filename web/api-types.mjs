@@ -26,6 +26,9 @@ export async function writeAdminApiTypes() {
   );
   const document = await buildAdminOpenApiDocument();
   const ast = await openapiTS(document, {
+    // Each schema also as a type of its own name (`export type Campaign = components['schemas']['Campaign']`).
+    rootTypes: true,
+    rootTypesNoSchemaPrefix: true,
     transform(schema) {
       if (
         schema.type === 'string' &&

@@ -16,51 +16,50 @@ type QueryOf<Path extends keyof paths> = paths[Path]['get'] extends { parameters
   ? NonNullable<Query>
   : never;
 
-export type User = Schemas['User'];
-export type Role = User['role'];
-export type Session = Schemas['Session'];
-export type InvitationLink = Schemas['InvitationLink'];
+// The schemas under their own names (generated as root types); a few are called otherwise here.
+export type {
+  Account,
+  AccountOverview,
+  Administrator as Admin,
+  ApiKey,
+  Campaign,
+  CampaignEnrollment as Enrollment,
+  CampaignProgress as Progress,
+  Course,
+  CourseSummary,
+  Employee,
+  EmployeeWithGroups as EmployeeDetail,
+  Group,
+  ImportResult as ImportAnswer,
+  Invitation as PendingInvitation,
+  InvitationLink,
+  Limits,
+  MailSummary,
+  Message,
+  MessageDetail,
+  QuizQuestion,
+  Session,
+  User,
+} from './generated/admin-api';
+
+export type Role = Schemas['User']['role'];
+export type Permission = Schemas['ApiKey']['permissions'][number];
+/** One row of an import's answer (the schema `ImportResult` is the whole answer, ImportAnswer here). */
+export type ImportResult = Schemas['ImportResult']['results'][number];
+export type ImportStatus = ImportResult['status'];
+export type CampaignStatus = Schemas['Campaign']['status'];
+export type CampaignAction = Schemas['Campaign']['allowed_actions'][number];
+export type EnrollmentStatus = Schemas['CampaignEnrollment']['status'];
+export type MessageStatus = Schemas['Message']['status'];
+
 export type AcceptInvitationInput = BodyOf<'/invitations/{token}/accept', 'post'>;
-
-export type Account = Schemas['Account'];
-export type AccountOverview = Schemas['AccountOverview'];
-export type Admin = Schemas['Administrator'];
-export type PendingInvitation = Schemas['Invitation'];
-export type Limits = Schemas['Limits'];
-
-export type ApiKey = Schemas['ApiKey'];
-export type Permission = ApiKey['permissions'][number];
-
-export type Employee = Schemas['Employee'];
-export type EmployeeDetail = Schemas['EmployeeWithGroups'];
 export type EmployeeInput = BodyOf<'/accounts/{accountId}/employees', 'post'>;
 export type EmployeeSort = NonNullable<QueryOf<'/accounts/{accountId}/employees'>['sort']>;
-export type ImportAnswer = Schemas['ImportResult'];
-export type ImportResult = ImportAnswer['results'][number];
-export type ImportStatus = ImportResult['status'];
-
-export type Group = Schemas['Group'];
 export type GroupInput = BodyOf<'/accounts/{accountId}/groups', 'post'>;
-
-export type Campaign = Schemas['Campaign'];
-export type CampaignStatus = Campaign['status'];
-export type CampaignAction = Campaign['allowed_actions'][number];
 /** Every field a campaign can be created with (the form holds them all). */
 export type CampaignInput = Required<BodyOf<'/accounts/{accountId}/campaigns', 'post'>>;
 export type CampaignField = keyof CampaignInput;
-export type Progress = Schemas['CampaignProgress'];
-export type Enrollment = Schemas['CampaignEnrollment'];
-export type EnrollmentStatus = Enrollment['status'];
-
-export type CourseSummary = Schemas['CourseSummary'];
-export type Course = Schemas['Course'];
-export type QuizQuestion = Schemas['QuizQuestion'];
 export type CourseInput = BodyOf<'/accounts/{accountId}/courses', 'post'>;
-
-export type Message = Schemas['Message'];
-export type MessageDetail = Schemas['MessageDetail'];
-export type MessageStatus = Message['status'];
-export type MailSummary = Schemas['MailSummary'];
 
 /** A list of every value of a union type: the compiler refuses one that misses a value. */
 const everyOf =

@@ -1,6 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { ErrorAlert } from './ErrorAlert';
+import type { Dialog } from './use-dialog';
 
 interface ConfirmDeleteProps {
   opened: boolean;
@@ -65,5 +66,24 @@ export function ConfirmDelete({
         </Group>
       </Stack>
     </Modal>
+  );
+}
+
+type ConfirmDeleteOfProps<T> = Omit<ConfirmDeleteProps, 'opened' | 'onClose' | 'onConfirm'> & {
+  /** The dialog (`useDialog`) whose object is deleted. */
+  dialog: Dialog<T>;
+  onConfirm: (target: T) => Promise<unknown>;
+};
+
+/** ConfirmDelete about the object of a `useDialog`: the row whose Delete or Revoke was pressed. */
+export function ConfirmDeleteOf<T>({ dialog, onConfirm, ...props }: ConfirmDeleteOfProps<T>) {
+  const { target } = dialog;
+  return (
+    <ConfirmDelete
+      {...props}
+      opened={dialog.opened}
+      onClose={dialog.close}
+      onConfirm={() => (target === null ? Promise.resolve() : onConfirm(target))}
+    />
   );
 }

@@ -1,5 +1,6 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconButton } from './IconButton';
 
 interface RowActionsProps {
   /** What the row is called, for the buttons' accessible names ("Edit Ann Lee"). */
@@ -12,16 +13,8 @@ interface RowActionsProps {
 export function RowActions({ name, onEdit, onDelete }: RowActionsProps) {
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
-      <Tooltip label="Edit">
-        <ActionIcon variant="subtle" aria-label={`Edit ${name}`} onClick={onEdit}>
-          <IconPencil size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label="Delete">
-        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${name}`} onClick={onDelete}>
-          <IconTrash size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
+      <IconButton tooltip="Edit" label={`Edit ${name}`} icon={IconPencil} onClick={onEdit} />
+      <IconButton tooltip="Delete" label={`Delete ${name}`} icon={IconTrash} color="red" onClick={onDelete} />
     </Group>
   );
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect } from 'react';
+import { useEffect } from 'react';
 
 /** Runs `reset` each time a dialog opens (and when `deps` change while it is open). */
 export function useOnOpen(opened: boolean, reset: () => void, deps: unknown[] = []) {
@@ -7,9 +7,3 @@ export function useOnOpen(opened: boolean, reset: () => void, deps: unknown[] = 
     if (opened) reset();
   }, [opened, ...deps]);
 }
-
-/** A form submit handler that runs the mutation instead of navigating. */
-export const submitWith = (mutation: { mutate: () => void }) => (event: FormEvent) => {
-  event.preventDefault();
-  mutation.mutate();
-};

@@ -1,13 +1,12 @@
-import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../api/client';
 import { useLimits } from '../api/limits';
-import { ErrorAlert } from '../components/ErrorAlert';
-import { FormActions } from '../components/FormActions';
 import { fieldError } from '../components/form-errors';
-import { submitWith, useOnOpen } from '../components/use-on-open';
+import { SaveForm } from '../components/SaveForm';
+import { useOnOpen } from '../components/use-on-open';
 
 interface ChangePasswordModalProps {
   opened: boolean;
@@ -33,35 +32,35 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
     setNext('');
     save.reset();
   });
-  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title="Change password">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ErrorAlert error={save.error} hideFields={['current_password', 'new_password']} />
-          <PasswordInput
-            label="Current password"
-            autoComplete="current-password"
-            data-autofocus
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-            error={fieldError(save.error, 'current_password')}
-          />
-          <PasswordInput
-            label="New password"
-            description={`At least ${password.min} characters`}
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={fieldError(save.error, 'new_password')}
-          />
-          <Text size="sm" c="dimmed">
-            You stay signed in here; every other browser is signed out.
-          </Text>
-          <FormActions onCancel={onClose} saving={save.isPending} submitLabel="Change password" />
-        </Stack>
-      </form>
+      <SaveForm
+        save={save}
+        fields={['current_password', 'new_password']}
+        onCancel={onClose}
+        submitLabel="Change password"
+      >
+        <PasswordInput
+          label="Current password"
+          autoComplete="current-password"
+          data-autofocus
+          value={current}
+          onChange={(e) => setCurrent(e.currentTarget.value)}
+          error={fieldError(save.error, 'current_password')}
+        />
+        <PasswordInput
+          label="New password"
+          description={`At least ${password.min} characters`}
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.currentTarget.value)}
+          error={fieldError(save.error, 'new_password')}
+        />
+        <Text size="sm" c="dimmed">
+          You stay signed in here; every other browser is signed out.
+        </Text>
+      </SaveForm>
     </Modal>
   );
 }

@@ -1,13 +1,13 @@
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { Modal } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Account } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
-import { submitWith, useOnOpen } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { NameInput } from '../../components/TextInputs';
+import { useOnOpen } from '../../components/use-on-open';
 
 interface AccountFormModalProps {
   opened: boolean;
@@ -47,24 +47,12 @@ export function AccountFormModal({ opened, onClose, account, onSaved }: AccountF
     setName(account?.name ?? '');
     save.reset();
   }, [account]);
-  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title={account ? 'Rename account' : 'New account'}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ErrorAlert error={save.error} hideFields={['name']} />
-          <TextInput
-            label="Name"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(save.error, 'name')}
-          />
-          <FormActions onCancel={onClose} saving={save.isPending} />
-        </Stack>
-      </form>
+      <SaveForm save={save} fields={['name']} onCancel={onClose}>
+        <NameInput value={name} onChange={setName} error={fieldError(save.error, 'name')} />
+      </SaveForm>
     </Modal>
   );
 }

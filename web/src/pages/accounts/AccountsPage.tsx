@@ -1,13 +1,15 @@
-import { ActionIcon, Anchor, Button, Group, Stack, TextInput, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { IconPencil, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Account } from '../../api/types';
+import { AddButton } from '../../components/AddButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { IconButton } from '../../components/IconButton';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
@@ -37,11 +39,7 @@ export function AccountsPage() {
       <PageHeader
         title="Customer accounts"
         description="Each customer account holds its own employees, groups, campaigns and API keys."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
-            New account
-          </Button>
-        }
+        actions={<AddButton onClick={() => form.open(null)}>New account</AddButton>}
       />
       <Stack>
         <TextInput
@@ -100,11 +98,12 @@ export function AccountsPage() {
                   >
                     Open
                   </Button>
-                  <Tooltip label="Rename">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${a.name}`} onClick={() => form.open(a)}>
-                      <IconPencil size={18} aria-hidden />
-                    </ActionIcon>
-                  </Tooltip>
+                  <IconButton
+                    tooltip="Rename"
+                    label={`Edit ${a.name}`}
+                    icon={IconPencil}
+                    onClick={() => form.open(a)}
+                  />
                 </Group>
               ),
             },

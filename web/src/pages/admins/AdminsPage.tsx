@@ -1,4 +1,4 @@
-import { Badge, Button, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMailPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,11 +7,12 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Admin, PendingInvitation } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { PageHeader } from '../../components/PageHeader';
+import { PageSection } from '../../components/PageSection';
 import { WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { useAccount } from '../../layout/account-context';
@@ -72,10 +73,7 @@ export function AdminsPage() {
         }
       />
       <Stack gap="xl">
-        <Stack gap="sm" component="section" aria-labelledby="admins-heading">
-          <Title order={2} size="h4" id="admins-heading">
-            Account administrators
-          </Title>
+        <PageSection title="Account administrators" size="h4">
           <ErrorAlert error={admins.error} title="Could not load the administrators" />
           <DataTable<Admin>
             {...tableProps}
@@ -130,11 +128,8 @@ export function AdminsPage() {
               },
             ]}
           />
-        </Stack>
-        <Stack gap="sm" component="section" aria-labelledby="invitations-heading">
-          <Title order={2} size="h4" id="invitations-heading">
-            Pending invitations
-          </Title>
+        </PageSection>
+        <PageSection title="Pending invitations" size="h4">
           <ErrorAlert error={invitations.error} title="Could not load the invitations" />
           <DataTable<PendingInvitation>
             {...tableProps}
@@ -159,7 +154,7 @@ export function AdminsPage() {
               },
             ]}
           />
-        </Stack>
+        </PageSection>
       </Stack>
       <InviteModal
         accountId={account.id}
@@ -167,25 +162,18 @@ export function AdminsPage() {
         opened={inviting}
         onClose={() => setInviting(false)}
       />
-      <ConfirmDelete
-        opened={revoking.opened}
-        onClose={revoking.close}
-        title="Revoke invitation?"
-        confirmLabel="Revoke"
-        onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={revoking} title="Revoke invitation?" confirmLabel="Revoke" onConfirm={revoke}>
         The link sent to <strong>{revoking.target?.email}</strong> will stop working.
-      </ConfirmDelete>
-      <ConfirmDelete
-        opened={removing.opened}
-        onClose={removing.close}
+      </ConfirmDeleteOf>
+      <ConfirmDeleteOf
+        dialog={removing}
         title="Remove administrator?"
         confirmLabel="Remove"
-        onConfirm={() => (removing.target ? remove(removing.target) : Promise.resolve())}
+        onConfirm={remove}
       >
         <strong>{removing.target?.email}</strong> will be signed out and can no longer sign in to this
         account. You can invite them again later.
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }

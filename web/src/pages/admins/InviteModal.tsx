@@ -4,11 +4,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { formatDateTime } from '../../components/format';
-import { submitWith, useOnOpen } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { useOnOpen } from '../../components/use-on-open';
 
 interface InviteModalProps {
   accountId: number;
@@ -36,7 +35,6 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
     setEmail('');
     invite.reset();
   });
-  const submit = submitWith(invite);
   const created = invite.data;
 
   return (
@@ -67,24 +65,27 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
           </Group>
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
+        <SaveForm
+          save={invite}
+          fields={['email']}
+          intro={
             <Text size="sm">
               The invited person chooses a password and then administers <strong>{accountName}</strong> only.
             </Text>
-            <ErrorAlert error={invite.error} hideFields={['email']} />
-            <TextInput
-              label="Email"
-              type="email"
-              required
-              data-autofocus
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={fieldError(invite.error, 'email')}
-            />
-            <FormActions onCancel={onClose} saving={invite.isPending} submitLabel="Create invitation" />
-          </Stack>
-        </form>
+          }
+          onCancel={onClose}
+          submitLabel="Create invitation"
+        >
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            data-autofocus
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={fieldError(invite.error, 'email')}
+          />
+        </SaveForm>
       )}
     </Modal>
   );

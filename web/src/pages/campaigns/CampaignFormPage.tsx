@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Card,
-  Group as Row,
-  SimpleGrid,
-  Stack,
-  Switch,
-  TagsInput,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Card, SimpleGrid, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,17 +8,16 @@ import { api, call } from '../../api/client';
 import { useLimits } from '../../api/limits';
 import type { Campaign, CampaignInput } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
-import { submitWith } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { DescriptionInput, NameInput } from '../../components/TextInputs';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CoursePicker } from './CoursePicker';
-import { ALL_FIELDS, editableFields, FIELD_LABELS, type Field, STATUS_HINT } from './campaign-fields';
+import { editableFields, FIELD_LABELS, type Field, FORM_FIELDS, STATUS_HINT } from './campaign-fields';
 import { fromLocalInput, timeZoneText, toLocalInput, utcText } from './date-input';
 import { GroupPicker, type PickedGroup } from './GroupPicker';
 
@@ -135,7 +122,6 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
     },
   });
   const error = (field: Field) => fieldError(save.error, field);
-  const cancel = () => navigate(-1);
   const zone = timeZoneText();
   const dateDescription = (field: 'start_date' | 'due_date', value: string, text: string) => {
     if (fixed(field)) return hint?.fixed;
@@ -156,145 +142,124 @@ function CampaignForm({ campaign, back }: { campaign: Campaign | null; back: Rea
             : 'A new campaign starts as a draft: nobody is invited until you schedule or launch it.'
         }
       />
-      <form onSubmit={submitWith(save)} noValidate>
-        <Stack maw={820} gap="lg">
-          {hint && (
+      <SaveForm
+        save={save}
+        fields={FORM_FIELDS}
+        fieldLabels={FIELD_LABELS}
+        errorTitle="Could not save the campaign"
+        intro={
+          hint && (
             <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />}>
               {hint.alert}
             </Alert>
-          )}
-          <ErrorAlert
-            error={save.error}
-            hideFields={ALL_FIELDS}
-            fieldLabels={FIELD_LABELS}
-            title="Could not save the campaign"
+          )
+        }
+        onCancel={() => navigate(-1)}
+        submitLabel={campaign ? 'Save changes' : 'Create campaign'}
+        canSave={editable.size > 0}
+        maw={820}
+        gap="lg"
+      >
+        <Section title="About">
+          <NameInput value={name} onChange={setName} disabled={fixed('name')} error={error('name')} />
+          <DescriptionInput
+            description="Optional: what the campaign is for."
+            maxRows={8}
+            value={description}
+            onChange={setDescription}
+            disabled={fixed('description')}
+            error={error('description')}
           />
-          <Section title="About">
-            <TextInput
-              label="Name"
-              required
-              data-autofocus
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              disabled={fixed('name')}
-              error={error('name')}
-              maxLength={limits.name_max}
-            />
-            <Textarea
-              label="Description"
-              description="Optional: what the campaign is for."
-              autosize
-              minRows={2}
-              maxRows={8}
-              value={description}
-              onChange={(e) => setDescription(e.currentTarget.value)}
-              disabled={fixed('description')}
-              error={error('description')}
-            />
-          </Section>
-          <Section title="Who learns what">
-            <CoursePicker
-              accountId={account.id}
-              value={courseKeys}
-              onChange={setCourseKeys}
-              known={campaign?.courses}
-              disabled={fixed('course_keys')}
-              description={describe('course_keys', 'Everyone enrolled takes each of these courses.')}
-              error={error('course_keys')}
-            />
-            <GroupPicker
-              accountId={account.id}
-              value={groups}
-              onChange={setGroups}
-              disabled={fixed('group_ids')}
-              description={describe(
-                'group_ids',
-                'Every member of these groups is enrolled once, even if they are in several.',
-              )}
-              error={error('group_ids')}
-            />
-            <Switch
-              label="Enroll people who join a target group while the campaign is active"
-              description={describe(
-                'enroll_new_members',
-                'They are enrolled and invited as soon as they are added to the group.',
-              )}
-              checked={enrollNew}
-              onChange={(e) => setEnrollNew(e.currentTarget.checked)}
-              disabled={fixed('enroll_new_members')}
-              error={error('enroll_new_members')}
-            />
-          </Section>
-          <Section title="Schedule">
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-              <TextInput
-                type="datetime-local"
-                label="Start date"
-                description={dateDescription(
-                  'start_date',
-                  start,
-                  'Needed to schedule; launching now sets it to now.',
-                )}
-                value={start}
-                onChange={(e) => setStart(e.currentTarget.value)}
-                disabled={fixed('start_date')}
-                error={error('start_date')}
-              />
-              <TextInput
-                type="datetime-local"
-                label="Due date"
-                description={dateDescription('due_date', due, 'Needed to schedule or launch.')}
-                value={due}
-                onChange={(e) => setDue(e.currentTarget.value)}
-                disabled={fixed('due_date')}
-                error={error('due_date')}
-              />
-            </SimpleGrid>
-            <TagsInput
-              label="Reminders"
-              description={describe(
-                'reminder_days',
-                `Days before the due date on which people who have not finished are reminded. Pick or type whole days (1–${limits.campaign.reminder_day_max}).`,
-              )}
-              placeholder={fixed('reminder_days') ? undefined : 'Days, e.g. 7'}
-              data={REMINDER_PRESETS}
-              value={reminders}
-              onChange={(values) =>
-                setReminders(
-                  [
-                    ...new Set(
-                      values.map((v) => v.trim()).filter((v) => /^\d{1,3}$/.test(v) && Number(v) > 0),
-                    ),
-                  ]
-                    .map(Number)
-                    .sort((a, b) => b - a)
-                    .map(String),
-                )
-              }
-              splitChars={[',', ' ']}
-              maxTags={limits.campaign.reminders_max}
-              disabled={fixed('reminder_days')}
-              error={error('reminder_days')}
-              clearable={!fixed('reminder_days')}
-              comboboxProps={{ withinPortal: true }}
-            />
-            {!fixed('reminder_days') && reminders.length === 0 && (
-              <Text size="sm" c="dimmed">
-                No reminders: only the invitation is sent.
-              </Text>
+        </Section>
+        <Section title="Who learns what">
+          <CoursePicker
+            accountId={account.id}
+            value={courseKeys}
+            onChange={setCourseKeys}
+            known={campaign?.courses}
+            disabled={fixed('course_keys')}
+            description={describe('course_keys', 'Everyone enrolled takes each of these courses.')}
+            error={error('course_keys')}
+          />
+          <GroupPicker
+            accountId={account.id}
+            value={groups}
+            onChange={setGroups}
+            disabled={fixed('group_ids')}
+            description={describe(
+              'group_ids',
+              'Every member of these groups is enrolled once, even if they are in several.',
             )}
-          </Section>
-          {editable.size > 0 && (
-            <Row justify="flex-end">
-              <FormActions
-                onCancel={cancel}
-                saving={save.isPending}
-                submitLabel={campaign ? 'Save changes' : 'Create campaign'}
-              />
-            </Row>
+            error={error('group_ids')}
+          />
+          <Switch
+            label="Enroll people who join a target group while the campaign is active"
+            description={describe(
+              'enroll_new_members',
+              'They are enrolled and invited as soon as they are added to the group.',
+            )}
+            checked={enrollNew}
+            onChange={(e) => setEnrollNew(e.currentTarget.checked)}
+            disabled={fixed('enroll_new_members')}
+            error={error('enroll_new_members')}
+          />
+        </Section>
+        <Section title="Schedule">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              type="datetime-local"
+              label="Start date"
+              description={dateDescription(
+                'start_date',
+                start,
+                'Needed to schedule; launching now sets it to now.',
+              )}
+              value={start}
+              onChange={(e) => setStart(e.currentTarget.value)}
+              disabled={fixed('start_date')}
+              error={error('start_date')}
+            />
+            <TextInput
+              type="datetime-local"
+              label="Due date"
+              description={dateDescription('due_date', due, 'Needed to schedule or launch.')}
+              value={due}
+              onChange={(e) => setDue(e.currentTarget.value)}
+              disabled={fixed('due_date')}
+              error={error('due_date')}
+            />
+          </SimpleGrid>
+          <TagsInput
+            label="Reminders"
+            description={describe(
+              'reminder_days',
+              `Days before the due date on which people who have not finished are reminded. Pick or type whole days (1–${limits.campaign.reminder_day_max}).`,
+            )}
+            placeholder={fixed('reminder_days') ? undefined : 'Days, e.g. 7'}
+            data={REMINDER_PRESETS}
+            value={reminders}
+            onChange={(values) =>
+              setReminders(
+                [...new Set(values.map((v) => v.trim()).filter((v) => /^\d{1,3}$/.test(v) && Number(v) > 0))]
+                  .map(Number)
+                  .sort((a, b) => b - a)
+                  .map(String),
+              )
+            }
+            splitChars={[',', ' ']}
+            maxTags={limits.campaign.reminders_max}
+            disabled={fixed('reminder_days')}
+            error={error('reminder_days')}
+            clearable={!fixed('reminder_days')}
+            comboboxProps={{ withinPortal: true }}
+          />
+          {!fixed('reminder_days') && reminders.length === 0 && (
+            <Text size="sm" c="dimmed">
+              No reminders: only the invitation is sent.
+            </Text>
           )}
-        </Stack>
-      </form>
+        </Section>
+      </SaveForm>
     </>
   );
 }

@@ -1,11 +1,11 @@
 import { Anchor, Box, Button, NativeSelect, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from '../../api/types';
+import { AddButton } from '../../components/AddButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -81,11 +81,7 @@ export function CampaignsPage() {
       <PageHeader
         title="Training campaigns"
         description="A campaign enrolls the members of its target groups in courses and follows their progress."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={newCampaign}>
-            New campaign
-          </Button>
-        }
+        actions={<AddButton onClick={newCampaign}>New campaign</AddButton>}
       />
       <Stack>
         {/* Wide screens: a segmented control; phones: a select (six segments do not fit). */}

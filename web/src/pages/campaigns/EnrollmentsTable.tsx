@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Button,
   NativeSelect,
   Group as Row,
@@ -7,7 +6,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -21,6 +19,7 @@ import { type Campaign, ENROLLMENT_STATUSES, type Enrollment, type EnrollmentSta
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { IconButton } from '../../components/IconButton';
 import { invalidateAccount } from '../../components/invalidate';
 import { useClampPage, useListState } from '../../components/list-state';
 import { ENROLLMENT_COLORS, StatusBadge, statusLabel } from '../../components/StatusBadge';
@@ -214,16 +213,13 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
                     const waiting = e.invitation?.status === 'queued' || e.invitation?.status === 'sending';
                     if (isDeleted(e)) return null;
                     return (
-                      <Tooltip label={waiting ? 'An invitation is waiting to be sent' : 'Resend invitation'}>
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Resend invitation to ${fullName(e)}`}
-                          disabled={e.status === 'completed' || waiting || resend.isPending}
-                          onClick={() => resend.mutate(e)}
-                        >
-                          <IconMailForward size={18} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
+                      <IconButton
+                        tooltip={waiting ? 'An invitation is waiting to be sent' : 'Resend invitation'}
+                        label={`Resend invitation to ${fullName(e)}`}
+                        icon={IconMailForward}
+                        disabled={e.status === 'completed' || waiting || resend.isPending}
+                        onClick={() => resend.mutate(e)}
+                      />
                     );
                   },
                 },

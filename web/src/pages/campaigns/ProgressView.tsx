@@ -8,6 +8,7 @@ import type { Campaign, EnrollmentStatus, Progress } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
 import { Loading } from '../../components/Loading';
+import { PageSection } from '../../components/PageSection';
 import { ENROLLMENT_COLORS, statusLabel } from '../../components/StatusBadge';
 import { baseTableProps } from '../../components/table';
 import { percentText, scoreText } from './campaign-format';
@@ -62,10 +63,7 @@ export function ProgressView({ accountId, campaign, live }: ProgressViewProps) {
   const { counts } = p;
 
   return (
-    <Stack component="section" aria-labelledby="progress-heading" gap="md">
-      <Title order={2} size="h3" id="progress-heading">
-        Progress
-      </Title>
+    <PageSection title="Progress" gap="md">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} component="dl" m={0} spacing="sm">
         <Stat label="Enrolled" value={formatNumber(counts.enrolled)} />
         <Stat
@@ -91,7 +89,7 @@ export function ProgressView({ accountId, campaign, live }: ProgressViewProps) {
         </Grid.Col>
       </Grid>
       <CoursesTable progress={p} />
-    </Stack>
+    </PageSection>
   );
 }
 

@@ -3,18 +3,10 @@ import type { Campaign, CampaignField, CampaignStatus, Limits } from '../../api/
 
 export type Field = CampaignField;
 
-export const ALL_FIELDS: Field[] = [
-  'name',
-  'description',
-  'course_keys',
-  'group_ids',
-  'start_date',
-  'due_date',
-  'reminder_days',
-  'enroll_new_members',
-];
-
-/** The form's label of each field: the server's field messages are shown under these names. */
+/**
+ * The form's label of each field: the server's field messages are shown under these names. The
+ * compiler holds the keys to the API's fields (`CampaignField` is generated from its schema).
+ */
 export const FIELD_LABELS: Record<Field, string> = {
   name: 'Name',
   description: 'Description',
@@ -25,6 +17,9 @@ export const FIELD_LABELS: Record<Field, string> = {
   reminder_days: 'Reminders',
   enroll_new_members: 'Enroll people who join a target group',
 };
+
+/** The fields the form has an input for, each showing its own messages: every field. */
+export const FORM_FIELDS = Object.keys(FIELD_LABELS) as Field[];
 
 /**
  * What a campaign still lacks to be scheduled or launched that the page can tell without asking
@@ -55,12 +50,12 @@ export const STATUS_HINT: Partial<Record<CampaignStatus, { fixed: string; alert:
 };
 
 /**
- * The fields the form may send for this campaign (all for a new one): what its status lets
- * change (`GET /admin/api/limits`), for disabling inputs with a reason; the server decides, and a
- * campaign without `edit` in its actions changes nothing.
+ * The fields the form may send for this campaign: what its status lets change (`GET
+ * /admin/api/limits`; a new campaign is a draft), for disabling inputs with a reason; the server
+ * decides, and a campaign without `edit` in its actions changes nothing.
  */
 export function editableFields(campaign: Campaign | null, limits: Limits): Set<Field> {
-  if (!campaign) return new Set(ALL_FIELDS);
-  const editable = limits.campaign.editable_fields[campaign.status];
-  return new Set(campaign.allowed_actions.includes('edit') ? editable : []);
+  const { editable_fields: byStatus } = limits.campaign;
+  if (!campaign) return new Set(byStatus.draft);
+  return new Set(campaign.allowed_actions.includes('edit') ? byStatus[campaign.status] : []);
 }

@@ -1,14 +1,4 @@
-import {
-  Card,
-  NumberInput,
-  Group as Row,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Card, NumberInput, SimpleGrid, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -18,12 +8,13 @@ import { useLimits } from '../../api/limits';
 import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { submitWith } from '../../components/use-on-open';
+import { PageSection } from '../../components/PageSection';
+import { SaveForm } from '../../components/SaveForm';
+import { DescriptionInput, NameInput } from '../../components/TextInputs';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { fieldPath, lessonsOf, questionsOf, toInput } from './course-draft';
 import { LessonsEditor } from './LessonsEditor';
@@ -68,32 +59,6 @@ export function CourseFormPage() {
     );
   }
   return <CourseForm key={course.data.key} course={course.data} back={back} />;
-}
-
-function Section({
-  title,
-  id,
-  children,
-  error,
-}: {
-  title: string;
-  id: string;
-  children: ReactNode;
-  error?: string;
-}) {
-  return (
-    <Stack component="section" aria-labelledby={id} gap="sm">
-      <Title order={2} size="h3" id={id}>
-        {title}
-      </Title>
-      {error && (
-        <Text c="red.9" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-      {children}
-    </Stack>
-  );
 }
 
 function CourseForm({ course, back }: { course: Course | null; back: ReactNode }) {
@@ -155,71 +120,57 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
         above={back}
         description="Lessons in Markdown, then a short quiz; campaigns can use the course as soon as it is saved."
       />
-      <form onSubmit={submitWith(save)} noValidate>
-        <Stack maw={860} gap="xl">
-          <ErrorAlert error={save.error} hideFields={shown} title="Could not save the course" />
-          <Card withBorder padding="lg">
-            <Stack gap="md">
-              <TextInput
-                label="Title"
-                required
-                data-autofocus
-                value={title}
-                onChange={(e) => setTitle(e.currentTarget.value)}
-                error={error('title')}
-                maxLength={limits.name_max}
-              />
-              <Textarea
-                label="Summary"
-                description="One or two sentences: what learners will be able to do afterwards."
-                autosize
-                minRows={2}
-                maxRows={5}
-                value={summary}
-                onChange={(e) => setSummary(e.currentTarget.value)}
-                error={error('summary')}
-                maxLength={limits.course.summary_max}
-              />
-              <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                <NumberInput
-                  label="Minutes"
-                  description="Time to read the lessons and take the quiz"
-                  min={limits.course.minutes.min}
-                  max={limits.course.minutes.max}
-                  allowDecimal={false}
-                  value={minutes}
-                  onChange={setMinutes}
-                  error={error('minutes')}
-                />
-                <NumberInput
-                  label="Pass mark"
-                  description="Percent of right answers needed to pass"
-                  min={limits.course.pass_mark.min}
-                  max={limits.course.pass_mark.max}
-                  allowDecimal={false}
-                  suffix="%"
-                  value={passMark}
-                  onChange={setPassMark}
-                  error={error('pass_mark')}
-                />
-              </SimpleGrid>
-            </Stack>
-          </Card>
-          <Section title="Lessons" id="lessons-heading" error={error('lessons')}>
-            <LessonsEditor lessons={lessons} onChange={setLessons} error={save.error} />
-          </Section>
-          <Section title="Quiz" id="quiz-heading" error={error('quiz')}>
-            <QuizEditor questions={questions} onChange={setQuestions} error={save.error} />
-          </Section>
-          <Row justify="flex-end">
-            <FormActions
-              onCancel={() => navigate(-1)}
-              saving={save.isPending}
-              submitLabel={course ? 'Save changes' : 'Create course'}
+      <SaveForm
+        save={save}
+        fields={shown}
+        errorTitle="Could not save the course"
+        onCancel={() => navigate(-1)}
+        submitLabel={course ? 'Save changes' : 'Create course'}
+        maw={860}
+        gap="xl"
+      >
+        <Card withBorder padding="lg">
+          <Stack gap="md">
+            <NameInput label="Title" value={title} onChange={setTitle} error={error('title')} />
+            <DescriptionInput
+              label="Summary"
+              description="One or two sentences: what learners will be able to do afterwards."
+              maxRows={5}
+              maxLength={limits.course.summary_max}
+              value={summary}
+              onChange={setSummary}
+              error={error('summary')}
             />
-          </Row>
-        </Stack>
-      </form>
+            <SimpleGrid cols={{ base: 1, xs: 2 }}>
+              <NumberInput
+                label="Minutes"
+                description="Time to read the lessons and take the quiz"
+                {...limits.course.minutes}
+                allowDecimal={false}
+                value={minutes}
+                onChange={setMinutes}
+                error={error('minutes')}
+              />
+              <NumberInput
+                label="Pass mark"
+                description="Percent of right answers needed to pass"
+                {...limits.course.pass_mark}
+                allowDecimal={false}
+                suffix="%"
+                value={passMark}
+                onChange={setPassMark}
+                error={error('pass_mark')}
+              />
+            </SimpleGrid>
+          </Stack>
+        </Card>
+        <PageSection title="Lessons" error={error('lessons')}>
+          <LessonsEditor lessons={lessons} onChange={setLessons} error={save.error} />
+        </PageSection>
+        <PageSection title="Quiz" error={error('quiz')}>
+          <QuizEditor questions={questions} onChange={setQuestions} error={save.error} />
+        </PageSection>
+      </SaveForm>
     </>
   );
 }

@@ -1,7 +1,6 @@
 import {
   Accordion,
   Badge,
-  Button,
   Card,
   List,
   Group as Row,
@@ -9,26 +8,25 @@ import {
   Stack,
   Text,
   ThemeIcon,
-  Title,
   Typography,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconCheck, IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconCheck } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { Fact } from '../../components/Fact';
 import { formatNumber, plural } from '../../components/format';
-import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
+import { PageSection } from '../../components/PageSection';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
+import { DeleteCourseDialog } from './DeleteCourseDialog';
 import classes from './lesson.module.css';
 
 /** /a/:accountId/courses/:courseKey — a course as the learner gets it: lessons, then the quiz with its answers. */
@@ -36,7 +34,6 @@ export function CoursePage() {
   const account = useAccount();
   const key = useParams().courseKey ?? '';
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState(false);
   const course = useQuery({
     queryKey: ['course', account.id, key],
@@ -54,17 +51,6 @@ export function CoursePage() {
     return <NotFoundPage thing="course" back={back} error={course.error} />;
   }
   const c = course.data;
-  const remove = async () => {
-    await call(
-      api.DELETE('/accounts/{accountId}/courses/{courseKey}', {
-        params: { path: { accountId: account.id, courseKey: c.key } },
-      }),
-    );
-    invalidateAccount(queryClient, account.id, 'courses');
-    queryClient.removeQueries({ queryKey: ['course', account.id, c.key] });
-    notifications.show({ color: 'teal', message: `Deleted course "${c.title}"` });
-    navigate(accountPath(account.id, 'courses'), { replace: true });
-  };
 
   return (
     <>
@@ -79,23 +65,11 @@ export function CoursePage() {
         }
         actions={
           c.built_in ? undefined : (
-            <>
-              <Button
-                variant="default"
-                leftSection={<IconPencil size={16} aria-hidden />}
-                onClick={() => navigate(accountPath(account.id, 'courses', c.key, 'edit'))}
-              >
-                Edit course
-              </Button>
-              <Button
-                variant="default"
-                color="red"
-                leftSection={<IconTrash size={16} aria-hidden />}
-                onClick={() => setDeleting(true)}
-              >
-                Delete course
-              </Button>
-            </>
+            <EditDeleteButtons
+              noun="course"
+              onEdit={() => navigate(accountPath(account.id, 'courses', c.key, 'edit'))}
+              onDelete={() => setDeleting(true)}
+            />
           )
         }
       />
@@ -119,25 +93,19 @@ export function CoursePage() {
         <Lessons course={c} />
         <Quiz course={c} />
       </Stack>
-      <ConfirmDelete
+      <DeleteCourseDialog
+        course={c}
         opened={deleting}
         onClose={() => setDeleting(false)}
-        title="Delete course?"
-        onConfirm={remove}
-      >
-        The course <strong>{c.title}</strong> will be deleted. A course that a campaign uses cannot be
-        deleted.
-      </ConfirmDelete>
+        onDeleted={() => navigate(accountPath(account.id, 'courses'), { replace: true })}
+      />
     </>
   );
 }
 
 function Lessons({ course }: { course: Course }) {
   return (
-    <Stack component="section" aria-labelledby="lessons-heading" gap="sm">
-      <Title order={2} size="h3" id="lessons-heading">
-        Lessons
-      </Title>
+    <PageSection title="Lessons">
       <Accordion variant="separated" multiple defaultValue={['0']}>
         {course.lessons.map((lesson, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list in the course's order
@@ -157,16 +125,13 @@ function Lessons({ course }: { course: Course }) {
           </Accordion.Item>
         ))}
       </Accordion>
-    </Stack>
+    </PageSection>
   );
 }
 
 function Quiz({ course }: { course: Course }) {
   return (
-    <Stack component="section" aria-labelledby="quiz-heading" gap="sm">
-      <Title order={2} size="h3" id="quiz-heading">
-        Quiz
-      </Title>
+    <PageSection title="Quiz">
       <Text c="dimmed" size="sm">
         Learners pass with {course.pass_mark}% of the answers right. The right answers are marked.
       </Text>
@@ -213,6 +178,6 @@ function Quiz({ course }: { course: Course }) {
           </Card>
         ))}
       </Stack>
-    </Stack>
+    </PageSection>
   );
 }

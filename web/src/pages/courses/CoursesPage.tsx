@@ -1,21 +1,19 @@
-import { Anchor, Badge, Button, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconPlus } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Badge, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import type { CourseSummary } from '../../api/types';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { AddButton } from '../../components/AddButton';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
-import { invalidateAccount } from '../../components/invalidate';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
 import { baseTableProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
+import { DeleteCourseDialog } from './DeleteCourseDialog';
 
 /** "Built-in" or "Custom": where a course comes from, in words. */
 export function CourseKindBadge({ builtIn }: { builtIn: boolean }) {
@@ -30,7 +28,6 @@ export function CourseKindBadge({ builtIn }: { builtIn: boolean }) {
 export function CoursesPage() {
   const account = useAccount();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const deleting = useDialog<CourseSummary>();
   const courses = useQuery({
     queryKey: ['courses', account.id],
@@ -40,27 +37,12 @@ export function CoursesPage() {
   const path = (c: CourseSummary, ...rest: string[]) => accountPath(account.id, 'courses', c.key, ...rest);
   const newCourse = () => navigate(accountPath(account.id, 'courses', 'new'));
 
-  const remove = async (course: CourseSummary) => {
-    await call(
-      api.DELETE('/accounts/{accountId}/courses/{courseKey}', {
-        params: { path: { accountId: account.id, courseKey: course.key } },
-      }),
-    );
-    invalidateAccount(queryClient, account.id, 'courses');
-    queryClient.removeQueries({ queryKey: ['course', account.id, course.key] });
-    notifications.show({ color: 'teal', message: `Deleted course "${course.title}"` });
-  };
-
   return (
     <>
       <PageHeader
         title="Courses"
         description="What campaigns teach: the built-in security-awareness courses and your own."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={newCourse}>
-            New course
-          </Button>
-        }
+        actions={<AddButton onClick={newCourse}>New course</AddButton>}
       />
       <Stack>
         <ErrorAlert error={courses.error} title="Could not load the courses" />
@@ -130,15 +112,7 @@ export function CoursesPage() {
           ]}
         />
       </Stack>
-      <ConfirmDelete
-        opened={deleting.opened}
-        onClose={deleting.close}
-        title="Delete course?"
-        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
-      >
-        The course <strong>{deleting.target?.title}</strong> will be deleted. A course that a campaign uses
-        cannot be deleted.
-      </ConfirmDelete>
+      <DeleteCourseDialog course={deleting.target} opened={deleting.opened} onClose={deleting.close} />
     </>
   );
 }

@@ -1,8 +1,7 @@
-import { Button, Fieldset, Group as Row, Stack, Tabs, Text, Textarea, TextInput } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Tabs, Text, Textarea, TextInput } from '@mantine/core';
 import { useLimits } from '../../api/limits';
 import { type LessonDraft, nestedError, newLesson, patchAt } from './course-draft';
-import { ItemControls } from './ItemControls';
+import { ItemsEditor } from './ItemsEditor';
 import { MarkdownPreview } from './MarkdownPreview';
 
 interface LessonsEditorProps {
@@ -17,65 +16,52 @@ export function LessonsEditor({ lessons, onChange, error }: LessonsEditorProps) 
   const limits = useLimits();
 
   return (
-    <Stack gap="md">
-      {lessons.map((lesson, i) => {
-        const n = i + 1;
-        return (
-          <Fieldset key={lesson.id} legend={`Lesson ${n}`} radius="md">
-            <Stack gap="sm">
-              <Row align="flex-end" wrap="nowrap" gap="xs">
-                <TextInput
-                  label="Title"
-                  value={lesson.title}
-                  onChange={(e) => change(i, { title: e.currentTarget.value })}
-                  error={nestedError(error, 'lessons', i, 'title')}
-                  style={{ flex: 1 }}
-                  maxLength={limits.name_max}
-                />
-                <ItemControls items={lessons} index={i} noun="lesson" onChange={onChange} />
-              </Row>
-              <Tabs defaultValue="write" variant="outline" keepMounted={false}>
-                <Tabs.List>
-                  <Tabs.Tab value="write">Write</Tabs.Tab>
-                  <Tabs.Tab value="preview">Preview</Tabs.Tab>
-                </Tabs.List>
-                <Tabs.Panel value="write" pt="xs">
-                  <Textarea
-                    label="Text (Markdown)"
-                    description="## for a heading, **bold**, - for a list, [text](https://…) for a link. HTML is shown as text."
-                    autosize
-                    minRows={6}
-                    maxRows={24}
-                    value={lesson.markdown}
-                    onChange={(e) => change(i, { markdown: e.currentTarget.value })}
-                    error={nestedError(error, 'lessons', i, 'markdown')}
-                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-                  />
-                </Tabs.Panel>
-                <Tabs.Panel value="preview" pt="xs">
-                  {lesson.markdown.trim() ? (
-                    <MarkdownPreview source={lesson.markdown} />
-                  ) : (
-                    <Text c="dimmed" size="sm">
-                      Nothing to preview yet.
-                    </Text>
-                  )}
-                </Tabs.Panel>
-              </Tabs>
-            </Stack>
-          </Fieldset>
-        );
-      })}
-      <Row>
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} aria-hidden />}
-          disabled={lessons.length >= limits.course.lessons_max}
-          onClick={() => onChange([...lessons, newLesson()])}
-        >
-          Add lesson
-        </Button>
-      </Row>
-    </Stack>
+    <ItemsEditor
+      items={lessons}
+      onChange={onChange}
+      noun="lesson"
+      max={limits.course.lessons_max}
+      newItem={newLesson}
+      head={(lesson, i) => (
+        <TextInput
+          label="Title"
+          value={lesson.title}
+          onChange={(e) => change(i, { title: e.currentTarget.value })}
+          error={nestedError(error, 'lessons', i, 'title')}
+          maxLength={limits.name_max}
+        />
+      )}
+    >
+      {(lesson, i) => (
+        <Tabs defaultValue="write" variant="outline" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="write">Write</Tabs.Tab>
+            <Tabs.Tab value="preview">Preview</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="write" pt="xs">
+            <Textarea
+              label="Text (Markdown)"
+              description="## for a heading, **bold**, - for a list, [text](https://…) for a link. HTML is shown as text."
+              autosize
+              minRows={6}
+              maxRows={24}
+              value={lesson.markdown}
+              onChange={(e) => change(i, { markdown: e.currentTarget.value })}
+              error={nestedError(error, 'lessons', i, 'markdown')}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            />
+          </Tabs.Panel>
+          <Tabs.Panel value="preview" pt="xs">
+            {lesson.markdown.trim() ? (
+              <MarkdownPreview source={lesson.markdown} />
+            ) : (
+              <Text c="dimmed" size="sm">
+                Nothing to preview yet.
+              </Text>
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      )}
+    </ItemsEditor>
   );
 }

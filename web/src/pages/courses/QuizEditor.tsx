@@ -1,19 +1,9 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Radio,
-  Group as Row,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Button, Radio, Group as Row, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useLimits } from '../../api/limits';
+import { IconButton } from '../../components/IconButton';
 import { nestedError, newChoice, newQuestion, patchAt, type QuestionDraft } from './course-draft';
-import { ItemControls } from './ItemControls';
+import { ItemsEditor } from './ItemsEditor';
 
 interface QuizEditorProps {
   questions: QuestionDraft[];
@@ -25,105 +15,92 @@ interface QuizEditorProps {
 export function QuizEditor({ questions, onChange, error }: QuizEditorProps) {
   const change = (index: number, patch: Partial<QuestionDraft>) => onChange(patchAt(questions, index, patch));
   const { course: limits } = useLimits();
+  const removeChoice = (q: QuestionDraft, i: number, j: number) =>
+    change(i, {
+      choices: q.choices.filter((_, k) => k !== j),
+      // The right answer stays on the same choice (or the first one if it was removed).
+      answer: q.answer === j ? 0 : q.answer > j ? q.answer - 1 : q.answer,
+    });
 
   return (
-    <Stack gap="md">
-      {questions.map((q, i) => {
-        const n = i + 1;
-        const removeChoice = (j: number) =>
-          change(i, {
-            choices: q.choices.filter((_, k) => k !== j),
-            // The right answer stays on the same choice (or the first one if it was removed).
-            answer: q.answer === j ? 0 : q.answer > j ? q.answer - 1 : q.answer,
-          });
-        return (
-          <Fieldset key={q.id} legend={`Question ${n}`} radius="md">
-            <Stack gap="sm">
-              <Row align="flex-end" wrap="nowrap" gap="xs">
-                <TextInput
-                  label="Question"
-                  value={q.question}
-                  onChange={(e) => change(i, { question: e.currentTarget.value })}
-                  error={nestedError(error, 'quiz', i, 'question')}
-                  style={{ flex: 1 }}
-                />
-                <ItemControls items={questions} index={i} noun="question" onChange={onChange} />
-              </Row>
-              <Radio.Group
-                label="Choices"
-                description="Mark the right answer."
-                value={String(q.answer)}
-                onChange={(value) => change(i, { answer: Number(value) })}
-                error={nestedError(error, 'quiz', i, 'choices') ?? nestedError(error, 'quiz', i, 'answer')}
-              >
-                <Stack gap="xs" mt="xs">
-                  {q.choices.map((choice, j) => (
-                    <Row key={choice.id} wrap="nowrap" gap="sm" align="center">
-                      <Radio value={String(j)} aria-label={`Choice ${j + 1} is the right answer`} />
-                      <TextInput
-                        aria-label={`Choice ${j + 1}`}
-                        placeholder={`Choice ${j + 1}`}
-                        value={choice.text}
-                        onChange={(e) => {
-                          const text = e.currentTarget.value;
-                          change(i, { choices: q.choices.map((c, k) => (k === j ? { ...c, text } : c)) });
-                        }}
-                        error={nestedError(error, 'quiz', i, 'choices', j)}
-                        style={{ flex: 1 }}
-                      />
-                      <Tooltip label="Remove choice">
-                        <ActionIcon
-                          variant="subtle"
-                          color="gray"
-                          aria-label={`Remove choice ${j + 1}`}
-                          disabled={q.choices.length <= limits.choices.min}
-                          onClick={() => removeChoice(j)}
-                        >
-                          <IconX size={16} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Row>
-                  ))}
-                </Stack>
-              </Radio.Group>
-              <Row gap="sm">
-                <Button
-                  variant="subtle"
-                  size="compact-sm"
-                  leftSection={<IconPlus size={14} aria-hidden />}
-                  disabled={q.choices.length >= limits.choices.max}
-                  onClick={() => change(i, { choices: [...q.choices, newChoice()] })}
-                >
-                  Add choice
-                </Button>
-                <Text size="xs" c="dimmed">
-                  {limits.choices.min} to {limits.choices.max} choices
-                </Text>
-              </Row>
-              <Textarea
-                label="Explanation"
-                description="Shown to the learner after answering: why the right answer is right."
-                autosize
-                minRows={2}
-                maxRows={6}
-                value={q.explanation}
-                onChange={(e) => change(i, { explanation: e.currentTarget.value })}
-                error={nestedError(error, 'quiz', i, 'explanation')}
-              />
+    <ItemsEditor
+      items={questions}
+      onChange={onChange}
+      noun="question"
+      max={limits.questions_max}
+      newItem={newQuestion}
+      head={(q, i) => (
+        <TextInput
+          label="Question"
+          value={q.question}
+          onChange={(e) => change(i, { question: e.currentTarget.value })}
+          error={nestedError(error, 'quiz', i, 'question')}
+        />
+      )}
+    >
+      {(q, i) => (
+        <>
+          <Radio.Group
+            label="Choices"
+            description="Mark the right answer."
+            value={String(q.answer)}
+            onChange={(value) => change(i, { answer: Number(value) })}
+            error={nestedError(error, 'quiz', i, 'choices') ?? nestedError(error, 'quiz', i, 'answer')}
+          >
+            <Stack gap="xs" mt="xs">
+              {q.choices.map((choice, j) => (
+                <Row key={choice.id} wrap="nowrap" gap="sm" align="center">
+                  <Radio value={String(j)} aria-label={`Choice ${j + 1} is the right answer`} />
+                  <TextInput
+                    aria-label={`Choice ${j + 1}`}
+                    placeholder={`Choice ${j + 1}`}
+                    value={choice.text}
+                    onChange={(e) => {
+                      const text = e.currentTarget.value;
+                      change(i, { choices: q.choices.map((c, k) => (k === j ? { ...c, text } : c)) });
+                    }}
+                    error={nestedError(error, 'quiz', i, 'choices', j)}
+                    style={{ flex: 1 }}
+                  />
+                  <IconButton
+                    tooltip="Remove choice"
+                    label={`Remove choice ${j + 1}`}
+                    icon={IconX}
+                    iconSize={16}
+                    color="gray"
+                    disabled={q.choices.length <= limits.choices.min}
+                    onClick={() => removeChoice(q, i, j)}
+                  />
+                </Row>
+              ))}
             </Stack>
-          </Fieldset>
-        );
-      })}
-      <Row>
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} aria-hidden />}
-          disabled={questions.length >= limits.questions_max}
-          onClick={() => onChange([...questions, newQuestion()])}
-        >
-          Add question
-        </Button>
-      </Row>
-    </Stack>
+          </Radio.Group>
+          <Row gap="sm">
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              leftSection={<IconPlus size={14} aria-hidden />}
+              disabled={q.choices.length >= limits.choices.max}
+              onClick={() => change(i, { choices: [...q.choices, newChoice()] })}
+            >
+              Add choice
+            </Button>
+            <Text size="xs" c="dimmed">
+              {limits.choices.min} to {limits.choices.max} choices
+            </Text>
+          </Row>
+          <Textarea
+            label="Explanation"
+            description="Shown to the learner after answering: why the right answer is right."
+            autosize
+            minRows={2}
+            maxRows={6}
+            value={q.explanation}
+            onChange={(e) => change(i, { explanation: e.currentTarget.value })}
+            error={nestedError(error, 'quiz', i, 'explanation')}
+          />
+        </>
+      )}
+    </ItemsEditor>
   );
 }

@@ -1,15 +1,14 @@
-import { Anchor, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Modal, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Employee, EmployeeInput } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
-import { submitWith, useOnOpen } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { useOnOpen } from '../../components/use-on-open';
 import { accountPath } from '../../layout/account-context';
 
 const FIELDS = ['first_name', 'last_name', 'email'] as const;
@@ -79,39 +78,34 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
       {...props}
     />
   );
-  const submit = submitWith(save);
   const groups = detail.data?.groups;
 
   return (
     <Modal opened={opened} onClose={onClose} title={employee ? 'Edit employee' : 'Add employee'}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ErrorAlert error={save.error} hideFields={FIELDS} />
-          {field('first_name', 'First name', { 'data-autofocus': true, autoComplete: 'off' })}
-          {field('last_name', 'Last name', { autoComplete: 'off' })}
-          {field('email', 'Email', { type: 'email', autoComplete: 'off' })}
-          {groups && (
-            <Text size="sm" c="dimmed">
-              {groups.length === 0 ? 'Not a member of any group.' : 'Member of: '}
-              {groups.map((g, i) => (
-                <span key={g.id}>
-                  {i > 0 && ', '}
-                  <Anchor
-                    component={Link}
-                    to={accountPath(accountId, 'groups', g.id)}
-                    size="sm"
-                    underline="always"
-                    onClick={onClose}
-                  >
-                    {g.name}
-                  </Anchor>
-                </span>
-              ))}
-            </Text>
-          )}
-          <FormActions onCancel={onClose} saving={save.isPending} />
-        </Stack>
-      </form>
+      <SaveForm save={save} fields={FIELDS} onCancel={onClose}>
+        {field('first_name', 'First name', { 'data-autofocus': true, autoComplete: 'off' })}
+        {field('last_name', 'Last name', { autoComplete: 'off' })}
+        {field('email', 'Email', { type: 'email', autoComplete: 'off' })}
+        {groups && (
+          <Text size="sm" c="dimmed">
+            {groups.length === 0 ? 'Not a member of any group.' : 'Member of: '}
+            {groups.map((g, i) => (
+              <span key={g.id}>
+                {i > 0 && ', '}
+                <Anchor
+                  component={Link}
+                  to={accountPath(accountId, 'groups', g.id)}
+                  size="sm"
+                  underline="always"
+                  onClick={onClose}
+                >
+                  {g.name}
+                </Anchor>
+              </span>
+            ))}
+          </Text>
+        )}
+      </SaveForm>
     </Modal>
   );
 }

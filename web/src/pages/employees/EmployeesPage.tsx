@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
 import type { Employee, EmployeeSort } from '../../api/types';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -174,12 +174,7 @@ export function EmployeesPage() {
         onClose={form.close}
         employee={form.target}
       />
-      <ConfirmDelete
-        opened={deleting.opened}
-        onClose={deleting.close}
-        title="Delete employee?"
-        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={deleting} title="Delete employee?" onConfirm={remove}>
         <p>
           <strong>{deleting.target && fullName(deleting.target)}</strong> ({deleting.target?.email}) will be
           deleted and removed from every group. This cannot be undone.
@@ -189,7 +184,7 @@ export function EmployeesPage() {
           “Deleted employee #{deleting.target?.id}” without a name or email address. The address can be used
           for a new employee.
         </p>
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }

@@ -1,14 +1,14 @@
-import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Group } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
-import { submitWith, useOnOpen } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { DescriptionInput, NameInput } from '../../components/TextInputs';
+import { useOnOpen } from '../../components/use-on-open';
 
 interface GroupFormModalProps {
   accountId: number;
@@ -53,34 +53,17 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
     setName(group?.name ?? '');
     setDescription(group?.description ?? '');
   }, [group]);
-  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title={group ? 'Edit group' : 'New group'}>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ErrorAlert error={save.error} hideFields={['name', 'description']} />
-          <TextInput
-            label="Name"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(save.error, 'name')}
-          />
-          <Textarea
-            label="Description"
-            description="Optional"
-            autosize
-            minRows={2}
-            maxRows={6}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            error={fieldError(save.error, 'description')}
-          />
-          <FormActions onCancel={onClose} saving={save.isPending} />
-        </Stack>
-      </form>
+      <SaveForm save={save} fields={['name', 'description']} onCancel={onClose}>
+        <NameInput value={name} onChange={setName} error={fieldError(save.error, 'name')} />
+        <DescriptionInput
+          value={description}
+          onChange={setDescription}
+          error={fieldError(save.error, 'description')}
+        />
+      </SaveForm>
     </Modal>
   );
 }

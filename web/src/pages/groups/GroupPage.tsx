@@ -1,12 +1,13 @@
 import { Button, Group as Row, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFileUpload, IconPencil, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconFileUpload, IconUserPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { BackLink } from '../../components/BackLink';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
@@ -75,23 +76,11 @@ export function GroupPage() {
           </>
         }
         actions={
-          <>
-            <Button
-              variant="default"
-              leftSection={<IconPencil size={16} aria-hidden />}
-              onClick={() => setDialog('edit')}
-            >
-              Edit group
-            </Button>
-            <Button
-              variant="default"
-              color="red"
-              leftSection={<IconTrash size={16} aria-hidden />}
-              onClick={() => setDialog('delete')}
-            >
-              Delete group
-            </Button>
-          </>
+          <EditDeleteButtons
+            noun="group"
+            onEdit={() => setDialog('edit')}
+            onDelete={() => setDialog('delete')}
+          />
         }
       />
       <Row mb="md" gap="sm">

@@ -1,12 +1,13 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Group } from '../../api/types';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { AddButton } from '../../components/AddButton';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -67,11 +68,7 @@ export function GroupsPage() {
       <PageHeader
         title="Groups"
         description="Groups of employees; training campaigns target groups."
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => form.open(null)}>
-            New group
-          </Button>
-        }
+        actions={<AddButton onClick={() => form.open(null)}>New group</AddButton>}
       />
       <Stack>
         <TextInput
@@ -147,15 +144,10 @@ export function GroupsPage() {
         />
       </Stack>
       <GroupFormModal accountId={account.id} opened={form.opened} onClose={form.close} group={form.target} />
-      <ConfirmDelete
-        opened={deleting.opened}
-        onClose={deleting.close}
-        title="Delete group?"
-        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={deleting} title="Delete group?" onConfirm={remove}>
         The group <strong>{deleting.target?.name}</strong> will be deleted. Its{' '}
         {plural(deleting.target?.employee_count ?? 0, 'member')} stay employees of the account.
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { ApiKey } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { invalidateAccount } from '../../components/invalidate';
 import { PageHeader } from '../../components/PageHeader';
@@ -81,16 +81,10 @@ export function IntegrationPage() {
         opened={limiting.opened}
         onClose={limiting.close}
       />
-      <ConfirmDelete
-        opened={revoking.opened}
-        onClose={revoking.close}
-        title="Revoke API key?"
-        confirmLabel="Revoke"
-        onConfirm={() => (revoking.target ? revoke(revoking.target) : Promise.resolve())}
-      >
+      <ConfirmDeleteOf dialog={revoking} title="Revoke API key?" confirmLabel="Revoke" onConfirm={revoke}>
         Integrations using <strong>{revoking.target?.name}</strong> (<Code>{revoking.target?.prefix}…</Code>)
         stop working at once. This cannot be undone.
-      </ConfirmDelete>
+      </ConfirmDeleteOf>
     </>
   );
 }

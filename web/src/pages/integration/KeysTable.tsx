@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconGauge } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
 import { type ApiKey, KEY_RESOURCES } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { formatNumber } from '../../components/format';
+import { IconButton } from '../../components/IconButton';
 import { baseTableProps, WIDE_ONLY } from '../../components/table';
 
 const STATUS = {
@@ -99,16 +100,14 @@ export function KeysTable({ keys, fetching, isOperator, onRevoke, onRateLimit }:
                 {formatNumber(k.rate_limit)}/min
               </Text>
               {isOperator && k.status === 'active' && (
-                <Tooltip label="Change rate budget">
-                  <ActionIcon
-                    variant="subtle"
-                    size="sm"
-                    aria-label={`Change rate budget of ${k.name}`}
-                    onClick={() => onRateLimit(k)}
-                  >
-                    <IconGauge size={16} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+                <IconButton
+                  tooltip="Change rate budget"
+                  label={`Change rate budget of ${k.name}`}
+                  icon={IconGauge}
+                  size="sm"
+                  iconSize={16}
+                  onClick={() => onRateLimit(k)}
+                />
               )}
             </Group>
           ),

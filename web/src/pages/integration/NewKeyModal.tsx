@@ -1,14 +1,14 @@
 import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Permission } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
+import { SaveForm } from '../../components/SaveForm';
+import { NameInput } from '../../components/TextInputs';
 import { useOnOpen } from '../../components/use-on-open';
 import { PermissionSwitches } from './PermissionSwitches';
 
@@ -58,8 +58,7 @@ export function NewKeyModal({
     generate.reset();
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (permissions.length === 0) {
       setMissing(true);
       return;
@@ -100,31 +99,30 @@ export function NewKeyModal({
 
   return (
     <Modal opened={opened} onClose={onClose} title="New API key" size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <ErrorAlert error={generate.error} hideFields={['name', 'permissions', 'expires_at']} />
-          <TextInput
-            label="Name"
-            description="What uses this key, e.g. “HR sync”"
-            required
-            data-autofocus
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError(generate.error, 'name')}
-          />
-          <PermissionSwitches value={permissions} onChange={setPermissions} error={permissionError} />
-          <Select
-            label="Expires"
-            data={EXPIRY_OPTIONS}
-            value={expiry}
-            onChange={(v) => setExpiry(v ?? 'never')}
-            allowDeselect={false}
-            error={fieldError(generate.error, 'expires_at')}
-            maw={240}
-          />
-          <FormActions onCancel={onClose} saving={generate.isPending} submitLabel="Generate Key" />
-        </Stack>
-      </form>
+      <SaveForm
+        save={generate}
+        onSubmit={submit}
+        fields={['name', 'permissions', 'expires_at']}
+        onCancel={onClose}
+        submitLabel="Generate Key"
+      >
+        <NameInput
+          description="What uses this key, e.g. “HR sync”"
+          value={name}
+          onChange={setName}
+          error={fieldError(generate.error, 'name')}
+        />
+        <PermissionSwitches value={permissions} onChange={setPermissions} error={permissionError} />
+        <Select
+          label="Expires"
+          data={EXPIRY_OPTIONS}
+          value={expiry}
+          onChange={(v) => setExpiry(v ?? 'never')}
+          allowDeselect={false}
+          error={fieldError(generate.error, 'expires_at')}
+          maw={240}
+        />
+      </SaveForm>
     </Modal>
   );
 }

@@ -1,14 +1,13 @@
-import { Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Modal, NumberInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { useLimits } from '../../api/limits';
 import type { ApiKey } from '../../api/types';
-import { ErrorAlert } from '../../components/ErrorAlert';
-import { FormActions } from '../../components/FormActions';
 import { fieldError } from '../../components/form-errors';
-import { submitWith, useOnOpen } from '../../components/use-on-open';
+import { SaveForm } from '../../components/SaveForm';
+import { useOnOpen } from '../../components/use-on-open';
 
 interface RateLimitModalProps {
   accountId: number;
@@ -45,34 +44,34 @@ export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimit
     setValue(apiKey.rate_limit);
     save.reset();
   });
-  const submit = submitWith(save);
 
   return (
     <Modal opened={opened} onClose={onClose} title="Change rate budget">
-      <form onSubmit={submit} noValidate>
-        <Stack>
+      <SaveForm
+        save={save}
+        fields={['rate_limit']}
+        intro={
           <Text size="sm">
             Key <strong>{apiKey?.name}</strong>: requests beyond the budget get{' '}
             <code>429 Too Many Requests</code> until the next minute.
           </Text>
-          <ErrorAlert error={save.error} hideFields={['rate_limit']} />
-          <NumberInput
-            label="Requests per minute"
-            min={range.min}
-            max={range.max}
-            step={100}
-            allowDecimal={false}
-            allowNegative={false}
-            thousandSeparator=","
-            required
-            data-autofocus
-            value={value}
-            onChange={setValue}
-            error={fieldError(save.error, 'rate_limit')}
-          />
-          <FormActions onCancel={onClose} saving={save.isPending} />
-        </Stack>
-      </form>
+        }
+        onCancel={onClose}
+      >
+        <NumberInput
+          label="Requests per minute"
+          {...range}
+          step={100}
+          allowDecimal={false}
+          allowNegative={false}
+          thousandSeparator=","
+          required
+          data-autofocus
+          value={value}
+          onChange={setValue}
+          error={fieldError(save.error, 'rate_limit')}
+        />
+      </SaveForm>
     </Modal>
   );
 }
