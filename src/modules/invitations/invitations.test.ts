@@ -189,6 +189,33 @@ describe('invitations of account administrators', () => {
     });
   });
 
+  it('ends the session the browser had when a link is accepted, as signing in does', async () => {
+    const account = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/accounts/${account.id}/invitations`,
+      headers: operator.headers,
+      payload: { email: 'handover@example.com' },
+    });
+    const token = invited.json().url.split('/').pop();
+    // Accepted in the operator's browser: the new administrator's session replaces theirs.
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/invitations/${token}/accept`,
+      headers: operator.headers,
+      payload: { password: ADMIN_PASSWORD },
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().user).toMatchObject({ role: 'account_admin', account_id: account.id });
+    const sessionOf = async (cookie: string) =>
+      (await t.app.inject({ method: 'GET', url: '/admin/api/session', headers: { cookie } })).json().user;
+    expect(await sessionOf(operator.headers.cookie!)).toBeNull();
+    expect(await sessionOf(cookieHeader(operator.headers.cookie!, accepted))).toMatchObject({
+      email: 'handover@example.com',
+    });
+  });
+
   it('lets one of two simultaneous acceptances of a link win', async () => {
     const account = await makeAccount(t.app);
     const operator = await signInAs(t.app, { role: 'operator' });
