@@ -1,58 +1,33 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, signIn } from '../../test/helpers/admin.js';
-import { testEnv } from '../../test/helpers/app.js';
-import { createTestDatabase, openMigrated, type TestDatabase } from '../../test/helpers/database.js';
+import { buildTestApp } from '../../test/helpers/app.js';
+import { runVigil } from '../../test/helpers/cli.js';
+import { createTestDatabase } from '../../test/helpers/database.js';
 import { client } from '../../test/helpers/factories.js';
 import { runCli } from '../../test/helpers/server-process.js';
-import { buildApp } from '../app.js';
 import { hashApiKey } from '../auth/api-key-secret.js';
-import { loadConfig } from '../config.js';
 import { describeDatabase } from '../db/database.js';
-import { main } from './main.js';
 
-let database: TestDatabase;
 /** The real app on the database the commands work on: what the CLI makes must work over the API. */
 let app: FastifyInstance;
+let databaseUrl: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadConfig(testEnv(database.url));
-  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  app = await buildApp({ config, database: await openMigrated(database.url), logStream: silent });
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+  ({ app, databaseUrl } = await buildTestApp());
 });
 
 /** Runs `vigil …` in-process on `url` (the file's database unless told), capturing its output. */
-async function vigil(args: string[], url = database.url) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { DATABASE_URL: url },
-  });
-  return { code, stdout, stderr };
-}
+const vigil = (args: string[], url = databaseUrl) => runVigil(args, { DATABASE_URL: url });
 
 /** What a command prints on stderr, without --json, about the database it works on. */
-const databaseLine = (url = database.url) => `database: ${describeDatabase(url)}\n`;
+const databaseLine = (url = databaseUrl) => `database: ${describeDatabase(url)}\n`;
 
 /**
  * Runs a command with --json that must succeed, and returns the one JSON object it printed,
  * less the `database` every command adds (checked here).
  */
-async function vigilJson(args: string[], url = database.url) {
+async function vigilJson(args: string[], url = databaseUrl) {
   const res = await vigil([...args, '--json'], url);
   expect(res.stderr, args.join(' ')).toBe('');
   expect(res.code).toBe(0);
@@ -114,16 +89,68 @@ describe('vigil account', () => {
     expect(res.stdout).toMatch(/^created account \d+ "Globex"\n$/);
   });
 
-  it('lists accounts', async () => {
-    const a = await newAccount('Initech');
-    const b = await newAccount('Umbrella');
-    const listed = await vigilJson(['account', 'list']);
-    expect(listed.accounts).toEqual(
-      expect.arrayContaining([expect.objectContaining(a), expect.objectContaining(b)]),
-    );
-    const human = await vigil(['account', 'list']);
-    expect(human.stdout).toContain(`${a.id}\tInitech\n`);
-    expect(human.stdout).toContain(`${b.id}\tUmbrella`);
+  it('lists accounts by name, a page at a time, saying which page of how many', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const url = fresh.url;
+      await vigilJson(['migrate'], url);
+      expect(await vigilJson(['account', 'list'], url)).toEqual({
+        count: 0,
+        results: [],
+        page: 1,
+        page_size: 25,
+        pages: 1,
+      });
+      expect((await vigil(['account', 'list'], url)).stdout).toBe('no accounts yet\n');
+      const umbrella = await vigilJson(['account', 'create', '--name', 'Umbrella'], url);
+      const acme = await vigilJson(['account', 'create', '--name', 'acme'], url);
+      const initech = await vigilJson(['account', 'create', '--name', 'Initech'], url);
+
+      const first = ['account', 'list', '--page-size', '2'];
+      expect(await vigilJson(first, url)).toEqual({
+        count: 3,
+        results: [acme, initech],
+        page: 1,
+        page_size: 2,
+        pages: 2,
+      });
+      expect((await vigil(first, url)).stdout).toBe(
+        `${acme.id}\tacme\n${initech.id}\tInitech\npage 1 of 2 (3 accounts)\n`,
+      );
+      const second = await vigilJson([...first, '--page', '2'], url);
+      expect(second).toMatchObject({ count: 3, results: [umbrella], page: 2, pages: 2 });
+      // Past the last page: nothing on it, the total still right (as the admin API's lists).
+      expect(await vigilJson([...first, '--page', '3'], url)).toMatchObject({
+        count: 3,
+        results: [],
+        page: 3,
+      });
+      expect((await vigil([...first, '--page', '3'], url)).stdout).toBe(
+        'page 3 of 2 (3 accounts): none on this page\n',
+      );
+      // As in the admin API, a larger page size is clamped to 200.
+      expect(await vigilJson(['account', 'list', '--page-size', '5000'], url)).toMatchObject({
+        count: 3,
+        page_size: 200,
+        pages: 1,
+      });
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('refuses a page or page size that is not a positive integer', async () => {
+    for (const args of [
+      ['--page', '0'],
+      ['--page', 'two'],
+      ['--page-size', '0'],
+      ['--page-size', '-5'],
+    ]) {
+      const res = await expectFailure(['account', 'list', ...args], /must be a positive integer/);
+      expect(res.code).toBe(2);
+    }
+    const help = await vigil(['account', 'list', '--help']);
+    expect(help.stdout).toMatch(/--page-size <n>\s+items a page \(default 25, at most 200\)/);
   });
 
   it('refuses a missing or empty name', async () => {
@@ -201,7 +228,7 @@ describe('vigil key create', () => {
       ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r'],
       /Account not found/,
     );
-    expect((await vigilJson(['key', 'list', '--account', id])).keys).toEqual([]);
+    expect((await vigilJson(['key', 'list', '--account', id])).results).toEqual([]);
   });
 
   it('reports errors as JSON on stderr with --json', async () => {
@@ -213,7 +240,7 @@ describe('vigil key create', () => {
       error: 'Account not found',
       status: 404,
       code: 'account_not_found',
-      database: describeDatabase(database.url),
+      database: describeDatabase(databaseUrl),
     });
   });
 });
@@ -228,26 +255,44 @@ describe('vigil key list, revoke and set-rate-limit', () => {
 
     const res = await vigil(['key', 'list', '--account', String(account.id), '--json']);
     const listed = JSON.parse(res.stdout);
-    expect(listed.keys.map((k: { id: number }) => k.id)).toEqual([first.id, second.id]);
-    expect(listed.keys[0]).toMatchObject({
+    expect(listed).toMatchObject({ account_id: account.id, count: 2, page: 1, page_size: 25, pages: 1 });
+    expect(listed.results.map((k: { id: number }) => k.id)).toEqual([first.id, second.id]);
+    expect(listed.results[0]).toMatchObject({
       name: 'HR sync',
       prefix: first.prefix,
       permissions: ['employees:read'],
       status: 'active',
     });
-    for (const printed of [
-      res.stdout,
-      (await vigil(['key', 'list', '--account', String(account.id)])).stdout,
-    ]) {
+    const human = (await vigil(['key', 'list', '--account', String(account.id)])).stdout;
+    expect(human).toMatch(/\npage 1 of 1 \(2 keys\)\n$/);
+    for (const printed of [res.stdout, human]) {
       for (const secret of [first.key, second.key, hashApiKey(first.key), hashApiKey(second.key)]) {
         expect(printed).not.toContain(secret);
       }
       expect(printed).toContain(first.prefix);
     }
-    for (const key of listed.keys) {
+    for (const key of listed.results) {
       expect(Object.keys(key)).not.toContain('key');
       expect(Object.keys(key)).not.toContain('secret_hash');
     }
+  });
+
+  it('lists the keys a page at a time', async () => {
+    const account = await newAccount();
+    const keys = [];
+    for (const grant of ['employees:r', 'groups:r', 'campaigns:r'])
+      keys.push(await newKey(account.id, '--grant', grant));
+    const id = String(account.id);
+    const page = await vigilJson(['key', 'list', '--account', id, '--page', '2', '--page-size', '2']);
+    expect(page).toMatchObject({ account_id: account.id, count: 3, page: 2, page_size: 2, pages: 2 });
+    expect(page.results.map((k: { id: number }) => k.id)).toEqual([keys[2]!.id]);
+    const human = await vigil(['key', 'list', '--account', id, '--page', '2', '--page-size', '2']);
+    expect(human.stdout).toMatch(
+      new RegExp(`^${keys[2]!.id} "HR sync"\n[\\s\\S]*\npage 2 of 2 \\(3 keys\\)\n$`),
+    );
+    expect((await vigil(['key', 'list', '--account', String((await newAccount()).id)])).stdout).toBe(
+      'no keys\n',
+    );
   });
 
   it('refuses an unknown or malformed account', async () => {
@@ -480,16 +525,16 @@ describe('the vigil command', () => {
 
   it('runs as a process: prints JSON and exits 0, or exits non-zero with a message on stderr', async () => {
     const ok = await runCli(['account', 'create', '--name', 'Spawned', '--json'], {
-      DATABASE_URL: database.url,
+      DATABASE_URL: databaseUrl,
     });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({
       name: 'Spawned',
-      database: describeDatabase(database.url),
+      database: describeDatabase(databaseUrl),
     });
 
-    const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: database.url });
+    const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: databaseUrl });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toBe('');
     expect(failed.stderr).toMatch(/Account not found/);

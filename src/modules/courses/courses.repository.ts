@@ -34,8 +34,16 @@ export function listCustomCourses(db: Db, accountId: number): Promise<CourseRow[
     .execute();
 }
 
-export function insertCourse(db: Db, values: Insertable<CoursesTable>): Promise<CourseRow> {
-  return db.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow();
+export function insertCourse(
+  db: Db,
+  accountId: number,
+  values: Omit<Insertable<CoursesTable>, 'account_id'>,
+): Promise<CourseRow> {
+  return db
+    .insertInto('courses')
+    .values({ ...values, account_id: accountId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function updateCourseRow(
