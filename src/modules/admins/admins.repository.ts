@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { AdminUsersTable } from '../../db/schema.js';
+import type { AdminUsersTable, DB } from '../../db/schema.js';
 
 export type AdminRow = Selectable<AdminUsersTable>;
 
@@ -9,6 +9,11 @@ export type Admin = Omit<AdminRow, 'password_hash'>;
 
 /** The account an administrator belongs to: null for an operator, who belongs to none. */
 export type AdminAccountId = number | null;
+
+/** The administrator with this id, if they belong to this account (null: an operator). */
+export const adminOfAccount =
+  (accountId: AdminAccountId, adminId: number) => (eb: ExpressionBuilder<DB, 'admin_users'>) =>
+    eb.and([eb('account_id', 'is not distinct from', accountId), eb('id', '=', adminId)]);
 
 export function insertAdmin(
   db: Db,
@@ -26,8 +31,7 @@ export function findAdmin(db: Db, accountId: AdminAccountId, adminId: number): P
   return db
     .selectFrom('admin_users')
     .selectAll()
-    .where('account_id', 'is not distinct from', accountId)
-    .where('id', '=', adminId)
+    .where(adminOfAccount(accountId, adminId))
     .executeTakeFirst();
 }
 
@@ -61,12 +65,7 @@ export async function updateAdmin(
   adminId: number,
   changes: Partial<Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at'>>,
 ): Promise<void> {
-  await db
-    .updateTable('admin_users')
-    .set(changes)
-    .where('account_id', 'is not distinct from', accountId)
-    .where('id', '=', adminId)
-    .execute();
+  await db.updateTable('admin_users').set(changes).where(adminOfAccount(accountId, adminId)).execute();
 }
 
 /** Deletes an account administrator of this account (their sessions go with them); false when there is none. */

@@ -4,15 +4,6 @@ import type { CoursesTable } from '../../db/schema.js';
 
 export type CourseRow = Selectable<CoursesTable>;
 
-export function findCustomCourse(db: Db, accountId: number, id: number): Promise<CourseRow | undefined> {
-  return db
-    .selectFrom('courses')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 export function findCustomCourses(db: Db, accountId: number, ids: number[]): Promise<CourseRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db

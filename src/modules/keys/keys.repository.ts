@@ -1,8 +1,8 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
-import type { ApiKeysTable } from '../../db/schema.js';
+import type { ApiKeysTable, DB } from '../../db/schema.js';
 import type { ListWindow } from '../../pagination.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -28,13 +28,12 @@ export function findKeyByHash(db: Db, hash: string): Promise<ApiKeyRow | undefin
   return byHash.executeTakeFirst(db, { hash });
 }
 
+/** The key with this id, if it is this account's. */
+const keyOfAccount = (accountId: number, keyId: number) => (eb: ExpressionBuilder<DB, 'api_keys'>) =>
+  eb.and([eb('account_id', '=', accountId), eb('id', '=', keyId)]);
+
 export function findKey(db: Db, accountId: number, keyId: number): Promise<ApiKeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', keyId)
-    .executeTakeFirst();
+  return db.selectFrom('api_keys').selectAll().where(keyOfAccount(accountId, keyId)).executeTakeFirst();
 }
 
 /** Operator-wide: the account of a key named by its id alone (`vigil key revoke --id`). */
@@ -74,8 +73,7 @@ export function updateKey(
   return db
     .updateTable('api_keys')
     .set(changes)
-    .where('account_id', '=', accountId)
-    .where('id', '=', keyId)
+    .where(keyOfAccount(accountId, keyId))
     .returningAll()
     .executeTakeFirst();
 }

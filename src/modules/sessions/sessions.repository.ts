@@ -1,8 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AdminSessionsTable } from '../../db/schema.js';
-import type { AdminAccountId, AdminRow } from '../admins/admins.repository.js';
+import { type AdminAccountId, type AdminRow, adminOfAccount } from '../admins/admins.repository.js';
 
+/** A session of an administrator who has just proved who they are (sessions.service signIn). */
 export async function insertSession(db: Db, values: Insertable<AdminSessionsTable>): Promise<void> {
   await db.insertInto('admin_sessions').values(values).execute();
 }
@@ -57,11 +58,7 @@ export async function deleteOtherSessions(
   await db
     .deleteFrom('admin_sessions')
     .where('user_id', '=', (eb) =>
-      eb
-        .selectFrom('admin_users')
-        .select('id')
-        .where('account_id', 'is not distinct from', accountId)
-        .where('id', '=', adminId),
+      eb.selectFrom('admin_users').select('id').where(adminOfAccount(accountId, adminId)),
     )
     .where('id_hash', '!=', keepIdHash)
     .execute();
