@@ -56,7 +56,7 @@ beforeAll(async () => {
   const readOnly = await makeKey(t.app, { accountId, grants: ['employees:r', 'groups:r', 'campaigns:r'] });
   const writeOnly = await makeKey(t.app, { accountId, grants: ['employees:w', 'groups:w'] });
   const revoked = await makeKey(t.app, { accountId });
-  await revokeKey(t.app.db, revoked.keyId);
+  await revokeKey(t.app.db, accountId, revoked.keyId);
   otherKeys = [readOnly.key, writeOnly.key, revoked.key];
 });
 

@@ -18,6 +18,7 @@ import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.j
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
 import type { AdminOptions } from './options.js';
+import { sessionOf } from './request.js';
 
 /**
  * Every route of the admin API, relative to /admin/api. The plugin registers them behind its
@@ -31,14 +32,15 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
   await api.register(accountsAdminRoutes);
   await api.register(
     async (account) => {
-      // Another account's path looks exactly like a nonexistent account.
+      // The one place a path id is read before validation: another account's path (like a
+      // nonexistent account's) is a 404 before any 400 of the request's body or query.
       account.addHook('onRequest', async (request) => {
         if (request.is404) return;
-        const { accountId } = request.params as { accountId: string };
-        const id = parseId(accountId);
-        if (id === null || !canActInAccount(request.admin.user, id)) throw accountNotFound();
+        const user = sessionOf(request).admin;
+        const id = parseId((request.params as { accountId: string }).accountId);
+        if (id === null || !canActInAccount(user, id)) throw accountNotFound();
         await getAccount(account.db, id);
-        request.admin.accountId = id;
+        request.admin = { user, accountId: id };
       });
       await account.register(accountAdminRoutes);
       await account.register(adminsAdminRoutes);

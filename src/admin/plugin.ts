@@ -7,7 +7,7 @@ import { resumeSession } from '../modules/sessions/sessions.service.js';
 import { adminApiRoutes } from './api-routes.js';
 import { registerAdminOpenApi } from './openapi.js';
 import type { AdminOptions } from './options.js';
-import type { AdminContext } from './request.js';
+import type { AccountContext } from './request.js';
 import { ADMIN_PATH, CSRF_COOKIE, NO_SESSION, SESSION_COOKIE } from './session-cookie.js';
 import { spaRoutes } from './spa.js';
 
@@ -38,12 +38,12 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
       // The document of this API, made from the schemas of the routes registered below.
       await registerAdminOpenApi(api);
       api.decorateRequest('adminSession', null);
-      api.decorateRequest('admin', null as unknown as AdminContext);
+      // Set by the account routes' own hook (api-routes.ts): no other route has an account.
+      api.decorateRequest('admin', null as unknown as AccountContext);
       api.addHook('onRequest', async (request) => {
         if (request.is404) return;
         request.adminSession = await resumeSession(app.db, request.cookies[SESSION_COOKIE], options.lifetime);
         if (!request.adminSession && !request.routeOptions.config?.adminPublic) throw signInRequired();
-        if (request.adminSession) request.admin = { user: request.adminSession.admin, accountId: 0 };
       });
       // The plugin answers a missing or wrong token itself (403, rendered by the error handler).
       api.addHook('onRequest', (request, reply, done) => {
@@ -51,7 +51,7 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
         api.csrfProtection(request, reply, done);
       });
       api.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config?.operatorOnly && request.admin?.user.role !== 'operator') {
+        if (request.routeOptions.config?.operatorOnly && request.adminSession?.admin.role !== 'operator') {
           throw operatorRequired();
         }
       });

@@ -1,22 +1,30 @@
+import type { FastifyRequest } from 'fastify';
+import { signInRequired } from '../errors.js';
 import type { Admin } from '../modules/admins/admins.service.js';
-
-/** The administrator a request acts as, and (inside an account's routes) the account. */
-export interface AdminContext {
-  user: Admin;
-  /** Set for routes under `/admin/api/accounts/:accountId`: checked, the account exists and the user may act in it. */
-  accountId: number;
-}
 
 export interface AdminSession {
   idHash: string;
   admin: Admin;
 }
 
+/**
+ * Who acts in which account, on the routes under `/admin/api/accounts/:accountId` only: their
+ * scope's hook sets it once it has checked that the account exists and the user may act in it.
+ */
+export interface AccountContext {
+  user: Admin;
+  accountId: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in session, or null. Only under /admin/api. */
     adminSession: AdminSession | null;
-    admin: AdminContext;
+    /**
+     * Only on account routes (`/admin/api/accounts/:accountId/…`); null on every other route,
+     * which reads the signed-in user from `adminSession` (see `sessionOf`).
+     */
+    admin: AccountContext;
   }
   interface FastifyContextConfig {
     /** Admin API routes that need no session (sign-in, invitation links). */
@@ -24,4 +32,10 @@ declare module 'fastify' {
     /** Admin API routes for operators only (403 for account administrators). */
     operatorOnly?: boolean;
   }
+}
+
+/** The session of a route that needs one (the admin plugin's hook refused the request without it). */
+export function sessionOf(request: FastifyRequest): AdminSession {
+  if (!request.adminSession) throw signInRequired();
+  return request.adminSession;
 }

@@ -1,4 +1,6 @@
 import type { FastifyReply } from 'fastify';
+import { presentUser } from '../modules/admins/admins.presenter.js';
+import type { SessionLifetime, SignedInSession } from '../modules/sessions/sessions.service.js';
 
 export const SESSION_COOKIE = 'vigil_session';
 export const CSRF_COOKIE = 'vigil_csrf';
@@ -25,4 +27,10 @@ export const NO_SESSION = 'signed-out';
 /** A CSRF token bound to the session (or to "no session" before sign-in). */
 export function csrfTokenFor(reply: FastifyReply, sessionIdHash: string | null): string {
   return reply.generateCsrf({ userInfo: sessionIdHash ?? NO_SESSION });
+}
+
+/** The answer to a sign-in, by password or link: the session cookie, the user and the session's CSRF token. */
+export function sendSignedIn(reply: FastifyReply, signedIn: SignedInSession, lifetime: SessionLifetime) {
+  setSessionCookie(reply, signedIn.token, lifetime.maxMs);
+  return { user: presentUser(signedIn.admin), csrf_token: csrfTokenFor(reply, signedIn.idHash) };
 }

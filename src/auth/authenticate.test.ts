@@ -158,9 +158,9 @@ describe('authentication', () => {
   });
 
   it('rejects a revoked key at once', async () => {
-    const { key, keyId } = await makeKey(t.app);
+    const { key, keyId, accountId } = await makeKey(t.app);
     expect((await client(t.app, key).get('/customer/campaigns/training/')).statusCode).toBe(200);
-    await revokeKey(t.app.db, keyId);
+    await revokeKey(t.app.db, accountId, keyId);
     const res = await client(t.app, key).get('/customer/campaigns/training/');
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: 'Invalid API key', status: 401 });

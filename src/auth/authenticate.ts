@@ -71,6 +71,7 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     const presented = (Array.isArray(raw) ? raw[0] : raw)?.trim();
     if (!presented) return rejectAuthentication(request, apiKeyRequired());
     const now = Date.now();
+    // Cross-account by design: the key alone decides the account every later step is confined to.
     const key = await authenticateKey(options.db, presented, now, options.keyCacheMs);
     if (!key) return rejectAuthentication(request, invalidApiKey());
     // Known from here on (a 429 or 403 included): the request's log line names the account and key.

@@ -1,9 +1,10 @@
 import type { Db } from '../db/database.js';
-import { recordKeysLastUsed } from '../modules/keys/keys.repository.js';
+import { recordKeysLastUsedOfAllAccounts } from '../modules/keys/keys.repository.js';
 
 /**
  * Remembers when each API key was last used and writes those times in one batch every few
  * seconds (and at shutdown), so authenticating a request never writes to the database.
+ * Cross-account by design: one batch holds the keys of every account that made requests.
  */
 export class LastUsedTracker {
   private pending = new Map<number, number>();
@@ -27,7 +28,7 @@ export class LastUsedTracker {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await recordKeysLastUsed(this.db, batch);
+      await recordKeysLastUsedOfAllAccounts(this.db, batch);
     } catch (err) {
       // Put the times back (unless newer ones arrived) and try again at the next tick.
       for (const [id, at] of batch) if (!this.pending.has(id)) this.pending.set(id, at);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { presentAccount } from '../modules/accounts/accounts.presenter.js';
-import { allAccounts, createAccount } from '../modules/accounts/accounts.service.js';
-import { type CliContext, print } from './output.js';
+import { createAccount, listAllAccounts } from '../modules/accounts/accounts.service.js';
+import { type CliContext, type PageOpts, pageOptions, pageWindow, print, printPage } from './output.js';
 
 export function accountCommands(program: Command, ctx: CliContext): void {
   const account = program.command('account').description('customer accounts');
@@ -18,14 +18,15 @@ export function accountCommands(program: Command, ctx: CliContext): void {
       print(ctx, opts.json, created, () => `created account ${created.id} "${created.name}"`);
     });
 
-  account
-    .command('list')
-    .description('list customer accounts')
+  pageOptions(account.command('list').description('list customer accounts, by name'))
     .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const accounts = (await allAccounts(await ctx.db())).map(presentAccount);
-      print(ctx, opts.json, { accounts }, () =>
-        accounts.length ? accounts.map((a) => `${a.id}\t${a.name}`).join('\n') : 'no accounts yet',
-      );
+    .action(async (opts: PageOpts) => {
+      const window = pageWindow(opts);
+      const page = await listAllAccounts(await ctx.db(), undefined, window);
+      printPage(ctx, opts, window, page, presentAccount, {
+        item: (a) => `${a.id}\t${a.name}`,
+        noun: ['account', 'accounts'],
+        empty: 'no accounts yet',
+      });
     });
 }

@@ -1,45 +1,28 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, signIn } from '../../test/helpers/admin.js';
-import { testEnv } from '../../test/helpers/app.js';
-import {
-  createTestDatabase,
-  dialectUnderTest,
-  openMigrated,
-  type TestDatabase,
-} from '../../test/helpers/database.js';
+import { buildTestApp } from '../../test/helpers/app.js';
+import { runVigil } from '../../test/helpers/cli.js';
+import { createTestDatabase, dialectUnderTest } from '../../test/helpers/database.js';
 import { runCli } from '../../test/helpers/server-process.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { describeDatabase, openDatabase } from '../db/database.js';
 import { hasBeenMigrated } from '../db/migrate.js';
-import { main } from './main.js';
 
 // The command's own behaviour: which database it works on (and never making one by mistake),
 // passwords on standard input, the version, argument errors with --json, and setup links.
 
-let database: TestDatabase;
 let app: FastifyInstance;
+let databaseUrl: string;
 const folders: string[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  app = await buildApp({
-    config: loadConfig(testEnv(database.url)),
-    database: await openMigrated(database.url),
-    logStream: silent,
-  });
-  await app.ready();
+  ({ app, databaseUrl } = await buildTestApp());
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -50,35 +33,26 @@ function newFolder(): string {
 }
 
 /** Runs `vigil …` in-process with this environment (the file's database unless told) and stdin. */
-async function vigil(args: string[], { env = {}, stdin }: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { DATABASE_URL: database.url, ...env },
-    ...(stdin === undefined ? {} : { stdin: async () => stdin }),
-  });
-  return { code, stdout, stderr };
-}
+const vigil = (args: string[], { env = {}, stdin }: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) =>
+  runVigil(args, { DATABASE_URL: databaseUrl, ...env }, stdin);
 
 const email = () => `op-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
 describe('the database a command works on', () => {
   it('is named on stderr, or as "database" in the JSON output', async () => {
-    const shown = describeDatabase(database.url);
+    const shown = describeDatabase(databaseUrl);
     expect(shown).not.toMatch(/:[^:@/]+@/); // never a password
     const human = await vigil(['account', 'list']);
     expect(human.code).toBe(0);
     expect(human.stderr).toBe(`database: ${shown}\n`);
     const json = await vigil(['account', 'list', '--json']);
     expect(json.stderr).toBe('');
-    expect(JSON.parse(json.stdout)).toMatchObject({ accounts: expect.any(Array), database: shown });
-    if (dialectUnderTest === 'sqlite') expect(shown).toBe(`sqlite:${resolve(database.url.slice(7))}`);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      count: expect.any(Number),
+      results: expect.any(Array),
+      database: shown,
+    });
+    if (dialectUnderTest === 'sqlite') expect(shown).toBe(`sqlite:${resolve(databaseUrl.slice(7))}`);
   });
 
   it('is never made by a command that reads, or needs what must already exist', async () => {
@@ -152,7 +126,7 @@ describe('the database a command works on', () => {
     expect(res.code).toBe(0);
     expect(res.stderr).toBe(`database: ${describeDatabase(url)} (new: created now)\n`);
     const again = await vigil(['account', 'list'], { env: { DATABASE_URL: url } });
-    expect(again.stdout).toMatch(/\tFirst\n$/);
+    expect(again.stdout).toMatch(/\tFirst\npage 1 of 1 \(1 account\)\n$/);
   });
 });
 
@@ -176,7 +150,7 @@ describe('--password-stdin', () => {
     const address = email();
     const res = await runCli(
       ['admin', 'create', '--email', address, '--password-stdin', '--operator'],
-      { DATABASE_URL: database.url },
+      { DATABASE_URL: databaseUrl },
       { input: `${ADMIN_PASSWORD}\r\n` },
     );
     expect(res.code, res.stderr).toBe(0);

@@ -1,87 +1,22 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, signIn } from '../../test/helpers/admin.js';
-import { testEnv } from '../../test/helpers/app.js';
-import { createTestDatabase, openMigrated, type TestDatabase } from '../../test/helpers/database.js';
+import { buildTestApp } from '../../test/helpers/app.js';
+import { ISO, vigilOn } from '../../test/helpers/cli.js';
+import { createTestDatabase } from '../../test/helpers/database.js';
 import { client } from '../../test/helpers/factories.js';
 import { runCli } from '../../test/helpers/server-process.js';
-import { buildApp } from '../app.js';
-import { hashApiKey } from '../auth/api-key-secret.js';
-import { loadConfig } from '../config.js';
 import { describeDatabase } from '../db/database.js';
-import { main } from './main.js';
 
-let database: TestDatabase;
 /** The real app on the database the commands work on: what the CLI makes must work over the API. */
 let app: FastifyInstance;
+let databaseUrl: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const config = loadConfig(testEnv(database.url));
-  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  app = await buildApp({ config, database: await openMigrated(database.url), logStream: silent });
-  await app.ready();
+  ({ app, databaseUrl } = await buildTestApp());
 });
 
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
-});
-
-/** Runs `vigil …` in-process on `url` (the file's database unless told), capturing its output. */
-async function vigil(args: string[], url = database.url) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { DATABASE_URL: url },
-  });
-  return { code, stdout, stderr };
-}
-
-/** What a command prints on stderr, without --json, about the database it works on. */
-const databaseLine = (url = database.url) => `database: ${describeDatabase(url)}\n`;
-
-/**
- * Runs a command with --json that must succeed, and returns the one JSON object it printed,
- * less the `database` every command adds (checked here).
- */
-async function vigilJson(args: string[], url = database.url) {
-  const res = await vigil([...args, '--json'], url);
-  expect(res.stderr, args.join(' ')).toBe('');
-  expect(res.code).toBe(0);
-  expect(res.stdout.endsWith('\n')).toBe(true);
-  expect(res.stdout.trim().split('\n')).toHaveLength(1);
-  const { database: shown, ...printed } = JSON.parse(res.stdout);
-  expect(typeof printed === 'object' && printed !== null && !Array.isArray(printed)).toBe(true);
-  expect(shown).toBe(describeDatabase(url));
-  return printed;
-}
-
-/** A command that must fail: a message on stderr, nothing on stdout, a non-zero exit code. */
-async function expectFailure(args: string[], message: RegExp) {
-  const res = await vigil(args);
-  expect(res.code, args.join(' ')).not.toBe(0);
-  expect(res.stdout, args.join(' ')).toBe('');
-  expect(res.stderr, args.join(' ')).toMatch(message);
-  return res;
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-async function newAccount(name = 'Acme') {
-  return (await vigilJson(['account', 'create', '--name', name])) as { id: number; name: string };
-}
-
-async function newKey(accountId: number, ...extra: string[]) {
-  return vigilJson(['key', 'create', '--account', String(accountId), '--name', 'HR sync', ...extra]);
-}
+const { vigil, databaseLine, vigilJson, expectFailure, newAccount, newKey } = vigilOn(() => databaseUrl);
 
 describe('vigil migrate', () => {
   it('applies pending migrations once, then reports the database up to date', async () => {
@@ -114,197 +49,74 @@ describe('vigil account', () => {
     expect(res.stdout).toMatch(/^created account \d+ "Globex"\n$/);
   });
 
-  it('lists accounts', async () => {
-    const a = await newAccount('Initech');
-    const b = await newAccount('Umbrella');
-    const listed = await vigilJson(['account', 'list']);
-    expect(listed.accounts).toEqual(
-      expect.arrayContaining([expect.objectContaining(a), expect.objectContaining(b)]),
-    );
-    const human = await vigil(['account', 'list']);
-    expect(human.stdout).toContain(`${a.id}\tInitech\n`);
-    expect(human.stdout).toContain(`${b.id}\tUmbrella`);
+  it('lists accounts by name, a page at a time, saying which page of how many', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const url = fresh.url;
+      await vigilJson(['migrate'], url);
+      expect(await vigilJson(['account', 'list'], url)).toEqual({
+        count: 0,
+        results: [],
+        page: 1,
+        page_size: 25,
+        pages: 1,
+      });
+      expect((await vigil(['account', 'list'], url)).stdout).toBe('no accounts yet\n');
+      const umbrella = await vigilJson(['account', 'create', '--name', 'Umbrella'], url);
+      const acme = await vigilJson(['account', 'create', '--name', 'acme'], url);
+      const initech = await vigilJson(['account', 'create', '--name', 'Initech'], url);
+
+      const first = ['account', 'list', '--page-size', '2'];
+      expect(await vigilJson(first, url)).toEqual({
+        count: 3,
+        results: [acme, initech],
+        page: 1,
+        page_size: 2,
+        pages: 2,
+      });
+      expect((await vigil(first, url)).stdout).toBe(
+        `${acme.id}\tacme\n${initech.id}\tInitech\npage 1 of 2 (3 accounts)\n`,
+      );
+      const second = await vigilJson([...first, '--page', '2'], url);
+      expect(second).toMatchObject({ count: 3, results: [umbrella], page: 2, pages: 2 });
+      // Past the last page: nothing on it, the total still right (as the admin API's lists).
+      expect(await vigilJson([...first, '--page', '3'], url)).toMatchObject({
+        count: 3,
+        results: [],
+        page: 3,
+      });
+      expect((await vigil([...first, '--page', '3'], url)).stdout).toBe(
+        'page 3 of 2 (3 accounts): none on this page\n',
+      );
+      // As in the admin API, a larger page size is clamped to 200.
+      expect(await vigilJson(['account', 'list', '--page-size', '5000'], url)).toMatchObject({
+        count: 3,
+        page_size: 200,
+        pages: 1,
+      });
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('refuses a page or page size that is not a positive integer', async () => {
+    for (const args of [
+      ['--page', '0'],
+      ['--page', 'two'],
+      ['--page-size', '0'],
+      ['--page-size', '-5'],
+    ]) {
+      const res = await expectFailure(['account', 'list', ...args], /must be a positive integer/);
+      expect(res.code).toBe(2);
+    }
+    const help = await vigil(['account', 'list', '--help']);
+    expect(help.stdout).toMatch(/--page-size <n>\s+items a page \(default 25, at most 200\)/);
   });
 
   it('refuses a missing or empty name', async () => {
     await expectFailure(['account', 'create'], /--name/);
     await expectFailure(['account', 'create', '--json'], /--name/);
     await expectFailure(['account', 'create', '--name', '  '], /Validation failed/);
-  });
-});
-
-describe('vigil key create', () => {
-  it('prints the key once with its prefix and permissions', async () => {
-    const account = await newAccount();
-    const created = await newKey(account.id, '--grant', 'employees:rw', '--grant', 'groups:r');
-    expect(created).toMatchObject({
-      name: 'HR sync',
-      account_id: account.id,
-      permissions: ['employees:read', 'employees:write', 'groups:read'],
-      rate_limit: 600,
-      status: 'active',
-    });
-    expect(created.key).toMatch(/^vgl_[0-9A-Za-z]{32,}$/);
-    expect(created.key.startsWith(created.prefix)).toBe(true);
-    expect(created.prefix.length).toBeLessThan(created.key.length);
-  });
-
-  it('makes a key that works against the API, with the permissions and budget it was given', async () => {
-    const account = await newAccount();
-    const created = await newKey(account.id, '--grant', 'campaigns:r', '--rate-limit', '7');
-    expect(created.rate_limit).toBe(7);
-    const api = client(app, created.key);
-    const ok = await api.get('/customer/campaigns/training/');
-    expect(ok.statusCode).toBe(200);
-    expect(ok.headers['ratelimit-limit']).toBe('7');
-    const forbidden = await api.get('/customer/groups/');
-    expect(forbidden.statusCode).toBe(403);
-  });
-
-  it('shows the key in human output with a warning that it is shown once', async () => {
-    const account = await newAccount();
-    const res = await vigil([
-      'key',
-      'create',
-      '--account',
-      String(account.id),
-      '--name',
-      'Script',
-      '--grant',
-      'groups:rw',
-    ]);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toBe(databaseLine());
-    const key = res.stdout.match(/vgl_[0-9A-Za-z]{32,}/)?.[0];
-    expect(key).toBeDefined();
-    expect(res.stdout).toMatch(/shown only this once/);
-    expect((await client(app, key!).get('/customer/groups/')).statusCode).toBe(200);
-  });
-
-  it('refuses bad input with a message on stderr and creates nothing', async () => {
-    const account = await newAccount();
-    const id = String(account.id);
-    const base = ['key', 'create', '--account', id, '--name', 'k'];
-    await expectFailure(['key', 'create', '--account', id, '--grant', 'groups:r'], /--name/);
-    await expectFailure(['key', 'create', '--name', 'k', '--grant', 'groups:r'], /--account/);
-    await expectFailure(base, /--grant/);
-    await expectFailure([...base, '--grant', 'foo:rw'], /invalid grant "foo:rw"/);
-    await expectFailure([...base, '--grant', 'groups:x'], /invalid grant "groups:x"/);
-    await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', '0'], /--rate-limit/);
-    await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', 'many'], /--rate-limit/);
-    await expectFailure([...base, '--grant', 'groups:r', '--expires-at', 'soon'], /--expires-at/);
-    await expectFailure(
-      ['key', 'create', '--account', 'abc', '--name', 'k', '--grant', 'groups:r'],
-      /--account must be a positive integer/,
-    );
-    await expectFailure(
-      ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r'],
-      /Account not found/,
-    );
-    expect((await vigilJson(['key', 'list', '--account', id])).keys).toEqual([]);
-  });
-
-  it('reports errors as JSON on stderr with --json', async () => {
-    const res = await expectFailure(
-      ['key', 'create', '--account', '999999', '--name', 'k', '--grant', 'groups:r', '--json'],
-      /Account not found/,
-    );
-    expect(JSON.parse(res.stderr)).toEqual({
-      error: 'Account not found',
-      status: 404,
-      code: 'account_not_found',
-      database: describeDatabase(database.url),
-    });
-  });
-});
-
-describe('vigil key list, revoke and set-rate-limit', () => {
-  it('lists the keys of an account without secrets or hashes', async () => {
-    const account = await newAccount();
-    const other = await newAccount();
-    const first = await newKey(account.id, '--grant', 'employees:r');
-    const second = await newKey(account.id, '--grant', 'groups:rw');
-    await newKey(other.id, '--grant', 'groups:rw');
-
-    const res = await vigil(['key', 'list', '--account', String(account.id), '--json']);
-    const listed = JSON.parse(res.stdout);
-    expect(listed.keys.map((k: { id: number }) => k.id)).toEqual([first.id, second.id]);
-    expect(listed.keys[0]).toMatchObject({
-      name: 'HR sync',
-      prefix: first.prefix,
-      permissions: ['employees:read'],
-      status: 'active',
-    });
-    for (const printed of [
-      res.stdout,
-      (await vigil(['key', 'list', '--account', String(account.id)])).stdout,
-    ]) {
-      for (const secret of [first.key, second.key, hashApiKey(first.key), hashApiKey(second.key)]) {
-        expect(printed).not.toContain(secret);
-      }
-      expect(printed).toContain(first.prefix);
-    }
-    for (const key of listed.keys) {
-      expect(Object.keys(key)).not.toContain('key');
-      expect(Object.keys(key)).not.toContain('secret_hash');
-    }
-  });
-
-  it('refuses an unknown or malformed account', async () => {
-    await expectFailure(['key', 'list', '--account', '999999'], /Account not found/);
-    await expectFailure(['key', 'list', '--account', 'abc'], /--account/);
-  });
-
-  it('revokes a key, which then stops working', async () => {
-    const account = await newAccount();
-    const created = await newKey(account.id, '--grant', 'campaigns:r');
-    expect((await client(app, created.key).get('/customer/campaigns/training/')).statusCode).toBe(200);
-
-    const revoked = await vigilJson(['key', 'revoke', '--id', String(created.id)]);
-    expect(revoked).toMatchObject({ id: created.id, status: 'revoked' });
-    expect(revoked.revoked_at).toMatch(ISO);
-    expect(revoked).not.toHaveProperty('key');
-    const res = await client(app, created.key).get('/customer/campaigns/training/');
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'Invalid API key', status: 401 });
-
-    const human = await vigil(['key', 'revoke', '--id', String(created.id)]);
-    expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^revoked API key ${created.id} "HR sync"`));
-  });
-
-  it('refuses to revoke an unknown key', async () => {
-    await expectFailure(['key', 'revoke', '--id', '999999'], /API key not found/);
-    await expectFailure(['key', 'revoke'], /--id/);
-  });
-
-  it("changes a key's budget, which the API applies", async () => {
-    const account = await newAccount();
-    const created = await newKey(account.id, '--grant', 'campaigns:r', '--rate-limit', '5');
-    const updated = await vigilJson([
-      'key',
-      'set-rate-limit',
-      '--id',
-      String(created.id),
-      '--rate-limit',
-      '1200',
-    ]);
-    expect(updated).toMatchObject({ id: created.id, rate_limit: 1200 });
-    expect(updated).not.toHaveProperty('key');
-    const res = await client(app, created.key).get('/customer/campaigns/training/');
-    expect(res.headers['ratelimit-limit']).toBe('1200');
-
-    const human = await vigil(['key', 'set-rate-limit', '--id', String(created.id), '--rate-limit', '900']);
-    expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/900\/min/);
-    await expectFailure(
-      ['key', 'set-rate-limit', '--id', String(created.id), '--rate-limit', '0'],
-      /--rate-limit/,
-    );
-    await expectFailure(
-      ['key', 'set-rate-limit', '--id', '999999', '--rate-limit', '10'],
-      /API key not found/,
-    );
   });
 });
 
@@ -480,16 +292,16 @@ describe('the vigil command', () => {
 
   it('runs as a process: prints JSON and exits 0, or exits non-zero with a message on stderr', async () => {
     const ok = await runCli(['account', 'create', '--name', 'Spawned', '--json'], {
-      DATABASE_URL: database.url,
+      DATABASE_URL: databaseUrl,
     });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({
       name: 'Spawned',
-      database: describeDatabase(database.url),
+      database: describeDatabase(databaseUrl),
     });
 
-    const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: database.url });
+    const failed = await runCli(['key', 'list', '--account', '999999'], { DATABASE_URL: databaseUrl });
     expect(failed.code).not.toBe(0);
     expect(failed.stdout).toBe('');
     expect(failed.stderr).toMatch(/Account not found/);

@@ -2,8 +2,25 @@ import type { Command } from 'commander';
 import { GrantError, parseGrants } from '../auth/permissions.js';
 import { loadConfig } from '../config.js';
 import { presentKey } from '../modules/keys/keys.presenter.js';
-import { createKey, keysOfAccount, revokeKey, setKeyRateLimit } from '../modules/keys/keys.service.js';
-import { type CliContext, collect, idOption, positiveInteger, print, UsageError } from './output.js';
+import {
+  accountOfAnyKey,
+  createKey,
+  pageOfKeys,
+  revokeKey,
+  setKeyRateLimit,
+} from '../modules/keys/keys.service.js';
+import {
+  type CliContext,
+  collect,
+  idOption,
+  type PageOpts,
+  pageOptions,
+  pageWindow,
+  positiveInteger,
+  print,
+  printPage,
+  UsageError,
+} from './output.js';
 
 function expiry(value: string | undefined): number | null {
   if (value === undefined) return null;
@@ -80,26 +97,35 @@ export function keyCommands(program: Command, ctx: CliContext): void {
       },
     );
 
-  key
-    .command('list')
-    .description("list an account's keys (never their secrets)")
-    .requiredOption('--account <id>', 'account id')
+  pageOptions(
+    key
+      .command('list')
+      .description("list an account's keys, oldest first (never their secrets)")
+      .requiredOption('--account <id>', 'account id'),
+  )
     .option('--json', 'print JSON')
-    .action(async (opts: { account: string; json?: boolean }) => {
+    .action(async (opts: PageOpts & { account: string }) => {
       const accountId = idOption('account', opts.account);
-      const keys = (await keysOfAccount(await ctx.db(), accountId)).map((k) => presentKey(k));
-      print(ctx, opts.json, { account_id: accountId, keys }, () =>
-        keys.length ? keys.map((k) => `${k.id} "${k.name}"\n${describe(k)}`).join('\n') : 'no keys',
-      );
+      const window = pageWindow(opts);
+      const page = await pageOfKeys(await ctx.db(), accountId, window);
+      printPage(ctx, opts, window, page, (k) => presentKey(k), {
+        item: (k) => `${k.id} "${k.name}"\n${describe(k)}`,
+        noun: ['key', 'keys'],
+        empty: 'no keys',
+        about: { account_id: accountId },
+      });
     });
 
+  // Operators name a key by its id alone: the key's own account is the one acted in.
   key
     .command('revoke')
     .description('revoke a key: it stops working at once')
     .requiredOption('--id <id>', 'key id')
     .option('--json', 'print JSON')
     .action(async (opts: { id: string; json?: boolean }) => {
-      const revoked = presentKey(await revokeKey(await ctx.db(), idOption('id', opts.id)));
+      const keyId = idOption('id', opts.id);
+      const db = await ctx.db();
+      const revoked = presentKey(await revokeKey(db, await accountOfAnyKey(db, keyId), keyId));
       print(
         ctx,
         opts.json,
@@ -115,12 +141,11 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .requiredOption('--rate-limit <n>', 'requests per minute')
     .option('--json', 'print JSON')
     .action(async (opts: { id: string; rateLimit: string; json?: boolean }) => {
+      const keyId = idOption('id', opts.id);
+      const rateLimit = positiveInteger('rate-limit', opts.rateLimit);
+      const db = await ctx.db();
       const updated = presentKey(
-        await setKeyRateLimit(
-          await ctx.db(),
-          idOption('id', opts.id),
-          positiveInteger('rate-limit', opts.rateLimit),
-        ),
+        await setKeyRateLimit(db, await accountOfAnyKey(db, keyId), keyId, rateLimit),
       );
       print(ctx, opts.json, updated, () => `API key ${updated.id} "${updated.name}"\n${describe(updated)}`);
     });

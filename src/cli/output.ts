@@ -1,5 +1,14 @@
+import type { Command } from 'commander';
 import type { Db } from '../db/database.js';
+import { listEnvelope } from '../http/page-envelope.js';
 import { parseId } from '../ids.js';
+import {
+  LIST_MAX_PAGE_SIZE,
+  LIST_PAGE_SIZE,
+  type ListPage,
+  type ListWindow,
+  listWindow,
+} from '../pagination.js';
 
 export interface Io {
   stdout(text: string): void;
@@ -61,6 +70,54 @@ export function print(ctx: CliContext, json: boolean | undefined, object: object
   ctx.io.stdout(
     json ? `${JSON.stringify(database === undefined ? object : { ...object, database })}\n` : `${human()}\n`,
   );
+}
+
+/** `--page` and `--page-size` of a list command, as the admin API's lists take them. */
+export function pageOptions(command: Command): Command {
+  return command
+    .option('--page <n>', 'which page, from 1 (default 1)')
+    .option('--page-size <n>', `items a page (default ${LIST_PAGE_SIZE}, at most ${LIST_MAX_PAGE_SIZE})`);
+}
+
+export interface PageOpts {
+  page?: string;
+  pageSize?: string;
+  json?: boolean;
+}
+
+/** The rows `--page` and `--page-size` ask for (a larger page size is clamped to the maximum). */
+export function pageWindow(opts: PageOpts): ListWindow {
+  return listWindow({
+    page: opts.page === undefined ? undefined : positiveInteger('page', opts.page),
+    page_size: opts.pageSize === undefined ? undefined : positiveInteger('page-size', opts.pageSize),
+  });
+}
+
+/**
+ * Prints one page of a list: with --json the admin API's `{count, results}` with `page`,
+ * `page_size` and `pages` (and `about`'s fields); else a line an item, then which page of how
+ * many, or `empty` when the list has nothing at all.
+ */
+export function printPage<T, R>(
+  ctx: CliContext,
+  opts: PageOpts,
+  window: ListWindow,
+  list: ListPage<T>,
+  present: (item: T) => R,
+  human: { item: (shown: R) => string; noun: [one: string, many: string]; empty: string; about?: object },
+): void {
+  const page = Math.floor(window.offset / window.limit) + 1;
+  const pages = Math.max(1, Math.ceil(list.count / window.limit));
+  const envelope = listEnvelope(list, present);
+  const shown = { ...human.about, ...envelope, page, page_size: window.limit, pages };
+  print(ctx, opts.json, shown, () => {
+    if (list.count === 0) return human.empty;
+    const total = `${list.count} ${human.noun[list.count === 1 ? 0 : 1]}`;
+    const lines = envelope.results.map(human.item);
+    return [...lines, `page ${page} of ${pages} (${total})${lines.length ? '' : ': none on this page'}`].join(
+      '\n',
+    );
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { sessionOf } from '../../admin/request.js';
 import { Account, AccountParams, NameBody, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { ListOf, listQueryFields } from '../../http/schemas.js';
@@ -39,7 +40,7 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await findAccounts(app.db, request.admin.user, request.query.search, listWindow(request.query)),
+        await findAccounts(app.db, sessionOf(request).admin, request.query.search, listWindow(request.query)),
         presentAccount,
       ),
   );

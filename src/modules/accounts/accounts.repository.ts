@@ -17,10 +17,6 @@ export function findAccount(db: Db, accountId: number): Promise<AccountRow | und
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
 }
 
-export function listAccounts(db: Db): Promise<AccountRow[]> {
-  return db.selectFrom('accounts').selectAll().orderBy('id').execute();
-}
-
 /** Accounts whose name contains `pattern` (a LIKE pattern with `\` escapes), by name. */
 function matching(db: Db, pattern: string | undefined) {
   let query = db.selectFrom('accounts');
@@ -28,7 +24,8 @@ function matching(db: Db, pattern: string | undefined) {
   return query;
 }
 
-export function searchAccounts(
+/** Operator-wide: accounts of the whole service whose name matches, by name. */
+export function searchAllAccounts(
   db: Db,
   pattern: string | undefined,
   limit: number,
@@ -43,7 +40,8 @@ export function searchAccounts(
     .execute();
 }
 
-export async function countAccounts(db: Db, pattern: string | undefined): Promise<number> {
+/** Operator-wide: how many accounts of the whole service match. */
+export async function countAllAccounts(db: Db, pattern: string | undefined): Promise<number> {
   return countRows(matching(db, pattern));
 }
 

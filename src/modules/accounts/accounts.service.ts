@@ -10,11 +10,10 @@ import { countGroups } from '../groups/groups.repository.js';
 import { countActiveKeys } from '../keys/keys.repository.js';
 import {
   type AccountRow,
-  countAccounts,
+  countAllAccounts,
   findAccount,
   insertAccount,
-  listAccounts,
-  searchAccounts,
+  searchAllAccounts,
   updateAccountName,
 } from './accounts.repository.js';
 
@@ -40,7 +39,20 @@ export async function getAccount(db: Db, accountId: number): Promise<Account> {
   return account;
 }
 
-export const allAccounts = listAccounts;
+/** Operator-wide: one page of every account of the service whose name contains `search`, by name. */
+export async function listAllAccounts(
+  db: Db,
+  search: string | undefined,
+  window: ListWindow,
+): Promise<ListPage<Account>> {
+  const pattern = containsPattern(search);
+  if (pattern === null) return { count: 0, items: [] };
+  return readList(
+    window,
+    () => countAllAccounts(db, pattern),
+    (limit, offset) => searchAllAccounts(db, pattern, limit, offset),
+  );
+}
 
 /**
  * The accounts this administrator may open whose name contains `search`, by name: every
@@ -48,18 +60,13 @@ export const allAccounts = listAccounts;
  */
 export async function findAccounts(
   db: Db,
-  viewer: Pick<Admin, 'role' | 'account_id'>,
+  viewer: Pick<Admin, 'account_id'>,
   search: string | undefined,
   window: ListWindow,
 ): Promise<ListPage<Account>> {
-  if (viewer.role !== 'operator') return { count: 1, items: [await getAccount(db, viewer.account_id ?? 0)] };
-  const pattern = containsPattern(search);
-  if (pattern === null) return { count: 0, items: [] };
-  return readList(
-    window,
-    () => countAccounts(db, pattern),
-    (limit, offset) => searchAccounts(db, pattern, limit, offset),
-  );
+  // An account administrator belongs to an account; an operator to none, and sees them all.
+  if (viewer.account_id !== null) return { count: 1, items: [await getAccount(db, viewer.account_id)] };
+  return listAllAccounts(db, search, window);
 }
 
 export async function renameAccount(db: Db, accountId: number, input: { name: unknown }): Promise<Account> {

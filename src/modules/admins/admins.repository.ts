@@ -1,20 +1,41 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { AdminUsersTable } from '../../db/schema.js';
+import type { AdminUsersTable, DB } from '../../db/schema.js';
 
 export type AdminRow = Selectable<AdminUsersTable>;
 
 /** An administrator as the rest of the code sees one: never the password hash. */
 export type Admin = Omit<AdminRow, 'password_hash'>;
 
-export function insertAdmin(db: Db, values: Insertable<AdminUsersTable>): Promise<AdminRow> {
-  return db.insertInto('admin_users').values(values).returningAll().executeTakeFirstOrThrow();
+/** The account an administrator belongs to: null for an operator, who belongs to none. */
+export type AdminAccountId = number | null;
+
+/** The administrator with this id, if they belong to this account (null: an operator). */
+export const adminOfAccount =
+  (accountId: AdminAccountId, adminId: number) => (eb: ExpressionBuilder<DB, 'admin_users'>) =>
+    eb.and([eb('account_id', 'is not distinct from', accountId), eb('id', '=', adminId)]);
+
+export function insertAdmin(
+  db: Db,
+  accountId: AdminAccountId,
+  values: Omit<Insertable<AdminUsersTable>, 'account_id'>,
+): Promise<AdminRow> {
+  return db
+    .insertInto('admin_users')
+    .values({ ...values, account_id: accountId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export function findAdmin(db: Db, adminId: number): Promise<AdminRow | undefined> {
-  return db.selectFrom('admin_users').selectAll().where('id', '=', adminId).executeTakeFirst();
+export function findAdmin(db: Db, accountId: AdminAccountId, adminId: number): Promise<AdminRow | undefined> {
+  return db
+    .selectFrom('admin_users')
+    .selectAll()
+    .where(adminOfAccount(accountId, adminId))
+    .executeTakeFirst();
 }
 
+/** Cross-account by design: one address signs in to one administrator across the service. */
 export function findAdminByEmail(db: Db, emailNormalized: string): Promise<AdminRow | undefined> {
   return db
     .selectFrom('admin_users')
@@ -23,6 +44,7 @@ export function findAdminByEmail(db: Db, emailNormalized: string): Promise<Admin
     .executeTakeFirst();
 }
 
+/** Whether the service has an operator (operators belong to no account). */
 export async function operatorExists(db: Db): Promise<boolean> {
   const row = await db
     .selectFrom('admin_users')
@@ -36,29 +58,22 @@ export function listAccountAdmins(db: Db, accountId: number): Promise<AdminRow[]
   return db.selectFrom('admin_users').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 
-export async function recordSignIn(db: Db, adminId: number, at: number): Promise<void> {
-  await db.updateTable('admin_users').set({ last_sign_in_at: at }).where('id', '=', adminId).execute();
-}
-
-export async function updatePasswordHash(
+/** Sets fields of an administrator of this account (null: an operator). */
+export async function updateAdmin(
   db: Db,
+  accountId: AdminAccountId,
   adminId: number,
-  passwordHash: string,
-  at: number,
+  changes: Partial<Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at'>>,
 ): Promise<void> {
-  await db
-    .updateTable('admin_users')
-    .set({ password_hash: passwordHash, updated_at: at })
-    .where('id', '=', adminId)
-    .execute();
+  await db.updateTable('admin_users').set(changes).where(adminOfAccount(accountId, adminId)).execute();
 }
 
 /** Deletes an account administrator of this account (their sessions go with them); false when there is none. */
 export async function deleteAccountAdmin(db: Db, accountId: number, adminId: number): Promise<boolean> {
   const result = await db
     .deleteFrom('admin_users')
-    .where('id', '=', adminId)
     .where('account_id', '=', accountId)
+    .where('id', '=', adminId)
     .where('role', '=', 'account_admin')
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;

@@ -18,10 +18,10 @@ import {
   invalidCredentials,
 } from '../../errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../fields.js';
-import { parseId } from '../../ids.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import {
   type Admin,
+  type AdminAccountId,
   type AdminRow,
   deleteAccountAdmin,
   findAdmin,
@@ -29,12 +29,11 @@ import {
   insertAdmin,
   listAccountAdmins,
   operatorExists,
-  recordSignIn,
-  updatePasswordHash,
+  updateAdmin,
 } from './admins.repository.js';
 
 /** An administrator of the web interface, without the password hash. */
-export type { Admin };
+export type { Admin, AdminAccountId };
 
 /** `email_taken`, worded for administrators. */
 export const ADMIN_EMAIL_TAKEN = 'An administrator with this email already exists';
@@ -63,16 +62,19 @@ export function checkPassword(errors: FieldErrorCollector, field: string, value:
 }
 
 export interface CreateAdminProps {
+  /** The account of an account administrator; null for an operator. */
+  accountId: AdminAccountId;
+  role: AdminRole;
   email: unknown;
   password: unknown;
   name?: unknown;
-  role: AdminRole;
-  /** The account of an account administrator; absent for an operator. */
-  accountId?: number | null;
 }
 
-/** An administrator's validated fields, password already hashed: ready to insert. */
-export type PreparedAdmin = Omit<Insertable<AdminUsersTable>, 'created_at' | 'updated_at'>;
+/** An administrator's validated fields, password already hashed: ready to insert into their account. */
+export interface PreparedAdmin {
+  accountId: AdminAccountId;
+  fields: Omit<Insertable<AdminUsersTable>, 'account_id' | 'created_at' | 'updated_at'>;
+}
 
 /** Checks the fields and hashes the password (slow by design: do it outside transactions). */
 export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<PreparedAdmin> {
@@ -81,18 +83,20 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
   const password = checkPassword(errors, 'password', props.password);
   const name = checkOptionalName(errors, 'name', props.name);
   errors.throwIfAny();
-  const accountId = props.role === 'operator' ? null : (props.accountId ?? null);
+  const accountId = props.role === 'operator' ? null : props.accountId;
   if (props.role === 'account_admin') {
     if (accountId === null) throw accountRequired();
     await getAccount(db, accountId);
   }
   return {
-    email,
-    email_normalized: normalizeEmail(email),
-    name,
-    password_hash: await hashPassword(password),
-    role: props.role,
-    account_id: accountId,
+    accountId,
+    fields: {
+      email,
+      email_normalized: normalizeEmail(email),
+      name,
+      password_hash: await hashPassword(password),
+      role: props.role,
+    },
   };
 }
 
@@ -100,7 +104,9 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
 export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Promise<Admin> {
   const now = Date.now();
   try {
-    return toAdmin(await insertAdmin(db, { ...prepared, created_at: now, updated_at: now }));
+    return toAdmin(
+      await insertAdmin(db, prepared.accountId, { ...prepared.fields, created_at: now, updated_at: now }),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(ADMIN_EMAIL_TAKEN);
     throw err;
@@ -110,6 +116,11 @@ export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Prom
 /** Creates an administrator; one address signs in to one administrator across the service. */
 export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admin> {
   return insertPreparedAdmin(db, await prepareAdmin(db, props));
+}
+
+/** Whether an administrator signs in with this address (of any account: addresses are unique across the service). */
+export async function adminEmailTaken(db: Db, email: string): Promise<boolean> {
+  return (await findAdminByEmail(db, normalizeEmail(email))) !== undefined;
 }
 
 /** The administrator these credentials belong to; an unknown address costs as long as a wrong password. */
@@ -125,7 +136,7 @@ export async function checkCredentials(db: Db, email: unknown, password: unknown
   const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
   if (!row || !ok) throw invalidCredentials();
   const now = Date.now();
-  await recordSignIn(db, row.id, now);
+  await updateAdmin(db, row.account_id, row.id, { last_sign_in_at: now });
   return toAdmin({ ...row, last_sign_in_at: now });
 }
 
@@ -144,12 +155,13 @@ export function canActInAccount(admin: Pick<Admin, 'role' | 'account_id'>, accou
 /** Sets a new password once the current one is confirmed (400 on either field otherwise). */
 export async function changePassword(
   db: Db,
+  accountId: AdminAccountId,
   adminId: number,
   input: { current_password: unknown; new_password: unknown },
 ): Promise<void> {
   const errors = new Collector();
   const next = checkPassword(errors, 'new_password', input.new_password);
-  const row = await findAdmin(db, adminId);
+  const row = await findAdmin(db, accountId, adminId);
   if (!row) throw adminNotFound();
   const current = typeof input.current_password === 'string' ? input.current_password : '';
   if (
@@ -160,11 +172,11 @@ export async function changePassword(
     errors.add('current_password', 'is not your current password');
   }
   errors.throwIfAny();
-  await updatePasswordHash(db, adminId, await hashPassword(next), Date.now());
+  const passwordHash = await hashPassword(next);
+  await updateAdmin(db, accountId, adminId, { password_hash: passwordHash, updated_at: Date.now() });
 }
 
 /** Removes an account administrator of this account; operators are not removed this way. */
-export async function removeAccountAdmin(db: Db, accountId: number, adminId: string | number): Promise<void> {
-  const id = parseId(adminId);
-  if (id === null || !(await deleteAccountAdmin(db, accountId, id))) throw adminNotFound();
+export async function removeAccountAdmin(db: Db, accountId: number, adminId: number): Promise<void> {
+  if (!(await deleteAccountAdmin(db, accountId, adminId))) throw adminNotFound();
 }

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AccountParams, Body, NoContent, PathId, responses } from '../../admin/schemas.js';
-import { Timestamp } from '../../http/schemas.js';
+import { AccountParams, Body, NoContent, NullableTimestamp, PathId, responses } from '../../admin/schemas.js';
 import { presentCourse, presentCourseSummary } from './courses.presenter.js';
 import { createCourse, deleteCourse, getCourse, listCourses, updateCourse } from './courses.service.js';
-
-const Nullable = Type.Union([Timestamp, Type.Null()]);
 
 const CourseSummary = Type.Object(
   {
@@ -17,8 +14,8 @@ const CourseSummary = Type.Object(
     lesson_count: Type.Integer(),
     question_count: Type.Integer(),
     built_in: Type.Boolean(),
-    created_at: Nullable,
-    updated_at: Nullable,
+    created_at: NullableTimestamp,
+    updated_at: NullableTimestamp,
   },
   { title: 'CourseSummary' },
 );

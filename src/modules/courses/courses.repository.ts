@@ -4,15 +4,6 @@ import type { CoursesTable } from '../../db/schema.js';
 
 export type CourseRow = Selectable<CoursesTable>;
 
-export function findCustomCourse(db: Db, accountId: number, id: number): Promise<CourseRow | undefined> {
-  return db
-    .selectFrom('courses')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 export function findCustomCourses(db: Db, accountId: number, ids: number[]): Promise<CourseRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
@@ -34,8 +25,16 @@ export function listCustomCourses(db: Db, accountId: number): Promise<CourseRow[
     .execute();
 }
 
-export function insertCourse(db: Db, values: Insertable<CoursesTable>): Promise<CourseRow> {
-  return db.insertInto('courses').values(values).returningAll().executeTakeFirstOrThrow();
+export function insertCourse(
+  db: Db,
+  accountId: number,
+  values: Omit<Insertable<CoursesTable>, 'account_id'>,
+): Promise<CourseRow> {
+  return db
+    .insertInto('courses')
+    .values({ ...values, account_id: accountId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export function updateCourseRow(

@@ -61,8 +61,7 @@ export async function createCourse(
   await getAccount(db, accountId);
   const now = Date.now();
   return fromCourseRow(
-    await insertCourse(db, {
-      account_id: accountId,
+    await insertCourse(db, accountId, {
       ...storedFields(course),
       created_at: now,
       updated_at: now,

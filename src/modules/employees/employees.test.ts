@@ -49,7 +49,7 @@ describe('authentication and permissions on /customer/employees/', () => {
 
   it('answers 401 Invalid API key for unknown, malformed, revoked and expired keys', async () => {
     const revoked = await makeKey(t.app);
-    await revokeKey(t.app.db, revoked.keyId);
+    await revokeKey(t.app.db, revoked.accountId, revoked.keyId);
     const expired = await makeKey(t.app);
     await t.app.db
       .updateTable('api_keys')

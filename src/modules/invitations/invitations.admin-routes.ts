@@ -10,19 +10,12 @@ import {
   SignedIn,
   Timestamp,
 } from '../../admin/schemas.js';
-import { csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
+import { sendSignedIn } from '../../admin/session-cookie.js';
 import { linkTo, publicBaseUrl } from '../../http/links.js';
 import { ListOf } from '../../http/schemas.js';
-import { presentUser } from '../admins/admins.presenter.js';
-import { endSession, startSession } from '../sessions/sessions.service.js';
+import { signIn } from '../sessions/sessions.service.js';
 import { presentInvitation, presentLink } from './invitations.presenter.js';
-import {
-  acceptInvitation,
-  inviteAdmin,
-  openInvitation,
-  pendingInvitations,
-  revokeInvitation,
-} from './invitations.service.js';
+import { inviteAdmin, openInvitation, pendingInvitations, revokeInvitation } from './invitations.service.js';
 
 const Invitation = Type.Object(
   {
@@ -90,11 +83,14 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
       config: { adminPublic: true, secretParams: ['token'] },
     },
     async (request, reply) => {
-      const admin = await acceptInvitation(app.db, request.params.token, request.body);
-      if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
-      const session = await startSession(app.db, admin.id, options.lifetime);
-      setSessionCookie(reply, session.token, options.lifetime.maxMs);
-      return { user: presentUser(admin), csrf_token: csrfTokenFor(reply, session.idHash) };
+      const signedIn = await signIn(app.db, {
+        proof: { ...request.body, linkToken: request.params.token },
+        previous: request.adminSession?.idHash ?? null,
+        clientAddress: request.ip,
+        throttle: options.throttle,
+        lifetime: options.lifetime,
+      });
+      return sendSignedIn(reply, signedIn, options.lifetime);
     },
   );
 };

@@ -1,13 +1,12 @@
 import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
 import type { Db } from '../../db/database.js';
 import { AppError, emailTaken, FieldErrorCollector, invalidLink } from '../../errors.js';
-import { checkEmail, normalizeEmail } from '../../fields.js';
-import { parseId } from '../../ids.js';
+import { checkEmail } from '../../fields.js';
 import { type Account, getAccount } from '../accounts/accounts.service.js';
-import { findAdminByEmail } from '../admins/admins.repository.js';
 import {
   ADMIN_EMAIL_TAKEN,
   type Admin,
+  adminEmailTaken,
   insertPreparedAdmin,
   prepareAdmin,
 } from '../admins/admins.service.js';
@@ -16,8 +15,10 @@ import {
   findInvitationByHash,
   type InvitationRow,
   insertInvitation,
+  insertSetupLink,
   listPendingInvitations,
-  revokeInvitations,
+  revokeInvitationRow,
+  revokeSetupLinks,
 } from './invitations.repository.js';
 
 export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -31,13 +32,11 @@ export type Invitation = InvitationRow;
  */
 export async function createSetupLink(db: Db): Promise<{ token: string; invitation: Invitation }> {
   const now = Date.now();
-  await revokeInvitations(db, { kind: 'setup' }, now);
+  await revokeSetupLinks(db, now);
   const { token, hash } = newToken();
-  const invitation = await insertInvitation(db, {
+  const invitation = await insertSetupLink(db, {
     token_hash: hash,
-    kind: 'setup',
     email: null,
-    account_id: null,
     created_by: null,
     created_at: now,
     expires_at: now + SETUP_LINK_TTL_MS,
@@ -54,16 +53,12 @@ export async function inviteAdmin(
   const email = checkEmail(errors, 'email', props.email);
   errors.throwIfAny();
   await getAccount(db, props.accountId);
-  if (await findAdminByEmail(db, normalizeEmail(email))) {
-    throw emailTaken(ADMIN_EMAIL_TAKEN);
-  }
+  if (await adminEmailTaken(db, email)) throw emailTaken(ADMIN_EMAIL_TAKEN);
   const now = Date.now();
   const { token, hash } = newToken();
-  const invitation = await insertInvitation(db, {
+  const invitation = await insertInvitation(db, props.accountId, {
     token_hash: hash,
-    kind: 'invite',
     email,
-    account_id: props.accountId,
     created_by: props.invitedBy,
     created_at: now,
     expires_at: now + INVITATION_TTL_MS,
@@ -76,6 +71,7 @@ export async function openInvitation(
   db: Db,
   token: string,
 ): Promise<{ invitation: Invitation; account: Account | null }> {
+  // Cross-account by design: the token alone identifies the link and the account it is for.
   const row = isWellFormedToken(token) ? await findInvitationByHash(db, hashToken(token)) : undefined;
   if (!row || row.accepted_at !== null || row.revoked_at !== null || row.expires_at <= Date.now()) {
     throw invalidLink();
@@ -96,15 +92,15 @@ export async function acceptInvitation(
   const { invitation } = await openInvitation(db, token);
   const setup = invitation.kind === 'setup';
   const prepared = await prepareAdmin(db, {
+    accountId: invitation.account_id,
+    role: setup ? 'operator' : 'account_admin',
     email: setup ? input.email : invitation.email,
     password: input.password,
     name: input.name,
-    role: setup ? 'operator' : 'account_admin',
-    accountId: invitation.account_id,
   });
   // Claim first: a second acceptance waits for the first and then finds the link used.
   return db.transaction().execute(async (trx) => {
-    if (!(await claimInvitation(trx, invitation.id, Date.now()))) throw invalidLink();
+    if (!(await claimInvitation(trx, invitation.account_id, invitation.id, Date.now()))) throw invalidLink();
     return insertPreparedAdmin(trx, prepared);
   });
 }
@@ -114,12 +110,8 @@ export async function pendingInvitations(db: Db, accountId: number): Promise<Inv
   return listPendingInvitations(db, accountId, Date.now());
 }
 
-export async function revokeInvitation(
-  db: Db,
-  accountId: number,
-  invitationId: string | number,
-): Promise<void> {
-  const id = parseId(invitationId);
-  const revoked = id === null ? 0 : await revokeInvitations(db, { id, accountId }, Date.now());
-  if (revoked === 0) throw new AppError('invitation_not_found');
+export async function revokeInvitation(db: Db, accountId: number, invitationId: number): Promise<void> {
+  if (!(await revokeInvitationRow(db, accountId, invitationId, Date.now()))) {
+    throw new AppError('invitation_not_found');
+  }
 }

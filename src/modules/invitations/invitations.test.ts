@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
+  type AdminClient,
   anonymousClient,
   cookieHeader,
   signIn,
@@ -15,6 +17,21 @@ let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
 });
+
+/** An operator invites `email` to administer an account (`headers` added to theirs). */
+function invite(
+  operator: AdminClient,
+  accountId: number,
+  email: string,
+  { app = t.app, headers = {} }: { app?: FastifyInstance; headers?: Record<string, string> } = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url: `/admin/api/accounts/${accountId}/invitations`,
+    headers: { ...operator.headers, ...headers },
+    payload: { email },
+  });
+}
 
 async function accept(token: string, payload: Record<string, unknown>) {
   const start = await anonymousClient(t.app);
@@ -86,12 +103,7 @@ describe('invitations of account administrators', () => {
     const other = await makeAccount(t.app);
     const operator = await signInAs(t.app, { role: 'operator' });
     const base = `/admin/api/accounts/${account.id}`;
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: `${base}/invitations`,
-      headers: operator.headers,
-      payload: { email: 'peter@initech.example' },
-    });
+    const invited = await invite(operator, account.id, 'peter@initech.example');
     expect(invited.statusCode).toBe(201);
     const { url, id } = invited.json();
     // Without PUBLIC_URL, the address the server listens on (HOST and PORT when not listening).
@@ -143,19 +155,9 @@ describe('invitations of account administrators', () => {
     const account = await makeAccount(t.app);
     const operator = await signInAs(t.app, { role: 'operator' });
     const base = `/admin/api/accounts/${account.id}`;
-    const taken = await t.app.inject({
-      method: 'POST',
-      url: `${base}/invitations`,
-      headers: operator.headers,
-      payload: { email: operator.email },
-    });
+    const taken = await invite(operator, account.id, operator.email);
     expect(taken.statusCode).toBe(409);
-    const bad = await t.app.inject({
-      method: 'POST',
-      url: `${base}/invitations`,
-      headers: operator.headers,
-      payload: { email: 'not-an-address' },
-    });
+    const bad = await invite(operator, account.id, 'not-an-address');
     expect(bad.json()).toEqual({
       error: 'Validation failed',
       status: 400,
@@ -163,12 +165,7 @@ describe('invitations of account administrators', () => {
       details: { email: ['must be a valid email address'] },
     });
 
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: `${base}/invitations`,
-      headers: operator.headers,
-      payload: { email: 'temp@example.com' },
-    });
+    const invited = await invite(operator, account.id, 'temp@example.com');
     const token = invited.json().url.split('/').pop();
     const revoked = await t.app.inject({
       method: 'DELETE',
@@ -189,15 +186,32 @@ describe('invitations of account administrators', () => {
     });
   });
 
+  it('ends the session the browser had when a link is accepted, as signing in does', async () => {
+    const account = await makeAccount(t.app);
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const invited = await invite(operator, account.id, 'handover@example.com');
+    const token = invited.json().url.split('/').pop();
+    // Accepted in the operator's browser: the new administrator's session replaces theirs.
+    const accepted = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/invitations/${token}/accept`,
+      headers: operator.headers,
+      payload: { password: ADMIN_PASSWORD },
+    });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().user).toMatchObject({ role: 'account_admin', account_id: account.id });
+    const sessionOf = async (cookie: string) =>
+      (await t.app.inject({ method: 'GET', url: '/admin/api/session', headers: { cookie } })).json().user;
+    expect(await sessionOf(operator.headers.cookie!)).toBeNull();
+    expect(await sessionOf(cookieHeader(operator.headers.cookie!, accepted))).toMatchObject({
+      email: 'handover@example.com',
+    });
+  });
+
   it('lets one of two simultaneous acceptances of a link win', async () => {
     const account = await makeAccount(t.app);
     const operator = await signInAs(t.app, { role: 'operator' });
-    const invited = await t.app.inject({
-      method: 'POST',
-      url: `/admin/api/accounts/${account.id}/invitations`,
-      headers: operator.headers,
-      payload: { email: 'race@example.com' },
-    });
+    const invited = await invite(operator, account.id, 'race@example.com');
     const token = invited.json().url.split('/').pop();
     const results = await Promise.all([1, 2, 3].map(() => accept(token, { password: ADMIN_PASSWORD })));
     expect(results.map((r) => r.res.statusCode).sort()).toEqual([200, 404, 404].sort());
@@ -213,14 +227,12 @@ describe('links shown to an operator', () => {
     const account = await makeAccount(behindProxy.app);
     const operator = await signInAs(behindProxy.app, { role: 'operator' });
     for (const forged of [
-      { host: 'evil.example' },
+      { host: 'evil.example' } as Record<string, string>,
       { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
     ]) {
-      const invited = await behindProxy.app.inject({
-        method: 'POST',
-        url: `/admin/api/accounts/${account.id}/invitations`,
-        headers: { ...operator.headers, ...forged },
-        payload: { email: `${Object.keys(forged).length}@initech.example` },
+      const invited = await invite(operator, account.id, `${Object.keys(forged).length}@initech.example`, {
+        app: behindProxy.app,
+        headers: forged,
       });
       expect(invited.statusCode).toBe(201);
       expect(invited.json().url).toMatch(

@@ -98,7 +98,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     {
       schema: { tags, summary: 'Revokes a key', params: IdParams, response: responses({ 200: Key }) },
     },
-    async (request) => presentKey(await revokeKey(app.db, request.params.id, request.admin.accountId)),
+    async (request) => presentKey(await revokeKey(app.db, request.admin.accountId, request.params.id)),
   );
 
   app.patch(
@@ -115,7 +115,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     },
     async (request) =>
       presentKey(
-        await setKeyRateLimit(app.db, request.params.id, request.body.rate_limit, request.admin.accountId),
+        await setKeyRateLimit(app.db, request.admin.accountId, request.params.id, request.body.rate_limit),
       ),
   );
 };

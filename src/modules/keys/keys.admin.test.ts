@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { signInAs } from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { coded } from '../../../test/helpers/errors.js';
-import { makeAccount } from '../../../test/helpers/factories.js';
+import { makeAccount, makeKey } from '../../../test/helpers/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -130,5 +130,27 @@ describe('the Integration area (API keys in the admin API)', () => {
       status: 404,
       ...coded('api_key_not_found'),
     });
+  });
+
+  it("answers 404 for another account's key under one's own account, and leaves it alone", async () => {
+    const mine = await makeAccount(t.app);
+    const theirs = await makeKey(t.app);
+    const admin = await signInAs(t.app, { role: 'account_admin', accountId: mine.id });
+    const operator = await signInAs(t.app, { role: 'operator' });
+    const base = `/admin/api/accounts/${mine.id}/keys/${theirs.keyId}`;
+    const notFound = { error: 'API key not found', status: 404, ...coded('api_key_not_found') };
+    const revoke = await t.app.inject({ method: 'POST', url: `${base}/revoke`, headers: admin.headers });
+    expect(revoke.json()).toEqual(notFound);
+    // Even an operator acts in the account of the path: the key is not this account's.
+    const rebudget = await t.app.inject({
+      method: 'PATCH',
+      url: base,
+      headers: operator.headers,
+      payload: { rate_limit: 5 },
+    });
+    expect(rebudget.json()).toEqual(notFound);
+    const res = await customerGet(theirs.key);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['ratelimit-limit']).toBe('100000');
   });
 });

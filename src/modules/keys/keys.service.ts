@@ -3,12 +3,23 @@ import { isPermission, normalizePermissions, type Permission } from '../../auth/
 import type { Db } from '../../db/database.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkName } from '../../fields.js';
-import { parseId } from '../../ids.js';
+import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import { forgetKey, rememberedKey, rememberKey } from './keys.cache.js';
-import { type ApiKeyRow, findKey, findKeyByHash, insertKey, listKeys, updateKey } from './keys.repository.js';
+import {
+  type ApiKeyRow,
+  countKeys,
+  findAccountIdOfAnyKey,
+  findKey,
+  findKeyByHash,
+  insertKey,
+  listKeys,
+  updateKey,
+} from './keys.repository.js';
 
 export const MAX_RATE_LIMIT = 1_000_000;
+
+const keyNotFound = () => new AppError('api_key_not_found');
 
 export interface ApiKey extends Omit<ApiKeyRow, 'permissions' | 'secret_hash'> {
   permissions: Permission[];
@@ -63,8 +74,7 @@ export async function createKey(db: Db, props: CreateKeyProps): Promise<ApiKey &
   errors.throwIfAny();
   await getAccount(db, props.accountId);
   const secret = generateApiKey();
-  const row = await insertKey(db, {
-    account_id: props.accountId,
+  const row = await insertKey(db, props.accountId, {
     name,
     prefix: secret.prefix,
     secret_hash: secret.hash,
@@ -81,36 +91,51 @@ export async function keysOfAccount(db: Db, accountId: number): Promise<ApiKey[]
   return (await listKeys(db, accountId)).map(toApiKey);
 }
 
-/** Operator access: a key by id, whatever its account. Pass accountId to confine it to one account. */
-async function getKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKeyRow> {
-  const id = parseId(keyId);
-  const row = id === null ? undefined : await findKey(db, id);
-  if (!row || (accountId !== undefined && row.account_id !== accountId))
-    throw new AppError('api_key_not_found');
+/** One page of the account's keys, oldest first (the `vigil key list` command). */
+export async function pageOfKeys(db: Db, accountId: number, window: ListWindow): Promise<ListPage<ApiKey>> {
+  await getAccount(db, accountId);
+  const page = await readList(
+    window,
+    () => countKeys(db, accountId),
+    (limit, offset) => listKeys(db, accountId, { limit, offset }),
+  );
+  return { count: page.count, items: page.items.map(toApiKey) };
+}
+
+async function getKey(db: Db, accountId: number, keyId: number): Promise<ApiKeyRow> {
+  const row = await findKey(db, accountId, keyId);
+  if (!row) throw keyNotFound();
   return row;
 }
 
-/** Revokes a key at once; revoking twice keeps the first time. */
-export async function revokeKey(db: Db, keyId: number | string, accountId?: number): Promise<ApiKey> {
-  const row = await getKey(db, keyId, accountId);
+/** Operator-wide: the account of a key named by its id alone (the `vigil` command); 404 when there is none. */
+export async function accountOfAnyKey(db: Db, keyId: number): Promise<number> {
+  const accountId = await findAccountIdOfAnyKey(db, keyId);
+  if (accountId === undefined) throw keyNotFound();
+  return accountId;
+}
+
+/** Revokes a key of the account at once; revoking twice keeps the first time. */
+export async function revokeKey(db: Db, accountId: number, keyId: number): Promise<ApiKey> {
+  const row = await getKey(db, accountId, keyId);
   if (row.revoked_at !== null) return toApiKey(row);
-  const revoked = await updateKey(db, row.id, { revoked_at: Date.now() });
+  const revoked = await updateKey(db, accountId, row.id, { revoked_at: Date.now() });
   forgetKey(row.id);
   return toApiKey(revoked ?? row);
 }
 
-/** Changes a key's per-minute budget. */
+/** Changes the per-minute budget of a key of the account. */
 export async function setKeyRateLimit(
   db: Db,
-  keyId: number | string,
+  accountId: number,
+  keyId: number,
   rateLimit: number,
-  accountId?: number,
 ): Promise<ApiKey> {
   const errors = new FieldErrorCollector();
   checkRateLimit(errors, rateLimit);
   errors.throwIfAny();
-  const row = await getKey(db, keyId, accountId);
-  const updated = await updateKey(db, row.id, { rate_limit: rateLimit });
+  const row = await getKey(db, accountId, keyId);
+  const updated = await updateKey(db, accountId, row.id, { rate_limit: rateLimit });
   forgetKey(row.id);
   return toApiKey(updated ?? row);
 }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AdminOptions } from '../../admin/options.js';
+import { sessionOf } from '../../admin/request.js';
 import { Body, NoContent, responses, SignedIn, User } from '../../admin/schemas.js';
-import { clearSessionCookie, csrfTokenFor, setSessionCookie } from '../../admin/session-cookie.js';
+import { clearSessionCookie, csrfTokenFor, sendSignedIn } from '../../admin/session-cookie.js';
 import { presentUser } from '../admins/admins.presenter.js';
-import { changePassword, checkCredentials, hasOperator } from '../admins/admins.service.js';
-import { endOtherSessions, endSession, pruneSessions, startSession } from './sessions.service.js';
+import { hasOperator } from '../admins/admins.service.js';
+import { changeOwnPassword, endSession, signIn } from './sessions.service.js';
 
 /** Sign-in, the current session (and its CSRF token), sign-out. */
 export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
@@ -52,15 +53,14 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       config: { adminPublic: true },
     },
     async (request, reply) => {
-      await options.throttle.attempt(request.ip, request.body.email);
-      const admin = await checkCredentials(app.db, request.body.email, request.body.password);
-      // A new session id at every sign-in; whatever session the browser had ends.
-      if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
-      const session = await startSession(app.db, admin.id, options.lifetime);
-      // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
-      await pruneSessions(app.db, options.lifetime);
-      setSessionCookie(reply, session.token, options.lifetime.maxMs);
-      return { user: presentUser(admin), csrf_token: csrfTokenFor(reply, session.idHash) };
+      const signedIn = await signIn(app.db, {
+        proof: { email: request.body.email, password: request.body.password },
+        previous: request.adminSession?.idHash ?? null,
+        clientAddress: request.ip,
+        throttle: options.throttle,
+        lifetime: options.lifetime,
+      });
+      return sendSignedIn(reply, signedIn, options.lifetime);
     },
   );
 
@@ -76,11 +76,12 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       },
     },
     async (request, reply) => {
-      const session = request.adminSession!;
-      // Guessing the current password here is throttled like signing in.
-      await options.throttle.attempt(request.ip, session.admin.email);
-      await changePassword(app.db, session.admin.id, request.body);
-      await endOtherSessions(app.db, session);
+      await changeOwnPassword(app.db, {
+        session: sessionOf(request),
+        input: request.body,
+        clientAddress: request.ip,
+        throttle: options.throttle,
+      });
       return reply.code(204).send();
     },
   );

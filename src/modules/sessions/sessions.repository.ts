@@ -1,13 +1,14 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { AdminSessionsTable } from '../../db/schema.js';
-import type { AdminRow } from '../admins/admins.repository.js';
+import { type AdminAccountId, type AdminRow, adminOfAccount } from '../admins/admins.repository.js';
 
+/** A session of an administrator who has just proved who they are (sessions.service signIn). */
 export async function insertSession(db: Db, values: Insertable<AdminSessionsTable>): Promise<void> {
   await db.insertInto('admin_sessions').values(values).execute();
 }
 
-/** The session with this hash and its administrator, if both exist. */
+/** Cross-account by design: the cookie's token alone identifies the session and its administrator. */
 export function findSessionWithAdmin(db: Db, idHash: string) {
   return db
     .selectFrom('admin_sessions as s')
@@ -38,8 +39,8 @@ export async function deleteSession(db: Db, idHash: string): Promise<void> {
   await db.deleteFrom('admin_sessions').where('id_hash', '=', idHash).execute();
 }
 
-/** Removes sessions past their end or idle too long; returns how many. */
-export async function deleteStaleSessions(db: Db, now: number, idleMs: number): Promise<number> {
+/** Service-wide housekeeping: removes every administrator's sessions past their end or idle too long; returns how many. */
+export async function deleteStaleSessionsOfAllAdmins(db: Db, now: number, idleMs: number): Promise<number> {
   const result = await db
     .deleteFrom('admin_sessions')
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - idleMs)]))
@@ -47,11 +48,18 @@ export async function deleteStaleSessions(db: Db, now: number, idleMs: number): 
   return Number(result.numDeletedRows);
 }
 
-/** Ends every session of an administrator but one (the one they are using). */
-export async function deleteOtherSessions(db: Db, userId: number, keepIdHash: string): Promise<void> {
+/** Ends every session but one (the one they are using) of an administrator of this account (null: an operator). */
+export async function deleteOtherSessions(
+  db: Db,
+  accountId: AdminAccountId,
+  adminId: number,
+  keepIdHash: string,
+): Promise<void> {
   await db
     .deleteFrom('admin_sessions')
-    .where('user_id', '=', userId)
+    .where('user_id', '=', (eb) =>
+      eb.selectFrom('admin_users').select('id').where(adminOfAccount(accountId, adminId)),
+    )
     .where('id_hash', '!=', keepIdHash)
     .execute();
 }

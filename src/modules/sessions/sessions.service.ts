@@ -1,10 +1,12 @@
+import type { SignInThrottle } from '../../auth/sign-in-throttle.js';
 import { hashToken, isWellFormedToken, newToken } from '../../auth/tokens.js';
 import type { Db } from '../../db/database.js';
-import type { Admin } from '../admins/admins.service.js';
+import { type Admin, changePassword, checkCredentials } from '../admins/admins.service.js';
+import { acceptInvitation } from '../invitations/invitations.service.js';
 import {
   deleteOtherSessions,
   deleteSession,
-  deleteStaleSessions,
+  deleteStaleSessionsOfAllAdmins,
   findSessionWithAdmin,
   insertSession,
   touchSession,
@@ -25,22 +27,56 @@ export interface ActiveSession {
   admin: Admin;
 }
 
-/** Starts a new session (a new id at every sign-in); returns the token for the cookie. */
-export async function startSession(
-  db: Db,
-  adminId: number,
-  lifetime: SessionLifetime,
-): Promise<{ token: string; idHash: string }> {
+/** How someone proves who they are when signing in. */
+export type SignInProof =
+  /** The sign-in form: their address and password (throttled against guessing). */
+  | { password: string; email: string }
+  /** A setup or invitation link accepted with a new password: the link's token is the proof. */
+  | { password: string; linkToken: string; email?: string | undefined; name?: string | undefined };
+
+export interface SignInProps {
+  proof: SignInProof;
+  /** The session the browser signs in from (its id hash), which ends: a new id at every sign-in. */
+  previous: string | null;
+  /** Where the attempt comes from, for the throttle. */
+  clientAddress: string;
+  throttle: SignInThrottle;
+  lifetime: SessionLifetime;
+}
+
+export interface SignedInSession extends ActiveSession {
+  /** For the session cookie: the only place the session's token exists. */
+  token: string;
+}
+
+/**
+ * Signs an administrator in, by password or by accepting a link: checks the proof, ends the
+ * browser's earlier session and starts a new one. The caller sets the cookie from `token`.
+ */
+export async function signIn(db: Db, props: SignInProps): Promise<SignedInSession> {
+  // Cross-account by design: the proof alone identifies the administrator, and so their account.
+  const { proof } = props;
+  let admin: Admin;
+  if ('linkToken' in proof) {
+    admin = await acceptInvitation(db, proof.linkToken, proof);
+  } else {
+    // Guessing a password is throttled; a link's token cannot be guessed and works once.
+    await props.throttle.attempt(props.clientAddress, proof.email);
+    admin = await checkCredentials(db, proof.email, proof.password);
+  }
+  if (props.previous !== null) await deleteSession(db, props.previous);
   const { token, hash } = newToken();
   const now = Date.now();
   await insertSession(db, {
     id_hash: hash,
-    user_id: adminId,
+    user_id: admin.id,
     created_at: now,
     last_seen_at: now,
-    expires_at: now + lifetime.maxMs,
+    expires_at: now + props.lifetime.maxMs,
   });
-  return { token, idHash: hash };
+  // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
+  await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
+  return { token, idHash: hash, admin };
 }
 
 /** The live session a cookie token names, or null; an expired one is deleted on sight. */
@@ -67,11 +103,21 @@ export async function endSession(db: Db, idHash: string): Promise<void> {
   await deleteSession(db, idHash);
 }
 
-export function pruneSessions(db: Db, lifetime: SessionLifetime): Promise<number> {
-  return deleteStaleSessions(db, Date.now(), lifetime.idleMs);
-}
-
-/** After a password change: signed out everywhere else, still signed in here. */
-export function endOtherSessions(db: Db, session: ActiveSession): Promise<void> {
-  return deleteOtherSessions(db, session.admin.id, session.idHash);
+/**
+ * Changes the signed-in administrator's password once the current one is confirmed (guessing it
+ * is throttled like signing in): signed out everywhere else, still signed in here.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  props: {
+    session: ActiveSession;
+    input: { current_password: string; new_password: string };
+    clientAddress: string;
+    throttle: SignInThrottle;
+  },
+): Promise<void> {
+  const { admin, idHash } = props.session;
+  await props.throttle.attempt(props.clientAddress, admin.email);
+  await changePassword(db, admin.account_id, admin.id, props.input);
+  await deleteOtherSessions(db, admin.account_id, admin.id, idHash);
 }
