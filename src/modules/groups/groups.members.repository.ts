@@ -163,6 +163,8 @@ export async function deleteMembershipsOfEmployee(
     .execute();
 }
 
+type ChunkParams = { accountId: number; groupId: number; afterId: number; limit: number };
+
 export interface MemberChunk {
   /** The members' summaries as JSON objects joined by commas ('' for none). */
   json: string;
@@ -177,8 +179,6 @@ export interface MemberChunk {
  * 100,000-member answers in flight, their garbage pushed the server past 300 MiB). The four
  * fields are named here, exactly those of `EmployeeSummary`.
  */
-type ChunkParams = { accountId: number; groupId: number; afterId: number; limit: number };
-
 const memberChunk = prepared((db: Db, p: ChunkParams) => {
   const ofTheGroup = db
     .selectFrom('groups')
