@@ -152,7 +152,7 @@ describe('deleteEmployee', () => {
     await t.app.db.transaction().execute(async (trx) => {
       const locked = await lockGroup(trx, accountId, group.id);
       expect(await unknownEmployeeIds(trx, accountId, [ann.id])).toEqual([]);
-      await addNewMembers(trx, { accountId, groupId: group.id, groupWasEmpty: true }, [ann.id]);
+      await addNewMembers(trx, accountId, { groupId: group.id, groupWasEmpty: true }, [ann.id]);
       await recordGroupChange(
         trx,
         accountId,

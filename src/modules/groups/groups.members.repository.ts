@@ -61,31 +61,40 @@ function employeeIn(db: Db, ids: number[]) {
  * table per id when the statistics predate the group's growth (a 100,000-id PUT timed out).
  * The `where` (also what lets SQLite tell `on conflict` from a join's `on`) is checked once.
  */
-function memberInsert(trx: Db, to: NewMembers, ids: number[]) {
+function memberInsert(trx: Db, accountId: number, to: NewMembers, ids: number[]) {
   return sql`insert into group_members (group_id, employee_id)
       select ${to.groupId}, u.id from ${idRows(trx, ids)}
-      where ${to.groupId} = ${accountGroup(to.accountId, to.groupId)}
+      where ${to.groupId} = ${accountGroup(accountId, to.groupId)}
       ${to.groupWasEmpty ? sql`` : sql`on conflict (group_id, employee_id) do nothing`}`;
 }
 
 export interface NewMembers {
-  accountId: number;
   groupId: number;
   /** Whether the (locked) group had no members when the change began. */
   groupWasEmpty: boolean;
 }
 
-/** Adds those of `ids` (distinct) that are not members yet; how many were added. */
-export async function addNewMembers(trx: Db, to: NewMembers, ids: number[]): Promise<number> {
+/** Adds those of `ids` (distinct) that are not members of the account's group yet; how many were added. */
+export async function addNewMembers(
+  trx: Db,
+  accountId: number,
+  to: NewMembers,
+  ids: number[],
+): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await memberInsert(trx, to, ids).execute(trx);
+  const result = await memberInsert(trx, accountId, to, ids).execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 
 /** As addNewMembers, returning the ids it added (for the campaigns that enroll newcomers). */
-export async function addNewMembersReturning(trx: Db, to: NewMembers, ids: number[]): Promise<number[]> {
+export async function addNewMembersReturning(
+  trx: Db,
+  accountId: number,
+  to: NewMembers,
+  ids: number[],
+): Promise<number[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ employee_id: number }>`${memberInsert(trx, to, ids)}
+  const { rows } = await sql<{ employee_id: number }>`${memberInsert(trx, accountId, to, ids)}
       returning employee_id`.execute(trx);
   return rows.map((r) => Number(r.employee_id));
 }

@@ -52,16 +52,13 @@ async function requireEmployees(trx: Db, accountId: number, idSlices: number[][]
  */
 async function addSlice(
   trx: Db,
-  props: NewMembers & { campaignIds: number[] },
+  accountId: number,
+  to: NewMembers & { campaignIds: number[] },
   ids: number[],
 ): Promise<number> {
-  if (props.campaignIds.length === 0) return addNewMembers(trx, props, ids);
-  const added = await addNewMembersReturning(trx, props, ids);
-  await enrollNewMembers(trx, {
-    accountId: props.accountId,
-    campaignIds: props.campaignIds,
-    employeeIds: added,
-  });
+  if (to.campaignIds.length === 0) return addNewMembers(trx, accountId, to, ids);
+  const added = await addNewMembersReturning(trx, accountId, to, ids);
+  await enrollNewMembers(trx, { accountId, campaignIds: to.campaignIds, employeeIds: added });
   return added.length;
 }
 
@@ -97,7 +94,6 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       await requireEmployees(trx, accountId, idSlices);
 
       const target = {
-        accountId,
         groupId,
         groupWasEmpty: group.employee_count === 0,
         campaignIds: await campaignsEnrollingNewcomers(trx, accountId, groupId),
@@ -109,7 +105,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
         // An empty group (filled for the first time, say) has nobody to remove.
         if (!target.groupWasEmpty)
           moved += await removeMembersBetween(trx, accountId, groupId, { after, upTo }, slice);
-        moved += await addSlice(trx, target, slice);
+        moved += await addSlice(trx, accountId, target, slice);
         after = upTo;
         await yieldToOthers();
       }
@@ -162,13 +158,12 @@ async function checkedSlices(trx: Db, accountId: number, employeeIds: number[]):
 /** Adds the (checked) ids of these slices to the locked group of the account; how many were added. */
 async function addSlices(trx: Db, accountId: number, groupId: number, idSlices: number[][]): Promise<number> {
   const target = {
-    accountId,
     groupId,
     groupWasEmpty: false,
     campaignIds: await campaignsEnrollingNewcomers(trx, accountId, groupId),
   };
   let added = 0;
-  for (const slice of idSlices) added += await addSlice(trx, target, slice);
+  for (const slice of idSlices) added += await addSlice(trx, accountId, target, slice);
   return added;
 }
 
