@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createAdmin } from '../../src/modules/admins/admins.service.js';
+import { makeAccount } from './factories.js';
 
 /** Signs in to the web interface's API the way a browser does: cookies plus the CSRF header. */
 
@@ -70,6 +71,17 @@ export async function signInAs(app: FastifyInstance, as: AdminRole): Promise<Adm
     accountId: as.role === 'account_admin' ? as.accountId : null,
   });
   return signIn(app, email);
+}
+
+/**
+ * Two accounts and a signed-in administrator of the first (`mine`, whose admin API path is
+ * `base`): where an admin route's tests start, the other account's objects out of reach.
+ */
+export async function adminOfOneOfTwoAccounts(app: FastifyInstance) {
+  const mine = (await makeAccount(app)).id;
+  const theirs = (await makeAccount(app)).id;
+  const admin = await signInAs(app, { role: 'account_admin', accountId: mine });
+  return { mine, theirs, admin, base: `/accounts/${mine}` };
 }
 
 export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

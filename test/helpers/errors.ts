@@ -8,3 +8,8 @@ import type { ErrorCode } from '../../src/errors.js';
 export function coded(code: ErrorCode) {
   return { code, request_id: expect.any(String) };
 }
+
+/** The 400 body of a request whose fields break the rules: `details` maps each field to its messages. */
+export function validationFailedBody(details: Record<string, string[]>) {
+  return { error: 'Validation failed', status: 400, ...coded('validation_failed'), details };
+}

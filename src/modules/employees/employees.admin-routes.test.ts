@@ -1,16 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { coded } from '../../../test/helpers/errors.js';
 import {
-  client,
-  makeAccount,
-  makeEmployee,
-  makeGroup,
-  makeKey,
-  seedEmployees,
-} from '../../../test/helpers/factories.js';
+  type AdminMethod,
+  adminOfOneOfTwoAccounts,
+  adminSender,
+  signInAs,
+} from '../../../test/helpers/admin.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { coded, validationFailedBody } from '../../../test/helpers/errors.js';
+import { client, makeEmployee, makeGroup, makeKey, seedEmployees } from '../../../test/helpers/factories.js';
 import { addGroupMembers } from '../groups/groups.membership.js';
 
 // The admin API's employee routes: per route, 401 without a session → 404 for another
@@ -21,21 +19,18 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type Method = AdminMethod;
 const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
 
 /** An account with an administrator, and another account with an employee. */
 async function accounts() {
-  const mine = await makeAccount(t.app);
-  const theirs = await makeAccount(t.app);
-  const admin = await signInAs(t.app, { role: 'account_admin', accountId: mine.id });
-  const stranger = await makeEmployee(t.app, theirs.id, { first_name: 'Their', last_name: 'Person' });
-  return { mine: mine.id, theirs: theirs.id, admin, stranger, base: `/accounts/${mine.id}` };
+  const two = await adminOfOneOfTwoAccounts(t.app);
+  const stranger = await makeEmployee(t.app, two.theirs, { first_name: 'Their', last_name: 'Person' });
+  return { ...two, stranger };
 }
 
 const ann = { first_name: 'Ann', last_name: 'Lee', email: 'ann.lee@example.com' };
 
-const ROUTES: Array<[Method, string, unknown?]> = [
+const ROUTES: Array<[AdminMethod, string, unknown?]> = [
   ['GET', '/employees'],
   ['POST', '/employees', ann],
   ['GET', '/employees/1'],
@@ -108,17 +103,14 @@ describe('GET …/employees', () => {
     const { base, admin } = await accounts();
     const res = await send(admin, 'GET', `${base}/employees?page=0&page_size=1.5&sort=age&order=up`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: {
+    expect(res.json()).toEqual(
+      validationFailedBody({
         page: ['must be a positive integer'],
         page_size: ['must be a positive integer'],
         sort: ['must be one of: last_name, first_name, email, created_at'],
         order: ['must be one of: asc, desc'],
-      },
-    });
+      }),
+    );
   });
 
   it('searches, sorts and pages; page_size above 200 is clamped; a page past the last is empty', async () => {
@@ -167,12 +159,9 @@ describe('POST …/employees', () => {
       last_name: 'Lee',
       email: 'x',
     });
-    expect(bad.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { first_name: ['must not be empty'], email: ['must be a valid email address'] },
-    });
+    expect(bad.json()).toEqual(
+      validationFailedBody({ first_name: ['must not be empty'], email: ['must be a valid email address'] }),
+    );
     const created = await send(admin, 'POST', `${base}/employees`, ann);
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject(ann);
@@ -198,12 +187,7 @@ describe('GET, PATCH and DELETE …/employees/{id}', () => {
     const lee = await makeEmployee(t.app, mine, ann);
     await makeEmployee(t.app, mine, { email: 'taken@example.com' });
     const wrongType = await send(admin, 'PATCH', `${base}/employees/${lee.id}`, { email: 5 });
-    expect(wrongType.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { email: ['must be a string'] },
-    });
+    expect(wrongType.json()).toEqual(validationFailedBody({ email: ['must be a string'] }));
     const invalid = await send(admin, 'PATCH', `${base}/employees/${lee.id}`, { last_name: '' });
     expect(invalid.json().details).toEqual({ last_name: ['must not be empty'] });
     const taken = await send(admin, 'PATCH', `${base}/employees/${lee.id}`, { email: 'Taken@example.com' });
@@ -237,12 +221,7 @@ describe('POST …/employees/import', () => {
     const { base, admin } = await accounts();
     const many = Array.from({ length: 1001 }, (_, i) => ({ ...ann, email: `p${i}@example.com` }));
     const tooMany = await send(admin, 'POST', `${base}/employees/import`, { rows: many });
-    expect(tooMany.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { rows: ['must have at most 1000 entries'] },
-    });
+    expect(tooMany.json()).toEqual(validationFailedBody({ rows: ['must have at most 1000 entries'] }));
     const notRows = await send(admin, 'POST', `${base}/employees/import`, { rows: ['a'], dry_run: 'yes' });
     expect(notRows.json().details).toEqual({
       rows: ['each entry must be an object'],

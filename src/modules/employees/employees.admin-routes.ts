@@ -42,16 +42,11 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: EmployeeList }),
       },
     },
-    async (request) => {
-      const { search, sort, order } = request.query;
-      const page = await searchEmployees(
-        app.db,
-        request.admin.accountId,
-        { search, sort, order },
-        listWindow(request.query),
-      );
-      return listEnvelope(page, presentEmployee);
-    },
+    async (request) =>
+      listEnvelope(
+        await searchEmployees(app.db, request.admin.accountId, request.query, listWindow(request.query)),
+        presentEmployee,
+      ),
   );
 
   app.post(

@@ -100,7 +100,8 @@ describe('updateEmployee', () => {
   it('does not change another account’s employee', async () => {
     const { accountId, employees } = await accountWith(PEOPLE.slice(0, 1));
     const other = await accountWith([]);
-    for (const id of [employees[0]!.id, 'abc', '0', 99_999_999]) {
+    // Text that is no id reaches a service as 0 (the route's PathId).
+    for (const id of [employees[0]!.id, 0, 99_999_999]) {
       await expect(updateEmployee(t.app.db, other.accountId, id, { first_name: 'X' })).rejects.toMatchObject({
         status: 404,
         message: 'Employee not found',
@@ -151,7 +152,7 @@ describe('deleteEmployee', () => {
     await t.app.db.transaction().execute(async (trx) => {
       const locked = await lockGroup(trx, accountId, group.id);
       expect(await unknownEmployeeIds(trx, accountId, [ann.id])).toEqual([]);
-      await addNewMembers(trx, { groupId: group.id, groupWasEmpty: true }, [ann.id]);
+      await addNewMembers(trx, accountId, { groupId: group.id, groupWasEmpty: true }, [ann.id]);
       await recordGroupChange(
         trx,
         accountId,

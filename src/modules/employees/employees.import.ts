@@ -1,10 +1,8 @@
-import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { EmployeesTable } from '../../db/schema.js';
 import { FieldErrorCollector, type FieldErrors, validationFailed } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { employeeSearchText } from '../../search-text.js';
-import { employeesByEmail, insertEmployeesIfNew } from './employees.repository.js';
+import { employeesByEmail, insertEmployeesIfNew, type NewEmployeeRow } from './employees.repository.js';
 import type { NewEmployee } from './employees.service.js';
 
 export const MAX_IMPORT_ROWS = 1000;
@@ -27,7 +25,7 @@ interface ImportOutcome {
 
 interface Candidate {
   index: number;
-  values: Insertable<EmployeesTable>;
+  values: NewEmployeeRow;
 }
 
 /**
@@ -61,7 +59,6 @@ export async function importEmployees(
     else {
       results.push({ status: 'would_create' });
       const values = {
-        account_id: accountId,
         first_name,
         last_name,
         email,
@@ -82,6 +79,7 @@ export async function importEmployees(
     await db.transaction().execute(async (trx) => {
       const inserted = await insertEmployeesIfNew(
         trx,
+        accountId,
         fresh.map((c) => c.values),
       );
       for (const row of inserted) existing.set(row.email_normalized, { id: row.id, created: true });

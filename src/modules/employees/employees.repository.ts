@@ -21,13 +21,15 @@ export const EMPLOYEE_COLUMNS = [
 ] as const;
 
 // The Customer API's hot statements are prepared (db/prepared.ts): built and compiled once.
-type NewEmployeeRow = Omit<Insertable<EmployeesTable>, 'id'> & Record<string, unknown>;
 
-const insertOne = prepared((db: Db, p: NewEmployeeRow) =>
+/** An employee's values but its id and account (given apart, first, as every function here takes it). */
+export type NewEmployeeRow = Omit<Insertable<EmployeesTable>, 'id' | 'account_id'>;
+
+const insertOne = prepared((db: Db, p: NewEmployeeRow & { accountId: number }) =>
   db
     .insertInto('employees')
     .values({
-      account_id: p.account_id,
+      account_id: p.accountId,
       first_name: p.first_name,
       last_name: p.last_name,
       email: p.email,
@@ -39,24 +41,46 @@ const insertOne = prepared((db: Db, p: NewEmployeeRow) =>
     .returning(EMPLOYEE_COLUMNS),
 );
 
-export async function insertEmployee(db: Db, values: NewEmployeeRow): Promise<EmployeeRow> {
-  return (await insertOne.executeTakeFirst(db, values)) as EmployeeRow;
+export async function insertEmployee(
+  db: Db,
+  accountId: number,
+  values: NewEmployeeRow,
+): Promise<EmployeeRow> {
+  return (await insertOne.executeTakeFirst(db, { ...values, accountId })) as EmployeeRow;
 }
 
-const findOne = prepared((db: Db, p: { accountId: number; employeeId: number }) =>
-  db
-    .selectFrom('employees')
-    .select(EMPLOYEE_COLUMNS)
-    .where('account_id', '=', p.accountId)
-    .where('id', '=', p.employeeId),
-);
+/**
+ * The account's employee by a unique key (its id, or its normalized address: the unique index
+ * (account, address) finds it), with no order, limit or offset to plan, which cost SQLite more
+ * than the look-up itself.
+ */
+const employeeBy = (key: 'id' | 'email_normalized') =>
+  prepared((db: Db, p: { accountId: number; value: number | string }) =>
+    db
+      .selectFrom('employees')
+      .select(EMPLOYEE_COLUMNS)
+      .where('account_id', '=', p.accountId)
+      .where(key, '=', p.value),
+  );
+
+const byId = employeeBy('id');
+const byEmail = employeeBy('email_normalized');
 
 export function findEmployee(
   db: Db,
   accountId: number,
   employeeId: number,
 ): Promise<EmployeeRow | undefined> {
-  return findOne.executeTakeFirst(db, { accountId, employeeId });
+  return byId.executeTakeFirst(db, { accountId, value: employeeId });
+}
+
+/** The account's employee with this normalized address, if any (there is at most one). */
+export function findEmployeeByEmail(
+  db: Db,
+  accountId: number,
+  emailNormalized: string,
+): Promise<EmployeeRow | undefined> {
+  return byEmail.executeTakeFirst(db, { accountId, value: emailNormalized });
 }
 
 export async function countEmployees(db: Db, accountId: number): Promise<number> {
@@ -82,25 +106,6 @@ export function listEmployees(
   offset: number,
 ): Promise<EmployeeRow[]> {
   return pageOfAll.execute(db, { accountId, limit, offset });
-}
-
-// The unique index (account, address) finds it: no order, limit or offset to plan (which cost
-// SQLite more than the look-up itself).
-const byEmail = prepared((db: Db, p: { accountId: number; email: string }) =>
-  db
-    .selectFrom('employees')
-    .select(EMPLOYEE_COLUMNS)
-    .where('account_id', '=', p.accountId)
-    .where('email_normalized', '=', p.email),
-);
-
-/** The account's employee with this normalized address, if any (there is at most one). */
-export function findEmployeeByEmail(
-  db: Db,
-  accountId: number,
-  emailNormalized: string,
-): Promise<EmployeeRow | undefined> {
-  return byEmail.executeTakeFirst(db, { accountId, email: emailNormalized });
 }
 
 /**
@@ -171,12 +176,18 @@ export async function deleteEmployeeRow(trx: Db, accountId: number, employeeId: 
     .execute();
 }
 
-/** The groups an employee belongs to, ascending by id. */
-export async function memberGroupIds(db: Db, employeeId: number): Promise<number[]> {
+/** The groups an employee of the account belongs to, ascending by id. */
+export async function memberGroupIds(db: Db, accountId: number, employeeId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('group_members')
     .select('group_id')
-    .where('employee_id', '=', employeeId)
+    .where('employee_id', '=', (eb) =>
+      eb
+        .selectFrom('employees')
+        .select('id')
+        .where('id', '=', employeeId)
+        .where('account_id', '=', accountId),
+    )
     .orderBy('group_id')
     .execute();
   return rows.map((r) => r.group_id);
@@ -213,17 +224,18 @@ export async function employeesByEmail(
 }
 
 /**
- * Inserts employees, skipping any whose address the account already has (a concurrent create
- * included): the rows returned are those inserted.
+ * Inserts employees into the account, skipping any whose address it already has (a concurrent
+ * create included): the rows returned are those inserted.
  */
 export function insertEmployeesIfNew(
   trx: Db,
-  rows: Insertable<EmployeesTable>[],
+  accountId: number,
+  rows: NewEmployeeRow[],
 ): Promise<Array<{ id: number; email_normalized: string }>> {
   if (rows.length === 0) return Promise.resolve([]);
   return trx
     .insertInto('employees')
-    .values(rows)
+    .values(rows.map((row) => ({ ...row, account_id: accountId })))
     .onConflict((oc) => oc.columns(['account_id', 'email_normalized']).doNothing())
     .returning(['id', 'email_normalized'])
     .execute();

@@ -11,7 +11,7 @@ export type SortOrder = 'asc' | 'desc';
 interface EmployeeSearch {
   /** A LIKE pattern (`foldedContainsPattern`) for `search_text` (names and address); none: everyone. */
   pattern?: string;
-  /** Only the members of this group. */
+  /** Only the members of this group of the account. */
   groupId?: number;
 }
 
@@ -46,8 +46,14 @@ function matching(db: Db, accountId: number, search: EmployeeSearch) {
   }
   if (search.groupId !== undefined) {
     const groupId = search.groupId;
+    // The members of the account's group (group_members is reached through its parent).
     query = query.where('id', 'in', (eb) =>
-      eb.selectFrom('group_members').select('employee_id').where('group_id', '=', groupId),
+      eb
+        .selectFrom('group_members')
+        .select('employee_id')
+        .where('group_id', '=', (sub) =>
+          sub.selectFrom('groups').select('id').where('id', '=', groupId).where('account_id', '=', accountId),
+        ),
     );
   }
   return query;

@@ -3,7 +3,6 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, emailTaken, FieldErrorCollector } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
-import { parseId } from '../../ids.js';
 import type { ListPage, ListWindow } from '../../pagination.js';
 import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { employeeSearchText } from '../../search-text.js';
@@ -43,8 +42,7 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
   errors.throwIfAny();
   const now = Date.now();
   try {
-    return await insertEmployee(db, {
-      account_id: accountId,
+    return await insertEmployee(db, accountId, {
       first_name,
       last_name,
       email,
@@ -59,9 +57,8 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
   }
 }
 
-export async function getEmployee(db: Db, accountId: number, employeeId: string | number): Promise<Employee> {
-  const id = parseId(employeeId);
-  const employee = id === null ? undefined : await findEmployee(db, accountId, id);
+export async function getEmployee(db: Db, accountId: number, employeeId: number): Promise<Employee> {
+  const employee = await findEmployee(db, accountId, employeeId);
   if (!employee) throw employeeNotFound();
   return employee;
 }
@@ -121,7 +118,7 @@ export function searchEmployees(
 export async function getEmployeeWithGroups(
   db: Db,
   accountId: number,
-  employeeId: string | number,
+  employeeId: number,
 ): Promise<Employee & { groups: Array<{ id: number; name: string }> }> {
   const employee = await getEmployee(db, accountId, employeeId);
   return { ...employee, groups: await groupsOfEmployee(db, accountId, employee.id) };
@@ -131,7 +128,7 @@ export async function getEmployeeWithGroups(
 export async function updateEmployee(
   db: Db,
   accountId: number,
-  employeeId: string | number,
+  employeeId: number,
   input: Partial<NewEmployee>,
 ): Promise<Employee> {
   const errors = new FieldErrorCollector();
@@ -143,18 +140,16 @@ export async function updateEmployee(
     changes.email_normalized = normalizeEmail(changes.email);
   }
   errors.throwIfAny();
-  const id = parseId(employeeId);
-  if (id === null) throw employeeNotFound();
-  if (Object.keys(changes).length === 0) return getEmployee(db, accountId, id);
+  if (Object.keys(changes).length === 0) return getEmployee(db, accountId, employeeId);
   let employee: Employee | undefined;
   try {
     // The search text is made of all three fields: read the others under a lock, so two
     // concurrent changes of different fields cannot leave it describing neither.
     employee = await db.transaction().execute(async (trx) => {
-      const current = await findEmployeeForUpdate(trx, accountId, id);
+      const current = await findEmployeeForUpdate(trx, accountId, employeeId);
       if (!current) return undefined;
       const search_text = employeeSearchText({ ...current, ...changes });
-      return updateEmployeeRow(trx, accountId, id, { ...changes, search_text }, Date.now());
+      return updateEmployeeRow(trx, accountId, employeeId, { ...changes, search_text }, Date.now());
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
@@ -173,27 +168,25 @@ export async function updateEmployee(
  * Locks as replaceMembership does, groups first and then the employee, so a concurrent change
  * of one of the groups waits or is waited for, and no membership can be added meanwhile.
  */
-export async function deleteEmployee(db: Db, accountId: number, employeeId: string | number): Promise<void> {
-  const id = parseId(employeeId);
-  if (id === null) throw employeeNotFound();
+export async function deleteEmployee(db: Db, accountId: number, employeeId: number): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
   for (let attempt = 1; ; attempt++) {
     const done = await db.transaction().execute(async (trx) => {
       // SQLite: locking the employee first takes the database's write lock; nothing else runs.
-      const expected = postgres ? await memberGroupIds(trx, id) : [];
+      const expected = postgres ? await memberGroupIds(trx, accountId, employeeId) : [];
       await lockGroups(trx, accountId, expected);
-      if (!(await lockEmployee(trx, accountId, id))) throw employeeNotFound();
+      if (!(await lockEmployee(trx, accountId, employeeId))) throw employeeNotFound();
       if (postgres && attempt < 3) {
         // Added to another group just before the employee was locked: start again with that
         // group locked first, so every transaction takes its locks in the same order.
-        const now = await memberGroupIds(trx, id);
+        const now = await memberGroupIds(trx, accountId, employeeId);
         if (now.some((groupId) => !expected.includes(groupId))) return false;
       }
       const deletedAt = Date.now();
-      await leaveAllGroups(trx, accountId, id, deletedAt);
-      await deleteMembershipsOfEmployee(trx, id);
-      await keepEnrollmentsOfDeletedEmployee(trx, accountId, id, deletedAt);
-      await deleteEmployeeRow(trx, accountId, id);
+      await leaveAllGroups(trx, accountId, employeeId, deletedAt);
+      await deleteMembershipsOfEmployee(trx, accountId, employeeId);
+      await keepEnrollmentsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
+      await deleteEmployeeRow(trx, accountId, employeeId);
       return true;
     });
     if (done) return;

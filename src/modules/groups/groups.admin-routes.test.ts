@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AdminMethod, adminSender, signInAs } from '../../../test/helpers/admin.js';
+import {
+  type AdminMethod,
+  adminOfOneOfTwoAccounts,
+  adminSender,
+  signInAs,
+} from '../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { coded } from '../../../test/helpers/errors.js';
-import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
+import { coded, validationFailedBody } from '../../../test/helpers/errors.js';
+import { client, makeEmployee, makeGroup, makeKey } from '../../../test/helpers/factories.js';
 
 // The admin API's group routes: per route, 401 without a session → 404 for another account
 // (its path, or its group in ours) → 400 → success; and membership changes seen at once by the
@@ -13,20 +18,17 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-type Method = AdminMethod;
 const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
 
+/** An account with an administrator and an API key (`api`), and another account with a group. */
 async function accounts() {
-  const mine = await makeAccount(t.app);
-  const theirs = await makeAccount(t.app);
-  const admin = await signInAs(t.app, { role: 'account_admin', accountId: mine.id });
-  const theirGroup = await makeGroup(t.app, theirs.id, 'Theirs', 'kept');
-  const { key } = await makeKey(t.app, { accountId: mine.id });
-  const api = client(t.app, key);
-  return { mine: mine.id, theirs: theirs.id, admin, theirGroup, base: `/accounts/${mine.id}`, api };
+  const two = await adminOfOneOfTwoAccounts(t.app);
+  const theirGroup = await makeGroup(t.app, two.theirs, 'Theirs', 'kept');
+  const { key } = await makeKey(t.app, { accountId: two.mine });
+  return { ...two, theirGroup, api: client(t.app, key) };
 }
 
-const ROUTES: Array<[Method, string, unknown?]> = [
+const ROUTES: Array<[AdminMethod, string, unknown?]> = [
   ['GET', '/groups'],
   ['POST', '/groups', { name: 'Sales' }],
   ['GET', '/groups/:id'],
@@ -100,23 +102,13 @@ describe('groups', () => {
       results: [],
     });
     const bad = await send(admin, 'GET', `${base}/groups?page=abc`);
-    expect(bad.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { page: ['must be a positive integer'] },
-    });
+    expect(bad.json()).toEqual(validationFailedBody({ page: ['must be a positive integer'] }));
   });
 
   it('creates, shows, renames and deletes a group; the Customer API follows', async () => {
     const { base, admin, api } = await accounts();
     const invalid = await send(admin, 'POST', `${base}/groups`, { name: '', description: 3 });
-    expect(invalid.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { description: ['must be a string'] },
-    });
+    expect(invalid.json()).toEqual(validationFailedBody({ description: ['must be a string'] }));
     const empty = await send(admin, 'POST', `${base}/groups`, { name: '  ' });
     expect(empty.json().details).toEqual({ name: ['must not be empty'] });
     const created = await send(admin, 'POST', `${base}/groups`, {
@@ -186,12 +178,11 @@ describe('members', () => {
       const typed = await send(admin, 'POST', `${base}/groups/${group.id}/${path}`, {
         employee_ids: [1, 'x', 0],
       });
-      expect(typed.json()).toEqual({
-        error: 'Validation failed',
-        status: 400,
-        ...coded('validation_failed'),
-        details: { employee_ids: ['each entry must be an integer', 'each entry must be a positive integer'] },
-      });
+      expect(typed.json()).toEqual(
+        validationFailedBody({
+          employee_ids: ['each entry must be an integer', 'each entry must be a positive integer'],
+        }),
+      );
       const foreign = await send(admin, 'POST', `${base}/groups/${group.id}/${path}`, {
         employee_ids: [stranger.id],
       });
@@ -212,12 +203,7 @@ describe('members', () => {
     const tooMany = await send(admin, 'POST', `${base}/groups/${group.id}/members/by-email`, {
       emails: Array.from({ length: 10_001 }, (_, i) => `p${i}@example.com`),
     });
-    expect(tooMany.json()).toEqual({
-      error: 'Validation failed',
-      status: 400,
-      ...coded('validation_failed'),
-      details: { emails: ['must have at most 10000 entries'] },
-    });
+    expect(tooMany.json()).toEqual(validationFailedBody({ emails: ['must have at most 10000 entries'] }));
     const res = await send(admin, 'POST', `${base}/groups/${group.id}/members/by-email`, {
       emails: ['ANN@example.com', 'who@example.com', 'ann@example.com', 'WHO@example.com'],
     });

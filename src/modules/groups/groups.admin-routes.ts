@@ -18,7 +18,7 @@ import {
   UpdateGroupBody,
 } from './groups.admin-schemas.js';
 import { addGroupMembers, addGroupMembersByEmail, removeGroupMembers } from './groups.membership.js';
-import { presentAdminGroup } from './groups.presenter.js';
+import { presentAdminGroup, presentMembershipChange } from './groups.presenter.js';
 import {
   createGroup,
   deleteGroup,
@@ -47,16 +47,11 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: GroupList }),
       },
     },
-    async (request) => {
-      const { search } = request.query;
-      const page = await listGroupsPage(
-        app.db,
-        request.admin.accountId,
-        { search },
-        listWindow(request.query),
-      );
-      return listEnvelope(page, presentAdminGroup);
-    },
+    async (request) =>
+      listEnvelope(
+        await listGroupsPage(app.db, request.admin.accountId, request.query, listWindow(request.query)),
+        presentAdminGroup,
+      ),
   );
 
   app.post(
@@ -129,17 +124,17 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: MemberList }),
       },
     },
-    async (request) => {
-      const { search } = request.query;
-      const page = await groupMembersPage(
-        app.db,
-        request.admin.accountId,
-        request.params.groupId,
-        { search },
-        listWindow(request.query),
-      );
-      return listEnvelope(page, presentEmployee);
-    },
+    async (request) =>
+      listEnvelope(
+        await groupMembersPage(
+          app.db,
+          request.admin.accountId,
+          request.params.groupId,
+          request.query,
+          listWindow(request.query),
+        ),
+        presentEmployee,
+      ),
   );
 
   app.post(
@@ -154,15 +149,15 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: AddedResponse }),
       },
     },
-    async (request) => {
-      const { added, group } = await addGroupMembers(
-        app.db,
-        request.admin.accountId,
-        request.params.groupId,
-        request.body.employee_ids,
-      );
-      return { added, group: presentAdminGroup(group) };
-    },
+    async (request) =>
+      presentMembershipChange(
+        await addGroupMembers(
+          app.db,
+          request.admin.accountId,
+          request.params.groupId,
+          request.body.employee_ids,
+        ),
+      ),
   );
 
   app.post(
@@ -176,15 +171,15 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: RemovedResponse }),
       },
     },
-    async (request) => {
-      const { removed, group } = await removeGroupMembers(
-        app.db,
-        request.admin.accountId,
-        request.params.groupId,
-        request.body.employee_ids,
-      );
-      return { removed, group: presentAdminGroup(group) };
-    },
+    async (request) =>
+      presentMembershipChange(
+        await removeGroupMembers(
+          app.db,
+          request.admin.accountId,
+          request.params.groupId,
+          request.body.employee_ids,
+        ),
+      ),
   );
 
   app.post(
@@ -198,14 +193,14 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: AddedByEmailResponse }),
       },
     },
-    async (request) => {
-      const result = await addGroupMembersByEmail(
-        app.db,
-        request.admin.accountId,
-        request.params.groupId,
-        request.body.emails,
-      );
-      return { ...result, group: presentAdminGroup(result.group) };
-    },
+    async (request) =>
+      presentMembershipChange(
+        await addGroupMembersByEmail(
+          app.db,
+          request.admin.accountId,
+          request.params.groupId,
+          request.body.emails,
+        ),
+      ),
   );
 };

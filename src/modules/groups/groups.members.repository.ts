@@ -7,6 +7,15 @@ import { yieldToOthers } from '../../event-loop.js';
 
 // Id lists (up to 100,000) arrive in slices (db/id-slices.ts), each one table parameter
 // (db/value-table.ts): a JSON text for SQLite's json_each, an array for PostgreSQL's unnest.
+// group_members has no account_id: every statement reaches its rows through the parent, the
+// account's group (or employee), found by a scalar subquery that both databases evaluate once
+// per statement (PostgreSQL: an InitPlan; SQLite: a constant subquery), so the member index is
+// used as before.
+
+/** The group's id when it is this account's group, else null (which matches no row). */
+function accountGroup(accountId: number, groupId: number) {
+  return sql`(select id from groups where id = ${groupId} and account_id = ${accountId})`;
+}
 
 /**
  * Which of `ids` (ascending, distinct: one slice) are not employees of this account, ascending.
@@ -42,18 +51,21 @@ function employeeIn(db: Db, ids: number[]) {
 }
 
 /**
- * The group's rows for those of `ids` (distinct) that are not members yet. When the group had
+ * The group's rows for those of `ids` (distinct) that are not members yet, when the group is the
+ * account's (the ids are the account's employees: requireEmployees checked them under lock in
+ * the same transaction; checking them again here would cost a look-up per id). When the group had
  * no members at the start of the change (it is locked throughout, so none were added since),
  * every id is new: a plain insert, without `on conflict do nothing`, whose speculative
  * insertion made PostgreSQL's insert of 100,000 rows 65 % slower (668 ms against 405).
  * Otherwise the primary key skips the members: an anti-join could be planned as a scan of the
  * table per id when the statistics predate the group's growth (a 100,000-id PUT timed out).
- * `where true` lets SQLite tell `on conflict` from a join's `on`.
+ * The `where` (also what lets SQLite tell `on conflict` from a join's `on`) is checked once.
  */
-function memberInsert(trx: Db, groupId: number, ids: number[], groupWasEmpty: boolean) {
+function memberInsert(trx: Db, accountId: number, to: NewMembers, ids: number[]) {
   return sql`insert into group_members (group_id, employee_id)
-      select ${groupId}, u.id from ${idRows(trx, ids)} where true
-      ${groupWasEmpty ? sql`` : sql`on conflict (group_id, employee_id) do nothing`}`;
+      select ${to.groupId}, u.id from ${idRows(trx, ids)}
+      where ${to.groupId} = ${accountGroup(accountId, to.groupId)}
+      ${to.groupWasEmpty ? sql`` : sql`on conflict (group_id, employee_id) do nothing`}`;
 }
 
 export interface NewMembers {
@@ -62,26 +74,41 @@ export interface NewMembers {
   groupWasEmpty: boolean;
 }
 
-/** Adds those of `ids` (distinct) that are not members yet; how many were added. */
-export async function addNewMembers(trx: Db, to: NewMembers, ids: number[]): Promise<number> {
+/** Adds those of `ids` (distinct) that are not members of the account's group yet; how many were added. */
+export async function addNewMembers(
+  trx: Db,
+  accountId: number,
+  to: NewMembers,
+  ids: number[],
+): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await memberInsert(trx, to.groupId, ids, to.groupWasEmpty).execute(trx);
+  const result = await memberInsert(trx, accountId, to, ids).execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 
 /** As addNewMembers, returning the ids it added (for the campaigns that enroll newcomers). */
-export async function addNewMembersReturning(trx: Db, to: NewMembers, ids: number[]): Promise<number[]> {
+export async function addNewMembersReturning(
+  trx: Db,
+  accountId: number,
+  to: NewMembers,
+  ids: number[],
+): Promise<number[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql<{ employee_id: number }>`${memberInsert(trx, to.groupId, ids, to.groupWasEmpty)}
+  const { rows } = await sql<{ employee_id: number }>`${memberInsert(trx, accountId, to, ids)}
       returning employee_id`.execute(trx);
   return rows.map((r) => Number(r.employee_id));
 }
 
-/** Removes those of `ids` that are members; how many were removed. */
-export async function removeMembers(trx: Db, groupId: number, ids: number[]): Promise<number> {
+/** Removes those of `ids` that are members of the account's group; how many were removed. */
+export async function removeMembers(
+  trx: Db,
+  accountId: number,
+  groupId: number,
+  ids: number[],
+): Promise<number> {
   if (ids.length === 0) return 0;
-  const result =
-    await sql`delete from group_members where group_id = ${groupId} and ${employeeIn(trx, ids)}`.execute(trx);
+  const result = await sql`delete from group_members
+      where group_id = ${accountGroup(accountId, groupId)} and ${employeeIn(trx, ids)}`.execute(trx);
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -92,6 +119,7 @@ export async function removeMembers(trx: Db, groupId: number, ids: number[]): Pr
  */
 export async function removeMembersBetween(
   trx: Db,
+  accountId: number,
   groupId: number,
   range: { after: number; upTo: number },
   keep: number[],
@@ -102,7 +130,7 @@ export async function removeMembersBetween(
   // `employee_id in (select … limit)` PostgreSQL, its statistics still believing the group empty,
   // chose a nested loop over the whole group per row (21 s for 50,000 rows, against 37 ms).
   const row = dialectOf(trx) === 'postgres' ? sql.raw('ctid') : sql.raw('rowid');
-  const picked = sql`select ${row} from group_members where group_id = ${groupId}
+  const picked = sql`select ${row} from group_members where group_id = ${accountGroup(accountId, groupId)}
       and employee_id > ${range.after} and employee_id <= ${range.upTo} and ${outside}
       order by employee_id limit ${limit}`;
   const statement =
@@ -118,15 +146,33 @@ export async function removeMembersBetween(
   }
 }
 
-/** A group's rows go with it (PostgreSQL has no foreign key to cascade them: migration 0004). */
-export async function deleteMembershipsOfGroup(trx: Db, groupId: number): Promise<void> {
-  await removeMembersBetween(trx, groupId, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
+/**
+ * Removes every member of the account's group; how many. A deleted group's rows go with it this
+ * way (PostgreSQL has no foreign key to cascade them: migration 0004).
+ */
+export function deleteMembershipsOfGroup(trx: Db, accountId: number, groupId: number): Promise<number> {
+  return removeMembersBetween(trx, accountId, groupId, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
 }
 
 /** An employee's memberships go with it (see deleteMembershipsOfGroup). */
-export async function deleteMembershipsOfEmployee(trx: Db, employeeId: number): Promise<void> {
-  await trx.deleteFrom('group_members').where('employee_id', '=', employeeId).execute();
+export async function deleteMembershipsOfEmployee(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<void> {
+  await trx
+    .deleteFrom('group_members')
+    .where('employee_id', '=', (eb) =>
+      eb
+        .selectFrom('employees')
+        .select('id')
+        .where('id', '=', employeeId)
+        .where('account_id', '=', accountId),
+    )
+    .execute();
 }
+
+type ChunkParams = { accountId: number; groupId: number; afterId: number; limit: number };
 
 export interface MemberChunk {
   /** The members' summaries as JSON objects joined by commas ('' for none). */
@@ -142,7 +188,12 @@ export interface MemberChunk {
  * 100,000-member answers in flight, their garbage pushed the server past 300 MiB). The four
  * fields are named here, exactly those of `EmployeeSummary`.
  */
-const memberChunk = prepared((db: Db, p: { groupId: number; afterId: number; limit: number }) => {
+const memberChunk = prepared((db: Db, p: ChunkParams) => {
+  const ofTheGroup = db
+    .selectFrom('groups')
+    .select('id')
+    .where('id', '=', p.groupId)
+    .where('account_id', '=', p.accountId);
   if (dialectOf(db) === 'postgres') {
     // The chunk's member ids first, then each employee by its primary key: `offset 0` keeps
     // the planner from turning the look-ups into a hash join over every employee of the table
@@ -155,7 +206,7 @@ const memberChunk = prepared((db: Db, p: { groupId: number; afterId: number; lim
         db
           .selectFrom('group_members')
           .select('employee_id')
-          .where('group_id', '=', p.groupId)
+          .where('group_id', '=', ofTheGroup)
           .where('employee_id', '>', p.afterId)
           .orderBy('employee_id')
           .limit(p.limit)
@@ -186,7 +237,7 @@ const memberChunk = prepared((db: Db, p: { groupId: number; afterId: number; lim
           .selectFrom('group_members as gm')
           .innerJoin('employees as e', 'e.id', 'gm.employee_id')
           .select(['e.id', 'e.first_name', 'e.last_name', 'e.email'])
-          .where('gm.group_id', '=', p.groupId)
+          .where('gm.group_id', '=', ofTheGroup)
           .where('gm.employee_id', '>', p.afterId)
           .orderBy('gm.employee_id')
           .limit(p.limit)
@@ -203,12 +254,14 @@ const memberChunk = prepared((db: Db, p: { groupId: number; afterId: number; lim
   );
 });
 
+/** Up to `limit` members of the account's group after `afterId` (see memberChunk). */
 export async function memberSummaryChunk(
   db: Db,
+  accountId: number,
   groupId: number,
   afterId: number,
   limit: number,
 ): Promise<MemberChunk> {
-  const row = await memberChunk.executeTakeFirst(db, { groupId, afterId, limit });
+  const row = await memberChunk.executeTakeFirst(db, { accountId, groupId, afterId, limit });
   return { json: row?.json ?? '', count: Number(row?.count ?? 0), lastId: Number(row?.lastId ?? 0) };
 }

@@ -3,13 +3,13 @@ import { distinctSorted, sliceSize, slices } from '../../db/id-slices.js';
 import { invalidEmployeeIds, preconditionFailed, validationFailed } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
 import { normalizeEmail } from '../../fields.js';
-import { parseId } from '../../ids.js';
 import { campaignsEnrollingNewcomers, enrollNewMembers } from '../campaigns/campaigns.launch.js';
 import { employeesByEmail } from '../employees/employees.repository.js';
 import { groupEtag, ifMatchAccepts } from './groups.etag.js';
 import {
   addNewMembers,
   addNewMembersReturning,
+  deleteMembershipsOfGroup,
   type NewMembers,
   removeMembers,
   removeMembersBetween,
@@ -52,22 +52,19 @@ async function requireEmployees(trx: Db, accountId: number, idSlices: number[][]
  */
 async function addSlice(
   trx: Db,
-  props: NewMembers & { accountId: number; campaignIds: number[] },
+  accountId: number,
+  to: NewMembers & { campaignIds: number[] },
   ids: number[],
 ): Promise<number> {
-  if (props.campaignIds.length === 0) return addNewMembers(trx, props, ids);
-  const added = await addNewMembersReturning(trx, props, ids);
-  await enrollNewMembers(trx, {
-    accountId: props.accountId,
-    campaignIds: props.campaignIds,
-    employeeIds: added,
-  });
+  if (to.campaignIds.length === 0) return addNewMembers(trx, accountId, to, ids);
+  const added = await addNewMembersReturning(trx, accountId, to, ids);
+  await enrollNewMembers(trx, { accountId, campaignIds: to.campaignIds, employeeIds: added });
   return added.length;
 }
 
 export interface ReplaceMembershipProps {
   accountId: number;
-  groupId: string | number;
+  groupId: number;
   employeeIds: number[];
   name?: unknown;
   description?: unknown;
@@ -84,48 +81,46 @@ export interface ReplaceMembershipProps {
  */
 export async function replaceMembership(db: Db, props: ReplaceMembershipProps): Promise<GroupDetail> {
   const changes = checkGroupChanges(props);
-  const id = parseId(props.groupId);
-  if (id === null) throw groupNotFound();
+  const { accountId, groupId } = props;
   const wanted = distinctSorted(props.employeeIds);
   const idSlices = slices(wanted, sliceSize(db));
 
   const replace = () =>
     db.transaction().execute(async (trx) => {
-      let group = await lockGroup(trx, props.accountId, id);
+      let group = await lockGroup(trx, accountId, groupId);
       if (!group) throw groupNotFound();
       if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
         throw preconditionFailed();
-      await requireEmployees(trx, props.accountId, idSlices);
+      await requireEmployees(trx, accountId, idSlices);
 
       const target = {
-        accountId: props.accountId,
-        groupId: id,
+        groupId,
         groupWasEmpty: group.employee_count === 0,
-        campaignIds: await campaignsEnrollingNewcomers(trx, props.accountId, id),
+        campaignIds: await campaignsEnrollingNewcomers(trx, accountId, groupId),
       };
       let moved = 0;
       let after = 0;
       for (const [index, slice] of idSlices.entries()) {
         const upTo = index === idSlices.length - 1 ? Number.MAX_SAFE_INTEGER : (slice.at(-1) as number);
         // An empty group (filled for the first time, say) has nobody to remove.
-        if (!target.groupWasEmpty) moved += await removeMembersBetween(trx, id, { after, upTo }, slice);
-        moved += await addSlice(trx, target, slice);
+        if (!target.groupWasEmpty)
+          moved += await removeMembersBetween(trx, accountId, groupId, { after, upTo }, slice);
+        moved += await addSlice(trx, accountId, target, slice);
         after = upTo;
         await yieldToOthers();
       }
-      if (idSlices.length === 0)
-        moved += await removeMembersBetween(trx, id, { after: 0, upTo: Number.MAX_SAFE_INTEGER }, []);
+      if (idSlices.length === 0) moved += await deleteMembershipsOfGroup(trx, accountId, groupId);
 
       if (moved > 0 || isRenamed(group, changes)) {
         group = await recordGroupChange(
           trx,
-          props.accountId,
-          id,
+          accountId,
+          groupId,
           { ...changes, employee_count: wanted.length },
           Date.now(),
         );
       }
-      return { group, etag: groupEtag(group), members: await readMemberChunks(trx, id) };
+      return { group, etag: groupEtag(group), members: await readMemberChunks(trx, accountId, groupId) };
     });
   // A large answer waits its turn (largeAnswers) before the transaction begins, holding nothing.
   return wanted.length > MEMBER_CHUNK_SIZE ? largeAnswers(replace) : replace();
@@ -138,18 +133,16 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
 function changeMembers<T extends { delta: number }>(
   db: Db,
   accountId: number,
-  groupId: string | number,
-  change: (trx: Db, groupId: number) => Promise<T>,
+  groupId: number,
+  change: (trx: Db) => Promise<T>,
 ): Promise<T & { group: Group }> {
-  const id = parseId(groupId);
-  if (id === null) throw groupNotFound();
   return db.transaction().execute(async (trx) => {
-    let group = await lockGroup(trx, accountId, id);
+    let group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
-    const result = await change(trx, id);
+    const result = await change(trx);
     if (result.delta !== 0) {
       const employee_count = group.employee_count + result.delta;
-      group = await recordGroupChange(trx, accountId, id, { employee_count }, Date.now());
+      group = await recordGroupChange(trx, accountId, groupId, { employee_count }, Date.now());
     }
     return { ...result, group };
   });
@@ -162,25 +155,28 @@ async function checkedSlices(trx: Db, accountId: number, employeeIds: number[]):
   return idSlices;
 }
 
+/** Adds the (checked) ids of these slices to the locked group of the account; how many were added. */
+async function addSlices(trx: Db, accountId: number, groupId: number, idSlices: number[][]): Promise<number> {
+  const target = {
+    groupId,
+    groupWasEmpty: false,
+    campaignIds: await campaignsEnrollingNewcomers(trx, accountId, groupId),
+  };
+  let added = 0;
+  for (const slice of idSlices) added += await addSlice(trx, accountId, target, slice);
+  return added;
+}
+
 /** Adds employees to a group; those already in it are left as they are. */
 export async function addGroupMembers(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   employeeIds: number[],
 ): Promise<{ added: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => {
-    const target = {
-      accountId,
-      groupId: id,
-      groupWasEmpty: false,
-      campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
-    };
-    let added = 0;
-    for (const slice of await checkedSlices(trx, accountId, employeeIds))
-      added += await addSlice(trx, target, slice);
-    return { delta: added };
-  });
+  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx) => ({
+    delta: await addSlices(trx, accountId, groupId, await checkedSlices(trx, accountId, employeeIds)),
+  }));
   return { added: delta, group };
 }
 
@@ -188,13 +184,13 @@ export async function addGroupMembers(
 export async function removeGroupMembers(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   employeeIds: number[],
 ): Promise<{ removed: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx, id) => {
+  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx) => {
     let removed = 0;
     for (const slice of await checkedSlices(trx, accountId, employeeIds))
-      removed += await removeMembers(trx, id, slice);
+      removed += await removeMembers(trx, accountId, groupId, slice);
     return { delta: -removed };
   });
   return { removed: -delta, group };
@@ -212,7 +208,7 @@ interface AddedByEmail {
 export async function addGroupMembersByEmail(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   emails: string[],
 ): Promise<AddedByEmail> {
   if (emails.length > MAX_EMAILS)
@@ -225,7 +221,7 @@ export async function addGroupMembersByEmail(
   }
   // No stored address holds a NUL (and PostgreSQL could not compare one): such an entry is not found.
   const lookup = [...wanted.keys()].filter((key) => !key.includes('\u0000'));
-  const result = await changeMembers(db, accountId, groupId, async (trx, id) => {
+  const result = await changeMembers(db, accountId, groupId, async (trx) => {
     const found = await employeesByEmail(trx, accountId, lookup);
     // Locked as any other addition (a concurrent deletion waits); all exist, being just found.
     const idSlices = await checkedSlices(
@@ -233,14 +229,7 @@ export async function addGroupMembersByEmail(
       accountId,
       found.map((e) => e.id),
     );
-    const target = {
-      accountId,
-      groupId: id,
-      groupWasEmpty: false,
-      campaignIds: await campaignsEnrollingNewcomers(trx, accountId, id),
-    };
-    let delta = 0;
-    for (const slice of idSlices) delta += await addSlice(trx, target, slice);
+    const delta = await addSlices(trx, accountId, groupId, idSlices);
     return { delta, matched: found.length, found: new Set(found.map((e) => e.email_normalized)) };
   });
   return {

@@ -42,3 +42,8 @@ export function presentGroupRecord(group: GroupRow) {
 export function presentAdminGroup(group: GroupRow) {
   return { ...presentGroup(group), created_at: iso(group.created_at), updated_at: iso(group.updated_at) };
 }
+
+/** The answer to a membership change of the web interface: its figures, and the group as it is now. */
+export function presentMembershipChange<T extends { group: GroupRow }>(change: T) {
+  return { ...change, group: presentAdminGroup(change.group) };
+}

@@ -144,28 +144,6 @@ export async function readGroupsPage(
   return { count: Number(row?.count ?? 0), results: row?.results ?? '[]' };
 }
 
-/**
- * The members' summaries, ordered by id, as a JSON array text made by the database: for a
- * 10,000-member group, building 10,000 JS objects and serializing them again costs more than
- * the query. The four fields are named here, exactly those of `EmployeeSummary`.
- */
-export async function memberSummariesJson(db: Db, groupId: number): Promise<string> {
-  const { rows } = await (dialectOf(db) === 'postgres'
-    ? sql<{
-        json: string;
-      }>`select '[' || coalesce(string_agg(row_to_json(m)::text, ',' order by m.id), '') || ']' as json
-        from (select e.id, e.first_name, e.last_name, e.email from group_members gm
-          join employees e on e.id = gm.employee_id where gm.group_id = ${groupId}) m`
-    : // The ordered subquery streams in primary-key order; an ORDER BY inside the aggregate
-      // would sort again in a temporary B-tree (twice the time). The order is pinned by a test.
-      sql<{ json: string }>`select coalesce(json_group_array(json_object('id', id, 'first_name', first_name,
-          'last_name', last_name, 'email', email)), '[]') as json
-        from (select e.id, e.first_name, e.last_name, e.email from group_members gm
-          join employees e on e.id = gm.employee_id where gm.group_id = ${groupId} order by gm.employee_id)`
-  ).execute(db);
-  return rows[0]?.json ?? '[]';
-}
-
 /** Saves a change to the group and moves its version (and so its ETag) and the account's groups revision on. */
 export async function recordGroupChange(
   trx: Db,

@@ -5,7 +5,6 @@ import { containsPattern, foldedContainsPattern } from '../../db/like.js';
 import { AppError, FieldErrorCollector, invalidPage } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
 import { checkDescription, checkName } from '../../fields.js';
-import { parseId } from '../../ids.js';
 import type { PageJson, PageRequest } from '../../pagination.js';
 import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
@@ -123,17 +122,19 @@ export const MEMBER_CHUNK_SIZE = 1_000;
 export const largeAnswers = pLimit(2);
 
 /**
- * A group's members, chunk by chunk. The next chunk is asked for as soon as this one's rows
- * are in, so the database reads it while this one is serialized and sent.
+ * The account's group's members, chunk by chunk. The next chunk is asked for as soon as this
+ * one's rows are in, so the database reads it while this one is serialized and sent.
  */
 export async function* memberChunks(
   db: Db,
+  accountId: number,
   groupId: number,
   limit = MEMBER_CHUNK_SIZE,
 ): AsyncGenerator<string> {
-  let chunk = await memberSummaryChunk(db, groupId, 0, limit);
+  const read = (afterId: number) => memberSummaryChunk(db, accountId, groupId, afterId, limit);
+  let chunk = await read(0);
   for (;;) {
-    const next = chunk.count === limit ? memberSummaryChunk(db, groupId, chunk.lastId, limit) : undefined;
+    const next = chunk.count === limit ? read(chunk.lastId) : undefined;
     // Read ahead: if the client goes away before it is awaited, its failure is nobody's.
     next?.catch(() => {});
     if (chunk.count > 0) yield chunk.json;
@@ -147,9 +148,9 @@ export async function* memberChunks(
  * All of a group's member chunks (an answer that must be read inside its transaction). They are
  * all kept until sent whatever their size, so they are read in slices (fewer round trips).
  */
-export async function readMemberChunks(db: Db, groupId: number): Promise<string[]> {
+export async function readMemberChunks(db: Db, accountId: number, groupId: number): Promise<string[]> {
   const chunks: string[] = [];
-  for await (const chunk of memberChunks(db, groupId, sliceSize(db))) chunks.push(chunk);
+  for await (const chunk of memberChunks(db, accountId, groupId, sliceSize(db))) chunks.push(chunk);
   return chunks;
 }
 
@@ -161,19 +162,18 @@ export async function readMemberChunks(db: Db, groupId: number): Promise<string[
 export async function readGroupDetail<T>(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   send: (detail: GroupDetail<AsyncIterable<string>>) => Promise<T>,
 ): Promise<T> {
-  const id = parseId(groupId);
-  const found = id === null ? undefined : await findGroup(db, accountId, id);
-  if (!found || id === null) throw groupNotFound();
+  const found = await findGroup(db, accountId, groupId);
+  if (!found) throw groupNotFound();
   let snapshot = db.transaction().setAccessMode('read only');
   if (dialectOf(db) === 'postgres') snapshot = snapshot.setIsolationLevel('repeatable read');
   const read = () =>
     snapshot.execute(async (trx) => {
-      const group = await findGroup(trx, accountId, id);
+      const group = await findGroup(trx, accountId, groupId);
       if (!group) throw groupNotFound();
-      return send({ group, etag: groupEtag(group), members: memberChunks(trx, id) });
+      return send({ group, etag: groupEtag(group), members: memberChunks(trx, accountId, groupId) });
     });
   return found.employee_count > MEMBER_CHUNK_SIZE ? largeAnswers(read) : read();
 }
@@ -194,9 +194,8 @@ export function listGroupsPage(
   );
 }
 
-export async function getGroup(db: Db, accountId: number, groupId: string | number): Promise<Group> {
-  const id = parseId(groupId);
-  const group = id === null ? undefined : await findGroup(db, accountId, id);
+export async function getGroup(db: Db, accountId: number, groupId: number): Promise<Group> {
+  const group = await findGroup(db, accountId, groupId);
   if (!group) throw groupNotFound();
   return group;
 }
@@ -205,17 +204,15 @@ export async function getGroup(db: Db, accountId: number, groupId: string | numb
 export async function updateGroup(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   input: { name?: unknown; description?: unknown },
 ): Promise<Group> {
   const changes = checkGroupChanges(input);
-  const id = parseId(groupId);
-  if (id === null) throw groupNotFound();
   return db.transaction().execute(async (trx) => {
-    const group = await lockGroup(trx, accountId, id);
+    const group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
     if (!isRenamed(group, changes)) return group;
-    return recordGroupChange(trx, accountId, id, changes, Date.now());
+    return recordGroupChange(trx, accountId, groupId, changes, Date.now());
   });
 }
 
@@ -224,20 +221,18 @@ export async function updateGroup(
  * longer target it (enrollments stay). A group that a scheduled or active campaign targets is
  * kept (409): deleting it would silently change who that campaign trains.
  */
-export async function deleteGroup(db: Db, accountId: number, groupId: string | number): Promise<void> {
-  const id = parseId(groupId);
-  if (id === null) throw groupNotFound();
+export async function deleteGroup(db: Db, accountId: number, groupId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const group = await lockGroup(trx, accountId, id);
+    const group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
-    const running = await campaignsTargetingGroup(trx, accountId, id, ['scheduled', 'active']);
+    const running = await campaignsTargetingGroup(trx, accountId, groupId, ['scheduled', 'active']);
     if (running.length > 0) {
       throw new AppError('group_in_use', {
         message: `This group is a target of ${running.map((name) => `"${name}"`).join(', ')}; stop or change that campaign first`,
       });
     }
-    await deleteMembershipsOfGroup(trx, id);
-    await deleteGroupRow(trx, accountId, id);
+    await deleteMembershipsOfGroup(trx, accountId, groupId);
+    await deleteGroupRow(trx, accountId, groupId);
   });
 }
 
@@ -245,7 +240,7 @@ export async function deleteGroup(db: Db, accountId: number, groupId: string | n
 export async function groupMembersPage(
   db: Db,
   accountId: number,
-  groupId: string | number,
+  groupId: number,
   query: { search?: string },
   window: ListWindow,
 ): Promise<ListPage<EmployeeRow>> {
