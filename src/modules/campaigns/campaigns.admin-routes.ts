@@ -17,17 +17,14 @@ import {
 } from './campaigns.admin-schemas.js';
 import { launchCampaign } from './campaigns.launch.js';
 import { presentAdminCampaign, presentAdminEnrollment } from './campaigns.presenter.js';
+import { createCampaign, getCampaign, listCampaignsPage, updateCampaign } from './campaigns.service.js';
 import {
   archiveCampaign,
-  createCampaign,
   deleteCampaign,
-  getCampaign,
-  listCampaignsPage,
   scheduleCampaign,
   stopCampaign,
   unscheduleCampaign,
-  updateCampaign,
-} from './campaigns.service.js';
+} from './campaigns.transitions.js';
 import {
   campaignProgress,
   exportEnrollments,

@@ -3,7 +3,6 @@ import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/database.js';
 import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, validationFailed } from '../../errors.js';
-import { parseId } from '../../ids.js';
 import {
   fetchPage,
   type ListPage,
@@ -95,7 +94,7 @@ function withStatus(campaign: CampaignView, now: number) {
 export async function findEnrollments(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
   page: PageRequest,
   query: { status?: string },
 ): Promise<Page<Enrollment>> {
@@ -105,8 +104,8 @@ export async function findEnrollments(
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status };
   const result = await fetchPage(
     page,
-    () => countEnrollments(db, filter),
-    (limit, offset) => listEnrollments(db, filter, 'employee', limit, offset),
+    () => countEnrollments(db, accountId, filter),
+    (limit, offset) => listEnrollments(db, accountId, filter, 'employee', limit, offset),
   );
   return { ...result, items: result.items.map(withStatus(campaign, now)) };
 }
@@ -115,7 +114,7 @@ export async function findEnrollments(
 export async function listEnrollmentsPage(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
   query: { status?: string; search?: string },
   window: ListWindow,
 ): Promise<ListPage<Enrollment>> {
@@ -127,8 +126,8 @@ export async function listEnrollmentsPage(
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
   const page = await readList(
     window,
-    () => countEnrollments(db, filter),
-    (limit, offset) => listEnrollments(db, filter, 'name', limit, offset),
+    () => countEnrollments(db, accountId, filter),
+    (limit, offset) => listEnrollments(db, accountId, filter, 'name', limit, offset),
   );
   return { ...page, items: page.items.map(withStatus(campaign, now)) };
 }
@@ -160,14 +159,14 @@ function roundedScore(score: number | null): number | null {
 export async function campaignProgress(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
 ): Promise<CampaignProgress> {
   const campaign = await getCampaign(db, accountId, campaignId);
   const now = Date.now();
   const [counts, byDay, byCourse, courses] = await Promise.all([
-    statusCounts(db, campaign.id),
-    completionsByDay(db, campaign.id),
-    courseCounts(db, campaign.id),
+    statusCounts(db, accountId, campaign.id),
+    completionsByDay(db, accountId, campaign.id),
+    courseCounts(db, accountId, campaign.id),
     findCourses(db, accountId, campaign.course_keys),
   ]);
   const overdue = campaign.due_at !== null && campaign.due_at < now;
@@ -220,14 +219,13 @@ export async function campaignProgress(
 export async function resendInvitation(
   db: Db,
   accountId: number,
-  campaignId: string | number,
-  enrollmentId: string | number,
+  campaignId: number,
+  enrollmentId: number,
 ): Promise<Enrollment> {
   const campaign = await getCampaign(db, accountId, campaignId);
-  const id = parseId(enrollmentId);
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
-    const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
+    const enrollment = await findCampaignEnrollment(trx, accountId, campaign.id, enrollmentId);
     if (!enrollment) throw new AppError('enrollment_not_found');
     if (enrollment.employee_deleted_at !== null) throw new AppError('employee_deleted');
     if (campaign.status !== 'active') throw new AppError('campaign_not_active');
@@ -246,7 +244,7 @@ export async function resendInvitation(
     });
   });
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
-  const [row] = await enrollmentsAfter(db, { ...filter, enrollmentId: id as number }, 0, 1);
+  const [row] = await enrollmentsAfter(db, accountId, { ...filter, enrollmentId }, 0, 1);
   return withStatus(campaign, now)(row as EnrollmentListRow);
 }
 
@@ -267,11 +265,7 @@ const CSV_COLUMNS = [
  * A campaign's enrollments as CSV, streamed in employee id order; cells a spreadsheet would run
  * as a formula are neutralised (as in the employees export).
  */
-export async function exportEnrollments(
-  db: Db,
-  accountId: number,
-  campaignId: string | number,
-): Promise<Readable> {
+export async function exportEnrollments(db: Db, accountId: number, campaignId: number): Promise<Readable> {
   const campaign = await getCampaign(db, accountId, campaignId);
   const now = Date.now();
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
@@ -279,7 +273,7 @@ export async function exportEnrollments(
     (async function* () {
       let after = 0;
       for (;;) {
-        const batch = await enrollmentsAfter(db, filter, after, EXPORT_BATCH_SIZE);
+        const batch = await enrollmentsAfter(db, accountId, filter, after, EXPORT_BATCH_SIZE);
         for (const e of batch) {
           const person = enrollmentPerson(e);
           yield [

@@ -129,7 +129,7 @@ export function canSeeCompletion(learner: Learner): learner is Learner & { compl
 
 /** The campaign's courses in order, with the learner's progress in each. */
 export async function learnerCourses(db: Db, learner: Learner): Promise<LearnerCourse[]> {
-  const keys = (await courseKeysOfCampaigns(db, [learner.campaignId])).get(learner.campaignId) ?? [];
+  const keys = (await courseKeysOfCampaigns(db, learner.accountId, [learner.campaignId])).get(learner.campaignId) ?? [];
   const [courses, rows] = await Promise.all([
     findCourses(db, learner.accountId, keys),
     courseProgressRows(db, learner.enrollmentId),
