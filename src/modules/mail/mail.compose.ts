@@ -63,10 +63,7 @@ async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
  */
 export async function mailComposer(db: Db, claims: Claim[], options: ComposeOptions): Promise<Composer> {
   // Cross-account by design: the claims come from the one queue of every account.
-  const contexts = await messageContexts(
-    db,
-    claims.map((c) => c.id),
-  );
+  const contexts = await messageContexts(db, claims);
   const courses = await coursesOfCampaigns(db, [...contexts.values()]);
   const secret = await learnerLinkSecret(db);
   return (claim) => {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AccountParams, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
-import { parseId } from '../../ids.js';
 import { listWindow } from '../../pagination.js';
 import {
   AdminMessage,
@@ -34,12 +33,11 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { status, campaign_id } = request.query;
+      const { status, campaign_id: campaignId } = request.query;
       const page = await listMessagesPage(
         app.db,
         request.admin.accountId,
-        // An id too large to exist matches nothing (0), like another account's campaign.
-        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0) },
+        { status, campaignId },
         listWindow(request.query),
       );
       return listEnvelope(page, presentMessage);
