@@ -41,6 +41,11 @@ const TRANSITIONS = {
 
 const tags = ['Training campaigns'];
 
+/** The options of a route on one of the account's campaigns that answers the campaign. */
+const onCampaign = (summary: string) => ({
+  schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) },
+});
+
 /**
  * The admin API's training campaign routes, relative to `/admin/api/accounts/:accountId`
  * (whose hooks have checked the session, the CSRF token and the account: `request.admin.accountId`).
@@ -83,18 +88,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/campaigns/:campaignId',
-    {
-      schema: {
-        tags,
-        summary: 'One campaign',
-        params: CampaignIdParams,
-        response: responses({ 200: AdminCampaign }),
-      },
-    },
-    async (request) =>
-      presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
+  app.get('/campaigns/:campaignId', onCampaign('One campaign'), async (request) =>
+    presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
   );
 
   app.patch(
@@ -133,15 +128,9 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/campaigns/:campaignId/launch',
-    {
-      schema: {
-        tags,
-        summary:
-          'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
-        params: CampaignIdParams,
-        response: responses({ 200: AdminCampaign }),
-      },
-    },
+    onCampaign(
+      'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
+    ),
     async (request) =>
       presentAdminCampaign(
         await launchCampaign(app.db, {
@@ -153,11 +142,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
-    app.post(
-      `/campaigns/:campaignId/${action}`,
-      { schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) } },
-      async (request) =>
-        presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
+    app.post(`/campaigns/:campaignId/${action}`, onCampaign(summary), async (request) =>
+      presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
     );
   }
 
