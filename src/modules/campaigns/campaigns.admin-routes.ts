@@ -17,6 +17,7 @@ import {
 } from './campaigns.admin-schemas.js';
 import { launchCampaign } from './campaigns.launch.js';
 import { presentAdminCampaign, presentAdminEnrollment } from './campaigns.presenter.js';
+import { campaignProgress } from './campaigns.progress.js';
 import { createCampaign, getCampaign, listCampaignsPage, updateCampaign } from './campaigns.service.js';
 import {
   archiveCampaign,
@@ -25,12 +26,7 @@ import {
   stopCampaign,
   unscheduleCampaign,
 } from './campaigns.transitions.js';
-import {
-  campaignProgress,
-  exportEnrollments,
-  listEnrollmentsPage,
-  resendInvitation,
-} from './enrollments.service.js';
+import { exportEnrollments, listEnrollmentsPage, resendInvitation } from './enrollments.service.js';
 
 const TRANSITIONS = {
   schedule: { run: scheduleCampaign, summary: 'Draft → scheduled: it launches by itself at `start_date`' },

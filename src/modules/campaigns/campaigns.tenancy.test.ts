@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount, makeCampaign, makeGroup } from '../../../test/helpers/factories.js';
 import { campaignMessages, makeActiveCampaign } from '../../../test/helpers/mail-fixtures.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
+import { completionsByDay, courseCounts, statusCounts } from './campaigns.progress.repository.js';
 import {
   courseKeysOfCampaigns,
   enrollmentCounts,
@@ -12,14 +13,11 @@ import {
 } from './campaigns.repository.js';
 import { claimReminderRound, recordReminderCount } from './campaigns.scheduler.repository.js';
 import {
-  completionsByDay,
   countEnrollments,
-  courseCounts,
   enrollGroupMembers,
   enrollJoiningMembers,
   findCampaignEnrollment,
   listEnrollments,
-  statusCounts,
 } from './enrollments.repository.js';
 
 // The account comes first in every repository call, and SQL filters by it: given another
