@@ -106,13 +106,8 @@ export interface MessageContext {
 /** What the claimed messages, of any accounts, are rendered from. */
 export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<number, MessageContext>> {
   if (claims.length === 0) return new Map();
-  const rows = await withPeople(
-    db.selectFrom('messages as m').where(
-      'm.id',
-      'in',
-      claims.map((c) => c.id),
-    ),
-  )
+  const ids = claims.map((c) => c.id);
+  const rows = await withPeople(db.selectFrom('messages as m').where('m.id', 'in', ids))
     .leftJoin('accounts as a', 'a.id', 'm.account_id')
     .select([
       'm.id',
