@@ -22,6 +22,8 @@ export async function enrollGroupMembers(
     .expression(
       trx
         .selectFrom('campaign_groups as cg')
+        // A join, not a subquery: the planner sees the campaign id itself (the launch's hot path).
+        .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
         .innerJoin('group_members as gm', 'gm.group_id', 'cg.group_id')
         .select([
           sql.lit(props.accountId).as('account_id'),
@@ -30,7 +32,8 @@ export async function enrollGroupMembers(
           sql.lit(props.now).as('enrolled_at'),
         ])
         .distinct()
-        .where('cg.campaign_id', '=', ownCampaignId(trx, props.accountId, props.campaignId))
+        .where('c.account_id', '=', props.accountId)
+        .where('cg.campaign_id', '=', props.campaignId)
         .where('gm.employee_id', '>', props.after)
         .where('gm.employee_id', '<=', props.upTo)
         .orderBy('gm.employee_id'),
