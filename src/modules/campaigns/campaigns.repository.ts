@@ -8,7 +8,8 @@ export type CampaignRow = Selectable<TrainingCampaignsTable>;
 /**
  * The account's campaign id as a subquery, evaluated once (no row: not the account's). Tables
  * without an account_id (campaign_groups, campaign_courses, …) are scoped through it, by their
- * campaign_id indexes; so are enrollments, whose counts read those indexes alone.
+ * campaign_id indexes; the hot queries over enrollments keep the id itself in their condition
+ * (so the planner sees it) and check the ownership with `exists` on this subquery.
  */
 export function ownCampaignId(db: Db, accountId: number, campaignId: number) {
   return db

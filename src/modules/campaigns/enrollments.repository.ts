@@ -77,7 +77,8 @@ function filtered(db: Db, accountId: number, filter: EnrollmentFilter) {
   let query = db
     .selectFrom('enrollments')
     .leftJoin('employees', 'employees.id', 'enrollments.employee_id')
-    .where('enrollments.campaign_id', '=', ownCampaignId(db, accountId, filter.campaignId));
+    .where('enrollments.campaign_id', '=', filter.campaignId)
+    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
   if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
   const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
   switch (filter.status) {
