@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry, register } from 'prom-client';
 import type { Database } from '../db/database.js';
-import { mailQueueDepth } from '../modules/mail/messages.service.js';
+import { mailQueueDepthOfAllAccounts } from '../modules/mail/messages.service.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /**
@@ -100,7 +100,9 @@ export function registerMailQueueGauge(registry: Registry, database: () => Datab
     registers: [registry],
     async collect() {
       const db = database();
-      const counts = db ? await within(MAIL_QUEUE_DEADLINE_MS, mailQueueDepth(db.db)) : undefined;
+      const counts = db
+        ? await within(MAIL_QUEUE_DEADLINE_MS, mailQueueDepthOfAllAccounts(db.db))
+        : undefined;
       this.reset();
       if (!counts) return;
       for (const [status, count] of Object.entries(counts)) this.set({ status }, count);

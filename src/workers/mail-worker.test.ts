@@ -13,7 +13,7 @@ import { freePort } from '../../test/helpers/server-process.js';
 import { countByRecipient, startSmtpServer, type TestSmtpServer } from '../../test/helpers/smtp.js';
 import type { Db } from '../db/database.js';
 import { learnerLinkSecret, readLearnerToken } from '../modules/learner/learner-links.js';
-import { claimDueMessages } from '../modules/mail/mail.repository.js';
+import { claimDueMessagesOfAllAccounts } from '../modules/mail/mail.repository.js';
 import { type MailTransport, outboxTransport, smtpTransport } from '../modules/mail/mail.transport.js';
 import { manualClock } from './clock.js';
 import { MailWorker, type MailWorkerOptions, type WorkerLog } from './mail-worker.js';
@@ -306,7 +306,7 @@ describe('a worker that dies mid-send', () => {
     const c = await campaign();
     const clock = manualClock(Date.now());
     // A worker claims the message and dies before sending anything.
-    const [claim] = await claimDueMessages(t.app.db, {
+    const [claim] = await claimDueMessagesOfAllAccounts(t.app.db, {
       now: clock.now(),
       limit: 50,
       leaseUntil: clock.now() + lease,
@@ -559,7 +559,7 @@ describe('several workers on one queue', () => {
     const now = Date.now();
     const claims = await Promise.all(
       handles.flatMap((db) =>
-        [1, 2].map(() => claimDueMessages(db, { now, limit: 10, leaseUntil: now + MINUTE })),
+        [1, 2].map(() => claimDueMessagesOfAllAccounts(db, { now, limit: 10, leaseUntil: now + MINUTE })),
       ),
     );
     const ids = claims.flat().map((claim) => claim.id);

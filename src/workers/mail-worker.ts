@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { type Composer, mailComposer } from '../modules/mail/mail.compose.js';
 import {
   type Claim,
-  claimDueMessages,
+  claimDueMessagesOfAllAccounts,
   finishClaim,
   recordHandOff,
   recordSent,
@@ -108,7 +108,8 @@ export class MailWorker {
     if (this.stopping || this.paused()) return { ...totals, claimed: 0, full: false };
     const want = Math.min(this.options.batchSize, this.rate.available());
     const now = this.clock.now();
-    const claims = await claimDueMessages(this.options.db, {
+    // Cross-account by design: one queue serves every account (each claim carries its account).
+    const claims = await claimDueMessagesOfAllAccounts(this.options.db, {
       now,
       limit: want,
       leaseUntil: now + this.options.leaseMs,

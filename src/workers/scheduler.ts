@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
-import { launchDueCampaigns } from '../modules/campaigns/campaigns.launch.js';
-import { queueDueReminders } from '../modules/campaigns/campaigns.reminders.js';
+import { launchDueCampaignsOfAllAccounts } from '../modules/campaigns/campaigns.launch.js';
+import { queueDueRemindersOfAllAccounts } from '../modules/campaigns/campaigns.reminders.js';
 import type { WorkerLog } from './mail-worker.js';
 
 export interface ScheduledWork {
@@ -14,14 +14,15 @@ export interface ScheduledWork {
  * failing step is logged without stopping the other.
  */
 export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Promise<ScheduledWork> {
+  // Cross-account by design: one pass serves every account's campaigns.
   const work: ScheduledWork = { launched: 0, reminders: 0 };
   try {
-    work.launched = await launchDueCampaigns(db, now);
+    work.launched = await launchDueCampaignsOfAllAccounts(db, now);
   } catch (err) {
     log.error({ err }, 'scheduler: could not launch scheduled campaigns');
   }
   try {
-    work.reminders = await queueDueReminders(db, now);
+    work.reminders = await queueDueRemindersOfAllAccounts(db, now);
   } catch (err) {
     log.error({ err }, 'scheduler: could not queue reminders');
   }

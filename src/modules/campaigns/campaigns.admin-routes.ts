@@ -17,23 +17,16 @@ import {
 } from './campaigns.admin-schemas.js';
 import { launchCampaign } from './campaigns.launch.js';
 import { presentAdminCampaign, presentAdminEnrollment } from './campaigns.presenter.js';
+import { campaignProgress } from './campaigns.progress.js';
+import { createCampaign, getCampaign, listCampaignsPage, updateCampaign } from './campaigns.service.js';
 import {
   archiveCampaign,
-  createCampaign,
   deleteCampaign,
-  getCampaign,
-  listCampaignsPage,
   scheduleCampaign,
   stopCampaign,
   unscheduleCampaign,
-  updateCampaign,
-} from './campaigns.service.js';
-import {
-  campaignProgress,
-  exportEnrollments,
-  listEnrollmentsPage,
-  resendInvitation,
-} from './enrollments.service.js';
+} from './campaigns.transitions.js';
+import { exportEnrollments, listEnrollmentsPage, resendInvitation } from './enrollments.service.js';
 
 const TRANSITIONS = {
   schedule: { run: scheduleCampaign, summary: 'Draft → scheduled: it launches by itself at `start_date`' },
@@ -43,6 +36,11 @@ const TRANSITIONS = {
 } as const;
 
 const tags = ['Training campaigns'];
+
+/** The options of a route on one of the account's campaigns that answers the campaign. */
+const onCampaign = (summary: string) => ({
+  schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) },
+});
 
 /**
  * The admin API's training campaign routes, relative to `/admin/api/accounts/:accountId`
@@ -86,18 +84,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/campaigns/:campaignId',
-    {
-      schema: {
-        tags,
-        summary: 'One campaign',
-        params: CampaignIdParams,
-        response: responses({ 200: AdminCampaign }),
-      },
-    },
-    async (request) =>
-      presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
+  app.get('/campaigns/:campaignId', onCampaign('One campaign'), async (request) =>
+    presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
   );
 
   app.patch(
@@ -136,15 +124,9 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/campaigns/:campaignId/launch',
-    {
-      schema: {
-        tags,
-        summary:
-          'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
-        params: CampaignIdParams,
-        response: responses({ 200: AdminCampaign }),
-      },
-    },
+    onCampaign(
+      'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
+    ),
     async (request) =>
       presentAdminCampaign(
         await launchCampaign(app.db, {
@@ -156,11 +138,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
-    app.post(
-      `/campaigns/:campaignId/${action}`,
-      { schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) } },
-      async (request) =>
-        presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
+    app.post(`/campaigns/:campaignId/${action}`, onCampaign(summary), async (request) =>
+      presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
     );
   }
 

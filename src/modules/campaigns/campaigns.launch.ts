@@ -2,22 +2,28 @@ import type { Db } from '../../db/database.js';
 import { sliceSize } from '../../db/id-slices.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { yieldToOthers } from '../../event-loop.js';
-import { parseId } from '../../ids.js';
 import { employeeIdAfter } from '../employees/employees.repository.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
 import {
-  dueScheduledCampaigns,
+  activeCampaignsEnrollingNewcomers,
   lockCampaign,
   lockTargetGroups,
   updateCampaignRow,
 } from './campaigns.repository.js';
 import { checkReadyToRun } from './campaigns.rules.js';
-import { type CampaignView, campaignNotFound, getCampaign, wrongStatus } from './campaigns.service.js';
+import { dueScheduledCampaignsOfAllAccounts } from './campaigns.scheduler.repository.js';
+import {
+  type CampaignView,
+  campaignNotFound,
+  campaignView,
+  getCampaign,
+  wrongStatus,
+} from './campaigns.service.js';
 import { enrollGroupMembers, enrollJoiningMembers } from './enrollments.repository.js';
 
 export interface LaunchCampaignProps {
   accountId: number;
-  campaignId: string | number;
+  campaignId: number;
   /** `now`: an administrator launches it now; `scheduled`: the scheduler, at its start date. */
   trigger: 'now' | 'scheduled';
   now?: number;
@@ -31,8 +37,7 @@ export interface LaunchCampaignProps {
  * stalls other requests.
  */
 export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promise<CampaignView> {
-  const id = parseId(props.campaignId);
-  if (id === null) throw campaignNotFound();
+  const id = props.campaignId;
   const now = props.now ?? Date.now();
   await db.transaction().execute(async (trx) => {
     const row = await lockCampaign(trx, props.accountId, id);
@@ -40,7 +45,7 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
     const from = props.trigger === 'now' ? ['draft', 'scheduled'] : ['scheduled'];
     if (!from.includes(row.status)) throw wrongStatus('launch', row.status);
     if (props.trigger === 'now') {
-      const campaign = await getCampaign(trx, props.accountId, id);
+      const campaign = await campaignView(trx, props.accountId, row);
       const errors = new FieldErrorCollector();
       checkReadyToRun(errors, campaign, 'launch', now);
       errors.throwIfAny();
@@ -80,9 +85,10 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
 }
 
 /** Launches the scheduled campaigns whose start date has come (the scheduler calls this). Returns how many. */
-export async function launchDueCampaigns(db: Db, now: number): Promise<number> {
+export async function launchDueCampaignsOfAllAccounts(db: Db, now: number): Promise<number> {
+  // Cross-account by design: the scheduler launches every account's due campaigns, each in its account.
   let launched = 0;
-  for (const campaign of await dueScheduledCampaigns(db, now, 100)) {
+  for (const campaign of await dueScheduledCampaignsOfAllAccounts(db, now, 100)) {
     try {
       await launchCampaign(db, {
         accountId: campaign.account_id,
@@ -103,21 +109,8 @@ export async function launchDueCampaigns(db: Db, now: number): Promise<number> {
  * The active campaigns that target this group and enroll newcomers: people who join the group
  * (inside the membership change's transaction) are enrolled in each and invited.
  */
-export async function campaignsEnrollingNewcomers(
-  trx: Db,
-  accountId: number,
-  groupId: number,
-): Promise<number[]> {
-  const rows = await trx
-    .selectFrom('campaign_groups as cg')
-    .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
-    .select('c.id')
-    .where('cg.group_id', '=', groupId)
-    .where('c.account_id', '=', accountId)
-    .where('c.status', '=', 'active')
-    .where('c.enroll_new_members', '=', 1)
-    .execute();
-  return rows.map((r) => r.id);
+export function campaignsEnrollingNewcomers(trx: Db, accountId: number, groupId: number): Promise<number[]> {
+  return activeCampaignsEnrollingNewcomers(trx, accountId, groupId);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { iso, isoOrNull } from '../../time.js';
+import { completionRate } from './campaigns.progress.js';
 import { allowedActions } from './campaigns.rules.js';
 import type { CampaignView } from './campaigns.service.js';
-import { completionRate, type Enrollment, enrollmentPerson } from './enrollments.service.js';
+import { type Enrollment, enrollmentPerson } from './enrollments.service.js';
 
 /** A campaign as the Customer API shows it. */
 export function presentCampaign(campaign: CampaignView) {

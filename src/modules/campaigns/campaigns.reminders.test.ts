@@ -4,7 +4,7 @@ import { afterFile } from '../../../test/helpers/cleanup.js';
 import { dialectUnderTest, openMigrated } from '../../../test/helpers/database.js';
 import { DAY_MS, makeAccountRow, makeActiveCampaign } from '../../../test/helpers/mail-fixtures.js';
 import type { Db } from '../../db/database.js';
-import { queueDueReminders } from './campaigns.reminders.js';
+import { queueDueRemindersOfAllAccounts } from './campaigns.reminders.js';
 
 // Reminder rounds: queued once per round (however many schedulers run), only to people who
 // have not completed, never for a moment already past at launch.
@@ -67,12 +67,12 @@ describe('reminder rounds', () => {
       .where('id', '=', done)
       .execute();
 
-    expect(await queueDueReminders(t.app.db, due - 7 * DAY_MS - 1)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - 7 * DAY_MS - 1)).toBe(0);
     expect(await rounds(t.app.db, c.campaignId)).toEqual([]);
 
     const weekBefore = due - 7 * DAY_MS;
-    expect(await queueDueReminders(t.app.db, weekBefore)).toBe(2);
-    expect(await queueDueReminders(t.app.db, weekBefore + 60_000)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, weekBefore)).toBe(2);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, weekBefore + 60_000)).toBe(0);
     expect(await reminders(t.app.db, c.campaignId)).toEqual([
       { enrollment_id: a, round: 7, status: 'queued' },
       { enrollment_id: b, round: 7, status: 'queued' },
@@ -84,9 +84,9 @@ describe('reminder rounds', () => {
       .set({ completed_at: weekBefore + DAY_MS })
       .where('id', '=', b)
       .execute();
-    expect(await queueDueReminders(t.app.db, due - 3 * DAY_MS)).toBe(1);
-    expect(await queueDueReminders(t.app.db, due - DAY_MS + 5)).toBe(1);
-    expect(await queueDueReminders(t.app.db, due - DAY_MS + 10)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - 3 * DAY_MS)).toBe(1);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - DAY_MS + 5)).toBe(1);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - DAY_MS + 10)).toBe(0);
     expect((await reminders(t.app.db, c.campaignId)).map((r) => [r.enrollment_id, r.round])).toEqual([
       [a, 7],
       [b, 7],
@@ -102,24 +102,24 @@ describe('reminder rounds', () => {
 
   it('records a round whose moment was past at launch without sending it', async () => {
     const c = await campaign({ launchedAt: due - 5 * DAY_MS, now: due - 5 * DAY_MS });
-    expect(await queueDueReminders(t.app.db, due - 5 * DAY_MS + 1000)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - 5 * DAY_MS + 1000)).toBe(0);
     expect(await rounds(t.app.db, c.campaignId)).toEqual([
       { days_before_due: 7, queued_count: 0, queued_at: due - 5 * DAY_MS + 1000 },
     ]);
-    expect(await queueDueReminders(t.app.db, due - 3 * DAY_MS)).toBe(3);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - 3 * DAY_MS)).toBe(3);
     expect((await reminders(t.app.db, c.campaignId)).map((r) => r.round)).toEqual([3, 3, 3]);
   });
 
   it('sends only the latest of several rounds that came at once, and none after the due date', async () => {
     const c = await campaign();
     // The scheduler was down from launch until two days before the due date.
-    expect(await queueDueReminders(t.app.db, due - 2 * DAY_MS)).toBe(3);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - 2 * DAY_MS)).toBe(3);
     expect((await rounds(t.app.db, c.campaignId)).map((r) => [r.days_before_due, r.queued_count])).toEqual([
       [7, 0],
       [3, 3],
     ]);
     // …and down again past the due date: the last round is recorded, not sent.
-    expect(await queueDueReminders(t.app.db, due + 1)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due + 1)).toBe(0);
     expect((await rounds(t.app.db, c.campaignId)).map((r) => [r.days_before_due, r.queued_count])).toEqual([
       [7, 0],
       [3, 3],
@@ -141,7 +141,7 @@ describe('reminder rounds', () => {
       .set({ status: 'active' })
       .where('id', 'in', [undated.campaignId, none.campaignId])
       .execute();
-    expect(await queueDueReminders(t.app.db, due - DAY_MS)).toBe(0);
+    expect(await queueDueRemindersOfAllAccounts(t.app.db, due - DAY_MS)).toBe(0);
     for (const c of [stopped, undated, none]) expect(await rounds(t.app.db, c.campaignId)).toEqual([]);
   });
 
@@ -160,7 +160,9 @@ describe('reminder rounds', () => {
       afterFile(() => database.close());
       handles.push(database.db);
     }
-    const queued = await Promise.all(handles.map((db) => queueDueReminders(db, due - 7 * DAY_MS)));
+    const queued = await Promise.all(
+      handles.map((db) => queueDueRemindersOfAllAccounts(db, due - 7 * DAY_MS)),
+    );
     expect(queued.reduce((sum, n) => sum + n, 0)).toBe(3);
     expect(await reminders(t.app.db, c.campaignId)).toHaveLength(3);
     expect(await rounds(t.app.db, c.campaignId)).toEqual([

@@ -5,11 +5,39 @@ import type { CampaignStatus, TrainingCampaignsTable } from '../../db/schema.js'
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
 
+/**
+ * The account's campaign id as a subquery, evaluated once (no row: not the account's). Tables
+ * without an account_id (campaign_groups, campaign_courses, …) are scoped through it, by their
+ * campaign_id indexes; the hot queries over enrollments keep the id itself in their condition
+ * (so the planner sees it) and check the ownership with `exists` on this subquery.
+ */
+export function ownCampaignId(db: Db, accountId: number, campaignId: number) {
+  return db
+    .selectFrom('training_campaigns as owner')
+    .select('owner.id')
+    .where('owner.account_id', '=', accountId)
+    .where('owner.id', '=', campaignId);
+}
+
+/** Those of these campaign ids that are the account's, as a subquery (see ownCampaignId). */
+export function ownCampaignIds(db: Db, accountId: number, campaignIds: number[]) {
+  return db
+    .selectFrom('training_campaigns as owner')
+    .select('owner.id')
+    .where('owner.account_id', '=', accountId)
+    .where('owner.id', 'in', campaignIds);
+}
+
 export async function insertCampaign(
   trx: Db,
-  values: Insertable<TrainingCampaignsTable>,
+  accountId: number,
+  values: Omit<Insertable<TrainingCampaignsTable>, 'account_id'>,
 ): Promise<CampaignRow> {
-  return trx.insertInto('training_campaigns').values(values).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .insertInto('training_campaigns')
+    .values({ ...values, account_id: accountId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Changes a campaign's row; with `fromStatus`, only if it is still in one of those (a race lost → undefined). */
@@ -17,7 +45,7 @@ export function updateCampaignRow(
   trx: Db,
   accountId: number,
   campaignId: number,
-  values: Updateable<TrainingCampaignsTable>,
+  values: Omit<Updateable<TrainingCampaignsTable>, 'id' | 'account_id'>,
   fromStatus?: CampaignStatus[],
 ): Promise<CampaignRow | undefined> {
   let query = trx
@@ -71,36 +99,65 @@ export async function lockTargetGroups(trx: Db, accountId: number, campaignId: n
     .execute();
 }
 
-export async function replaceCampaignGroups(trx: Db, campaignId: number, groupIds: number[]): Promise<void> {
-  await trx.deleteFrom('campaign_groups').where('campaign_id', '=', campaignId).execute();
+/** Sets the target groups of the account's campaign: only groups of the same account are taken. */
+export async function replaceCampaignGroups(
+  trx: Db,
+  accountId: number,
+  campaignId: number,
+  groupIds: number[],
+): Promise<void> {
+  await trx
+    .deleteFrom('campaign_groups')
+    .where('campaign_id', '=', ownCampaignId(trx, accountId, campaignId))
+    .execute();
   if (groupIds.length === 0) return;
   await trx
     .insertInto('campaign_groups')
-    .values(groupIds.map((group_id) => ({ campaign_id: campaignId, group_id })))
+    .columns(['campaign_id', 'group_id'])
+    .expression(
+      trx
+        .selectFrom('training_campaigns as c')
+        .innerJoin('groups as g', 'g.account_id', 'c.account_id')
+        .select(['c.id', 'g.id as group_id'])
+        .where('c.account_id', '=', accountId)
+        .where('c.id', '=', campaignId)
+        .where('g.id', 'in', groupIds),
+    )
     .execute();
 }
 
+/** Sets the courses of the account's campaign, in this order (nothing for another account's). */
 export async function replaceCampaignCourses(
   trx: Db,
+  accountId: number,
   campaignId: number,
   courseKeys: string[],
 ): Promise<void> {
-  await trx.deleteFrom('campaign_courses').where('campaign_id', '=', campaignId).execute();
+  await trx
+    .deleteFrom('campaign_courses')
+    .where('campaign_id', '=', ownCampaignId(trx, accountId, campaignId))
+    .execute();
   if (courseKeys.length === 0) return;
+  const owned = await ownCampaignId(trx, accountId, campaignId).executeTakeFirst();
+  if (!owned) return;
   await trx
     .insertInto('campaign_courses')
-    .values(courseKeys.map((course_key, position) => ({ campaign_id: campaignId, course_key, position })))
+    .values(courseKeys.map((course_key, position) => ({ campaign_id: owned.id, course_key, position })))
     .execute();
 }
 
-/** Course keys of each campaign, in the campaign's order. */
-export async function courseKeysOfCampaigns(db: Db, campaignIds: number[]): Promise<Map<number, string[]>> {
+/** Course keys of each of the account's campaigns, in the campaign's order. */
+export async function courseKeysOfCampaigns(
+  db: Db,
+  accountId: number,
+  campaignIds: number[],
+): Promise<Map<number, string[]>> {
   const byCampaign = new Map<number, string[]>(campaignIds.map((id) => [id, []]));
   if (campaignIds.length === 0) return byCampaign;
   const rows = await db
     .selectFrom('campaign_courses')
     .select(['campaign_id', 'course_key'])
-    .where('campaign_id', 'in', campaignIds)
+    .where('campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
     .orderBy('campaign_id')
     .orderBy('position')
     .execute();
@@ -113,9 +170,10 @@ export interface EnrollmentCounts {
   completed: number;
 }
 
-/** Enrolled and completed people of each campaign, counted from the (campaign_id, completed_at) index. */
+/** Enrolled and completed people of each of the account's campaigns, counted from the (campaign_id, completed_at) index. */
 export async function enrollmentCounts(
   db: Db,
+  accountId: number,
   campaignIds: number[],
 ): Promise<Map<number, EnrollmentCounts>> {
   const byCampaign = new Map<number, EnrollmentCounts>(
@@ -129,13 +187,22 @@ export async function enrollmentCounts(
       (eb) => eb.fn.countAll().as('enrolled'),
       (eb) => eb.fn.count('completed_at').as('completed'),
     ])
-    .where('campaign_id', 'in', campaignIds)
+    .where('campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
     .groupBy('campaign_id')
     .execute();
   for (const row of rows) {
     byCampaign.set(row.campaign_id, { enrolled: Number(row.enrolled), completed: Number(row.completed) });
   }
   return byCampaign;
+}
+
+/** The account's campaigns `c` that target a group. */
+function campaignsOfGroup(db: Db, accountId: number, groupId: number) {
+  return db
+    .selectFrom('campaign_groups as cg')
+    .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
+    .where('c.account_id', '=', accountId)
+    .where('cg.group_id', '=', groupId);
 }
 
 /** Names of the account's campaigns in these statuses that target a group. */
@@ -145,28 +212,26 @@ export async function campaignsTargetingGroup(
   groupId: number,
   statuses: CampaignStatus[],
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('campaign_groups as cg')
-    .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
+  const rows = await campaignsOfGroup(db, accountId, groupId)
     .select('c.name')
-    .where('c.account_id', '=', accountId)
-    .where('cg.group_id', '=', groupId)
     .where('c.status', 'in', statuses)
     .orderBy('c.id')
     .execute();
   return rows.map((r) => r.name);
 }
 
-/** Scheduled campaigns whose start has come, oldest start first. */
-export function dueScheduledCampaigns(db: Db, now: number, limit: number) {
-  return db
-    .selectFrom('training_campaigns')
-    .select(['id', 'account_id'])
-    .where('status', '=', 'scheduled')
-    .where('start_at', '<=', now)
-    .orderBy('start_at')
-    .limit(limit)
+/** Ids of the account's active campaigns that target a group and enroll people who join it. */
+export async function activeCampaignsEnrollingNewcomers(
+  db: Db,
+  accountId: number,
+  groupId: number,
+): Promise<number[]> {
+  const rows = await campaignsOfGroup(db, accountId, groupId)
+    .select('c.id')
+    .where('c.status', '=', 'active')
+    .where('c.enroll_new_members', '=', 1)
     .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function countCampaigns(db: Db, accountId: number, status?: CampaignStatus): Promise<number> {
@@ -190,21 +255,6 @@ export function listCampaigns(
     .limit(limit)
     .offset(offset)
     .execute();
-}
-
-/** Target group ids of each campaign, ascending. */
-export async function groupIdsOfCampaigns(db: Db, campaignIds: number[]): Promise<Map<number, number[]>> {
-  const byCampaign = new Map<number, number[]>(campaignIds.map((id) => [id, []]));
-  if (campaignIds.length === 0) return byCampaign;
-  const rows = await db
-    .selectFrom('campaign_groups')
-    .select(['campaign_id', 'group_id'])
-    .where('campaign_id', 'in', campaignIds)
-    .orderBy('campaign_id')
-    .orderBy('group_id')
-    .execute();
-  for (const row of rows) byCampaign.get(row.campaign_id)?.push(row.group_id);
-  return byCampaign;
 }
 
 /** Which of these group ids are groups of this account. */
@@ -237,15 +287,20 @@ export interface GroupRef {
   name: string;
 }
 
-/** Target groups of each campaign, by name. */
-export async function groupsOfCampaigns(db: Db, campaignIds: number[]): Promise<Map<number, GroupRef[]>> {
+/** Target groups of each of the account's campaigns, by name. */
+export async function groupsOfCampaigns(
+  db: Db,
+  accountId: number,
+  campaignIds: number[],
+): Promise<Map<number, GroupRef[]>> {
   const byCampaign = new Map<number, GroupRef[]>(campaignIds.map((id) => [id, []]));
   if (campaignIds.length === 0) return byCampaign;
   const rows = await db
     .selectFrom('campaign_groups as cg')
     .innerJoin('groups as g', 'g.id', 'cg.group_id')
     .select(['cg.campaign_id', 'g.id', 'g.name'])
-    .where('cg.campaign_id', 'in', campaignIds)
+    .where('g.account_id', '=', accountId)
+    .where('cg.campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
     .orderBy(sql`lower(g.name)`)
     .orderBy('g.id')
     .execute();

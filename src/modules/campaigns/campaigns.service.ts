@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.js';
 import type { CampaignStatus } from '../../db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../errors.js';
-import { parseId } from '../../ids.js';
 import {
   fetchPage,
   type ListPage,
@@ -16,7 +15,6 @@ import {
   type CampaignRow,
   countCampaigns,
   courseKeysOfCampaigns,
-  deleteCampaignRow,
   type EnrollmentCounts,
   enrollmentCounts,
   existingGroupIds,
@@ -79,9 +77,9 @@ export function wrongStatus(action: CampaignAction, status: CampaignStatus) {
 async function withDetails(db: Db, accountId: number, rows: CampaignRow[]): Promise<CampaignView[]> {
   const ids = rows.map((c) => c.id);
   const [groups, keys, counts] = await Promise.all([
-    groupsOfCampaigns(db, ids),
-    courseKeysOfCampaigns(db, ids),
-    enrollmentCounts(db, ids),
+    groupsOfCampaigns(db, accountId, ids),
+    courseKeysOfCampaigns(db, accountId, ids),
+    enrollmentCounts(db, accountId, ids),
   ]);
   const courses = await findCourses(db, accountId, [...keys.values()].flat());
   return rows.map((row) => {
@@ -100,6 +98,11 @@ async function withDetails(db: Db, accountId: number, rows: CampaignRow[]): Prom
       counts: counts.get(row.id) ?? { enrolled: 0, completed: 0 },
     };
   });
+}
+
+/** One campaign row of the account with its details. */
+export async function campaignView(db: Db, accountId: number, row: CampaignRow): Promise<CampaignView> {
+  return (await withDetails(db, accountId, [row]))[0] as CampaignView;
 }
 
 /** Unknown courses or groups (of this account) as field errors. */
@@ -152,19 +155,18 @@ export async function createCampaign(
   }
   const now = Date.now();
   const row = await db.transaction().execute(async (trx) => {
-    const campaign = await insertCampaign(trx, {
-      account_id: accountId,
+    const campaign = await insertCampaign(trx, accountId, {
       name: changes.name ?? '',
       status: 'draft',
       ...rowValues(changes),
       created_at: now,
       updated_at: now,
     });
-    await replaceCampaignGroups(trx, campaign.id, changes.group_ids ?? []);
-    await replaceCampaignCourses(trx, campaign.id, changes.course_keys ?? []);
+    await replaceCampaignGroups(trx, accountId, campaign.id, changes.group_ids ?? []);
+    await replaceCampaignCourses(trx, accountId, campaign.id, changes.course_keys ?? []);
     return campaign;
   });
-  return (await withDetails(db, accountId, [row]))[0] as CampaignView;
+  return campaignView(db, accountId, row);
 }
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -195,18 +197,17 @@ function changedFields(campaign: CampaignView, changes: CampaignChanges): Campai
 export async function updateCampaign(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
   input: Record<string, unknown>,
 ): Promise<CampaignView> {
   const errors = new FieldErrorCollector();
   const changes = checkCampaignInput(errors, input, { requireName: false });
   errors.throwIfAny();
-  const id = parseId(campaignId);
-  if (id === null) throw campaignNotFound();
+  const id = campaignId;
   await db.transaction().execute(async (trx) => {
     const row = await lockCampaign(trx, accountId, id);
     if (!row) throw campaignNotFound();
-    const campaign = (await withDetails(trx, accountId, [row]))[0] as CampaignView;
+    const campaign = await campaignView(trx, accountId, row);
     const changed = changedFields(campaign, changes);
     const fixed = changed.filter((field) => !isEditable(campaign.status, field));
     if (fixed.length > 0) {
@@ -230,85 +231,13 @@ export async function updateCampaign(
     errors.throwIfAny();
     await updateCampaignRow(trx, accountId, id, { ...rowValues(changes), updated_at: Date.now() });
     if (changes.group_ids && changed.includes('group_ids')) {
-      await replaceCampaignGroups(trx, id, changes.group_ids);
+      await replaceCampaignGroups(trx, accountId, id, changes.group_ids);
     }
     if (changes.course_keys && changed.includes('course_keys')) {
-      await replaceCampaignCourses(trx, id, changes.course_keys);
+      await replaceCampaignCourses(trx, accountId, id, changes.course_keys);
     }
   });
   return getCampaign(db, accountId, id);
-}
-
-/**
- * Moves a campaign from one of `from` to `to` with a guarded update (two administrators acting at
- * once: one wins, the other gets the 409), after `check` has passed on the locked campaign.
- */
-async function transition(
-  db: Db,
-  accountId: number,
-  campaignId: string | number,
-  action: CampaignAction,
-  from: CampaignStatus[],
-  to: CampaignStatus,
-  check?: (campaign: CampaignView, errors: FieldErrorCollector, now: number) => void,
-): Promise<CampaignView> {
-  const id = parseId(campaignId);
-  if (id === null) throw campaignNotFound();
-  await db.transaction().execute(async (trx) => {
-    const row = await lockCampaign(trx, accountId, id);
-    if (!row) throw campaignNotFound();
-    if (!from.includes(row.status)) throw wrongStatus(action, row.status);
-    const now = Date.now();
-    if (check) {
-      const errors = new FieldErrorCollector();
-      check((await withDetails(trx, accountId, [row]))[0] as CampaignView, errors, now);
-      errors.throwIfAny();
-    }
-    const stamp = to === 'completed' ? { completed_at: now } : to === 'archived' ? { archived_at: now } : {};
-    const updated = await updateCampaignRow(
-      trx,
-      accountId,
-      id,
-      { status: to, ...stamp, updated_at: now },
-      from,
-    );
-    if (!updated) throw wrongStatus(action, row.status);
-  });
-  return getCampaign(db, accountId, id);
-}
-
-/** draft → scheduled: launches by itself at its start date. */
-export function scheduleCampaign(db: Db, accountId: number, campaignId: string | number) {
-  return transition(db, accountId, campaignId, 'schedule', ['draft'], 'scheduled', (c, errors, now) =>
-    checkReadyToRun(errors, c, 'schedule', now),
-  );
-}
-
-/** scheduled → draft. */
-export function unscheduleCampaign(db: Db, accountId: number, campaignId: string | number) {
-  return transition(db, accountId, campaignId, 'unschedule', ['scheduled'], 'draft');
-}
-
-/** active → completed: nobody new is enrolled, no more mail goes out, learner links show that it ended. */
-export function stopCampaign(db: Db, accountId: number, campaignId: string | number) {
-  return transition(db, accountId, campaignId, 'stop', ['active'], 'completed');
-}
-
-/** completed (or an unused draft) → archived. */
-export function archiveCampaign(db: Db, accountId: number, campaignId: string | number) {
-  return transition(db, accountId, campaignId, 'archive', ['draft', 'completed'], 'archived');
-}
-
-/** Deletes a draft (nobody was ever enrolled in one). */
-export async function deleteCampaign(db: Db, accountId: number, campaignId: string | number): Promise<void> {
-  const id = parseId(campaignId);
-  if (id === null) throw campaignNotFound();
-  await db.transaction().execute(async (trx) => {
-    const row = await lockCampaign(trx, accountId, id);
-    if (!row) throw campaignNotFound();
-    if (row.status !== 'draft') throw wrongStatus('delete', row.status);
-    await deleteCampaignRow(trx, accountId, id);
-  });
 }
 
 /** A page of the account's campaigns for the Customer API, by id. */
@@ -347,13 +276,8 @@ export async function listCampaignsPage(
   return { ...page, items: await withDetails(db, accountId, page.items) };
 }
 
-export async function getCampaign(
-  db: Db,
-  accountId: number,
-  campaignId: string | number,
-): Promise<CampaignView> {
-  const id = parseId(campaignId);
-  const campaign = id === null ? undefined : await findCampaign(db, accountId, id);
+export async function getCampaign(db: Db, accountId: number, campaignId: number): Promise<CampaignView> {
+  const campaign = await findCampaign(db, accountId, campaignId);
   if (!campaign) throw campaignNotFound();
-  return (await withDetails(db, accountId, [campaign]))[0] as CampaignView;
+  return campaignView(db, accountId, campaign);
 }

@@ -2,14 +2,15 @@ import { sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import { idRows } from '../../db/value-table.js';
+import { ownCampaignId } from './campaigns.repository.js';
 
 /** The states a learner's enrollment is shown in. `overdue`: not completed and past the due date. */
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed', 'overdue'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
 /**
- * Enrolls the members of the campaign's target groups whose id is in (`after`, `upTo`], once
- * each; already enrolled people are left alone.
+ * Enrolls the members of the account's campaign's target groups whose id is in (`after`, `upTo`],
+ * once each; already enrolled people are left alone.
  */
 export async function enrollGroupMembers(
   trx: Db,
@@ -21,6 +22,8 @@ export async function enrollGroupMembers(
     .expression(
       trx
         .selectFrom('campaign_groups as cg')
+        // A join, not a subquery: the planner sees the campaign id itself (the launch's hot path).
+        .innerJoin('training_campaigns as c', 'c.id', 'cg.campaign_id')
         .innerJoin('group_members as gm', 'gm.group_id', 'cg.group_id')
         .select([
           sql.lit(props.accountId).as('account_id'),
@@ -29,6 +32,7 @@ export async function enrollGroupMembers(
           sql.lit(props.now).as('enrolled_at'),
         ])
         .distinct()
+        .where('c.account_id', '=', props.accountId)
         .where('cg.campaign_id', '=', props.campaignId)
         .where('gm.employee_id', '>', props.after)
         .where('gm.employee_id', '<=', props.upTo)
@@ -39,7 +43,7 @@ export async function enrollGroupMembers(
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** Enrolls these employees (who just joined a target group); returns the new enrollments' ids. */
+/** Enrolls these employees (who just joined a target group) in the account's campaign; returns the new enrollments' ids. */
 export async function enrollJoiningMembers(
   trx: Db,
   props: { accountId: number; campaignId: number; employeeIds: number[]; now: number },
@@ -47,8 +51,9 @@ export async function enrollJoiningMembers(
   const { rows } = await sql<{
     id: number;
   }>`insert into enrollments (account_id, campaign_id, employee_id, enrolled_at)
-      select e.account_id, ${props.campaignId}, e.id, ${props.now}
+      select e.account_id, c.id, e.id, ${props.now}
       from ${idRows(trx, props.employeeIds)} join employees e on e.id = u.id
+      join training_campaigns c on c.id = ${props.campaignId} and c.account_id = e.account_id
       where e.account_id = ${props.accountId}
       on conflict (campaign_id, employee_id) do nothing
       returning id`.execute(trx);
@@ -68,11 +73,12 @@ export interface EnrollmentFilter {
 }
 
 // A deleted employee's enrollments stay (migration 0007) and find no employee: left joins.
-function filtered(db: Db, filter: EnrollmentFilter) {
+function filtered(db: Db, accountId: number, filter: EnrollmentFilter) {
   let query = db
     .selectFrom('enrollments')
     .leftJoin('employees', 'employees.id', 'enrollments.employee_id')
-    .where('enrollments.campaign_id', '=', filter.campaignId);
+    .where('enrollments.campaign_id', '=', filter.campaignId)
+    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
   if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
   const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
   switch (filter.status) {
@@ -100,8 +106,8 @@ function filtered(db: Db, filter: EnrollmentFilter) {
   return query;
 }
 
-export function countEnrollments(db: Db, filter: EnrollmentFilter): Promise<number> {
-  return countRows(filtered(db, filter));
+export function countEnrollments(db: Db, accountId: number, filter: EnrollmentFilter): Promise<number> {
+  return countRows(filtered(db, accountId, filter));
 }
 
 export interface EnrollmentListRow {
@@ -130,8 +136,8 @@ function latestInvitationRound(enrollment: 'enrollments' | 'e') {
 }
 
 /** Enrollments with their employee and latest invitation, filtered (not yet ordered or limited). */
-function enrollmentRows(db: Db, filter: EnrollmentFilter) {
-  return filtered(db, filter)
+function enrollmentRows(db: Db, accountId: number, filter: EnrollmentFilter) {
+  return filtered(db, accountId, filter)
     .leftJoin('messages as m', (join) =>
       join
         .onRef('m.enrollment_id', '=', 'enrollments.id')
@@ -158,12 +164,13 @@ function enrollmentRows(db: Db, filter: EnrollmentFilter) {
 /** One page of enrollments with the employee: by employee id (the API) or by name (the web interface). */
 export function listEnrollments(
   db: Db,
+  accountId: number,
   filter: EnrollmentFilter,
   order: 'employee' | 'name',
   limit: number,
   offset: number,
 ): Promise<EnrollmentListRow[]> {
-  const query = enrollmentRows(db, filter);
+  const query = enrollmentRows(db, accountId, filter);
   const ordered =
     order === 'employee'
       ? query.orderBy('enrollments.employee_id')
@@ -179,88 +186,22 @@ export function listEnrollments(
 /** The next enrollments after an employee id, by employee id (keyset: the CSV export reads in batches). */
 export function enrollmentsAfter(
   db: Db,
+  accountId: number,
   filter: EnrollmentFilter,
   afterEmployeeId: number,
   limit: number,
 ): Promise<EnrollmentListRow[]> {
-  return enrollmentRows(db, filter)
+  return enrollmentRows(db, accountId, filter)
     .where('enrollments.employee_id', '>', afterEmployeeId)
     .orderBy('enrollments.employee_id')
     .limit(limit)
     .execute();
 }
 
-export interface StatusCounts {
-  enrolled: number;
-  completed: number;
-  started: number;
-  average_score: number | null;
-}
-
-/** Enrolled, completed and started (not completed) people, and the mean score. */
-export async function statusCounts(db: Db, campaignId: number): Promise<StatusCounts> {
-  const row = await db
-    .selectFrom('enrollments')
-    .select((eb) => [
-      eb.fn.countAll().as('enrolled'),
-      eb.fn.count('completed_at').as('completed'),
-      eb.fn.count(sql`case when completed_at is null and started_at is not null then 1 end`).as('started'),
-      eb.fn.avg('score').as('average_score'),
-    ])
-    .where('campaign_id', '=', campaignId)
-    .executeTakeFirstOrThrow();
-  return {
-    enrolled: Number(row.enrolled),
-    completed: Number(row.completed),
-    started: Number(row.started),
-    average_score: row.average_score === null ? null : Number(row.average_score),
-  };
-}
-
-/** Completions per UTC day (days since the epoch). */
-export async function completionsByDay(db: Db, campaignId: number): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom('enrollments')
-    .select([sql<number>`completed_at / 86400000`.as('day'), (eb) => eb.fn.countAll().as('n')])
-    .where('campaign_id', '=', campaignId)
-    .where('completed_at', 'is not', null)
-    .groupBy(sql`completed_at / 86400000`)
-    .execute();
-  return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
-}
-
-/** Per course of a campaign: learners who started it, who passed it, and their mean best score. */
-export async function courseCounts(
-  db: Db,
-  campaignId: number,
-): Promise<Map<string, { started: number; passed: number; average_score: number | null }>> {
-  const rows = await db
-    .selectFrom('enrollment_courses as ec')
-    .innerJoin('enrollments as e', 'e.id', 'ec.enrollment_id')
-    .select((eb) => [
-      'ec.course_key',
-      eb.fn.countAll().as('started'),
-      eb.fn.count('ec.passed_at').as('passed'),
-      eb.fn.avg('ec.best_score').as('average_score'),
-    ])
-    .where('e.campaign_id', '=', campaignId)
-    .groupBy('ec.course_key')
-    .execute();
-  return new Map(
-    rows.map((r) => [
-      r.course_key,
-      {
-        started: Number(r.started),
-        passed: Number(r.passed),
-        average_score: r.average_score === null ? null : Number(r.average_score),
-      },
-    ]),
-  );
-}
-
-/** One enrollment of a campaign, with the state of its latest invitation; undefined if not this campaign's. */
+/** One enrollment of the account's campaign, with the state of its latest invitation; undefined if not this campaign's. */
 export async function findCampaignEnrollment(
   db: Db,
+  accountId: number,
   campaignId: number,
   enrollmentId: number,
 ): Promise<
@@ -282,6 +223,7 @@ export async function findCampaignEnrollment(
         .on('m.round', '=', latestInvitationRound('e')),
     )
     .select(['e.id', 'e.completed_at', 'e.employee_deleted_at', 'm.round', 'm.status as invitation_status'])
+    .where('e.account_id', '=', accountId)
     .where('e.campaign_id', '=', campaignId)
     .where('e.id', '=', enrollmentId)
     .executeTakeFirst();

@@ -3,7 +3,6 @@ import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/database.js';
 import { foldedContainsPattern } from '../../db/like.js';
 import { AppError, validationFailed } from '../../errors.js';
-import { parseId } from '../../ids.js';
 import {
   fetchPage,
   type ListPage,
@@ -13,13 +12,10 @@ import {
   readList,
 } from '../../pagination.js';
 import { isoOrNull } from '../../time.js';
-import { findCourses } from '../courses/courses.lookup.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
 import { type CampaignView, getCampaign } from './campaigns.service.js';
 import {
-  completionsByDay,
   countEnrollments,
-  courseCounts,
   ENROLLMENT_STATUSES,
   type EnrollmentFilter,
   type EnrollmentListRow,
@@ -27,13 +23,9 @@ import {
   enrollmentsAfter,
   findCampaignEnrollment,
   listEnrollments,
-  statusCounts,
 } from './enrollments.repository.js';
 
-const DAY_MS = 86_400_000;
 const EXPORT_BATCH_SIZE = 2000;
-/** The timeline of a campaign stops after this many days (a campaign left running for years). */
-const MAX_TIMELINE_DAYS = 400;
 
 export interface Enrollment extends EnrollmentListRow {
   status: EnrollmentStatus;
@@ -95,7 +87,7 @@ function withStatus(campaign: CampaignView, now: number) {
 export async function findEnrollments(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
   page: PageRequest,
   query: { status?: string },
 ): Promise<Page<Enrollment>> {
@@ -105,8 +97,8 @@ export async function findEnrollments(
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status };
   const result = await fetchPage(
     page,
-    () => countEnrollments(db, filter),
-    (limit, offset) => listEnrollments(db, filter, 'employee', limit, offset),
+    () => countEnrollments(db, accountId, filter),
+    (limit, offset) => listEnrollments(db, accountId, filter, 'employee', limit, offset),
   );
   return { ...result, items: result.items.map(withStatus(campaign, now)) };
 }
@@ -115,7 +107,7 @@ export async function findEnrollments(
 export async function listEnrollmentsPage(
   db: Db,
   accountId: number,
-  campaignId: string | number,
+  campaignId: number,
   query: { status?: string; search?: string },
   window: ListWindow,
 ): Promise<ListPage<Enrollment>> {
@@ -127,87 +119,10 @@ export async function listEnrollmentsPage(
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
   const page = await readList(
     window,
-    () => countEnrollments(db, filter),
-    (limit, offset) => listEnrollments(db, filter, 'name', limit, offset),
+    () => countEnrollments(db, accountId, filter),
+    (limit, offset) => listEnrollments(db, accountId, filter, 'name', limit, offset),
   );
   return { ...page, items: page.items.map(withStatus(campaign, now)) };
-}
-
-export interface CampaignProgress {
-  counts: Record<'enrolled' | EnrollmentStatus, number>;
-  completion_rate: number;
-  average_score: number | null;
-  timeline: Array<{ date: string; completed: number }>;
-  courses: Array<{
-    key: string;
-    title: string;
-    started: number;
-    passed: number;
-    average_score: number | null;
-  }>;
-}
-
-/** Completed share of the enrolled, 0 to 1, to four places (0 while nobody is enrolled). */
-export function completionRate(enrolled: number, completed: number): number {
-  return enrolled === 0 ? 0 : Math.round((completed / enrolled) * 10_000) / 10_000;
-}
-
-function roundedScore(score: number | null): number | null {
-  return score === null ? null : Math.round(score * 10) / 10;
-}
-
-/** A campaign's figures: status counts, completions per day, and how each course went. */
-export async function campaignProgress(
-  db: Db,
-  accountId: number,
-  campaignId: string | number,
-): Promise<CampaignProgress> {
-  const campaign = await getCampaign(db, accountId, campaignId);
-  const now = Date.now();
-  const [counts, byDay, byCourse, courses] = await Promise.all([
-    statusCounts(db, campaign.id),
-    completionsByDay(db, campaign.id),
-    courseCounts(db, campaign.id),
-    findCourses(db, accountId, campaign.course_keys),
-  ]);
-  const overdue = campaign.due_at !== null && campaign.due_at < now;
-  const open = counts.enrolled - counts.completed;
-  const timeline: CampaignProgress['timeline'] = [];
-  if (campaign.launched_at !== null) {
-    const first = Math.floor(campaign.launched_at / DAY_MS);
-    const last = Math.min(
-      Math.floor(Math.max(now, campaign.due_at ?? now) / DAY_MS),
-      first + MAX_TIMELINE_DAYS - 1,
-    );
-    for (let day = first; day <= last; day++) {
-      timeline.push({
-        date: new Date(day * DAY_MS).toISOString().slice(0, 10),
-        completed: byDay.get(day) ?? 0,
-      });
-    }
-  }
-  return {
-    counts: {
-      enrolled: counts.enrolled,
-      completed: counts.completed,
-      overdue: overdue ? open : 0,
-      in_progress: overdue ? 0 : counts.started,
-      not_started: overdue ? 0 : open - counts.started,
-    },
-    completion_rate: completionRate(counts.enrolled, counts.completed),
-    average_score: roundedScore(counts.average_score),
-    timeline,
-    courses: campaign.course_keys.map((key) => {
-      const c = byCourse.get(key);
-      return {
-        key,
-        title: courses.get(key)?.title ?? key,
-        started: c?.started ?? 0,
-        passed: c?.passed ?? 0,
-        average_score: roundedScore(c?.average_score ?? null),
-      };
-    }),
-  };
 }
 
 /**
@@ -220,14 +135,13 @@ export async function campaignProgress(
 export async function resendInvitation(
   db: Db,
   accountId: number,
-  campaignId: string | number,
-  enrollmentId: string | number,
+  campaignId: number,
+  enrollmentId: number,
 ): Promise<Enrollment> {
   const campaign = await getCampaign(db, accountId, campaignId);
-  const id = parseId(enrollmentId);
   const now = Date.now();
   await db.transaction().execute(async (trx) => {
-    const enrollment = id === null ? undefined : await findCampaignEnrollment(trx, campaign.id, id);
+    const enrollment = await findCampaignEnrollment(trx, accountId, campaign.id, enrollmentId);
     if (!enrollment) throw new AppError('enrollment_not_found');
     if (enrollment.employee_deleted_at !== null) throw new AppError('employee_deleted');
     if (campaign.status !== 'active') throw new AppError('campaign_not_active');
@@ -246,7 +160,7 @@ export async function resendInvitation(
     });
   });
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
-  const [row] = await enrollmentsAfter(db, { ...filter, enrollmentId: id as number }, 0, 1);
+  const [row] = await enrollmentsAfter(db, accountId, { ...filter, enrollmentId }, 0, 1);
   return withStatus(campaign, now)(row as EnrollmentListRow);
 }
 
@@ -267,11 +181,7 @@ const CSV_COLUMNS = [
  * A campaign's enrollments as CSV, streamed in employee id order; cells a spreadsheet would run
  * as a formula are neutralised (as in the employees export).
  */
-export async function exportEnrollments(
-  db: Db,
-  accountId: number,
-  campaignId: string | number,
-): Promise<Readable> {
+export async function exportEnrollments(db: Db, accountId: number, campaignId: number): Promise<Readable> {
   const campaign = await getCampaign(db, accountId, campaignId);
   const now = Date.now();
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
@@ -279,7 +189,7 @@ export async function exportEnrollments(
     (async function* () {
       let after = 0;
       for (;;) {
-        const batch = await enrollmentsAfter(db, filter, after, EXPORT_BATCH_SIZE);
+        const batch = await enrollmentsAfter(db, accountId, filter, after, EXPORT_BATCH_SIZE);
         for (const e of batch) {
           const person = enrollmentPerson(e);
           yield [

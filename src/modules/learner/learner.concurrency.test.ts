@@ -1,33 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import {
-  builtIn,
-  learnerClient,
-  makeEnrollment,
-  quizForm,
-  readAllLessons,
-} from '../../../test/helpers/learner.js';
+import { describe, expect, it } from 'vitest';
+import { builtIn, makeEnrollment, quizForm, readAllLessons } from '../../../test/helpers/learner.js';
+import { learnerTestApp } from '../../../test/helpers/learner-app.js';
 
-let t: TestApp;
-let client: ReturnType<typeof learnerClient>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  client = learnerClient(t.app);
-});
-
+const learnerApp = learnerTestApp();
+const { client, courseRows } = learnerApp;
 const phishing = builtIn('phishing');
-
-function courseRows(enrollmentId: number) {
-  return t.app.db
-    .selectFrom('enrollment_courses')
-    .selectAll()
-    .where('enrollment_id', '=', enrollmentId)
-    .execute();
-}
 
 describe('posts at the same moment (double clicks, two tabs)', () => {
   it('keep every lesson read, each once', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing', 'passwords-and-mfa'] });
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing', 'passwords-and-mfa'] });
     const lessons = [1, 2, 3, 4, 1, 2, 3, 4, 1, 1];
     const responses = await Promise.all([
       ...lessons.map((n) => client.post(`${e.path}/courses/phishing/lessons/${n}`)),
@@ -43,8 +24,8 @@ describe('posts at the same moment (double clicks, two tabs)', () => {
   });
 
   it('count each quiz submission once, keep the best score, and complete once', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
-    await readAllLessons(t.app, e.path, phishing);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
+    await readAllLessons(learnerApp.app, e.path, phishing);
     const responses = await Promise.all([
       client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing)),
       client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing, 7)),
@@ -55,11 +36,7 @@ describe('posts at the same moment (double clicks, two tabs)', () => {
     const [row] = await courseRows(e.enrollmentId);
     expect(row).toMatchObject({ attempts: 4, best_score: 100, lessons_read: '[0,1,2,3]' });
     expect(row?.passed_at).toEqual(expect.any(Number));
-    const enrollment = await t.app.db
-      .selectFrom('enrollments')
-      .selectAll()
-      .where('id', '=', e.enrollmentId)
-      .executeTakeFirstOrThrow();
+    const enrollment = await learnerApp.enrollment(e.enrollmentId);
     expect(enrollment.score).toBe(100);
     expect(enrollment.completed_at).toEqual(expect.any(Number));
     expect(enrollment.completed_at).toBeGreaterThanOrEqual(row?.passed_at ?? 0);

@@ -1,25 +1,19 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import {
   builtIn,
-  learnerClient,
   learnerToken,
   makeEnrollment,
   quizForm,
   readAllLessons,
 } from '../../../test/helpers/learner.js';
+import { learnerTestApp } from '../../../test/helpers/learner-app.js';
 
-let t: TestApp;
-let client: ReturnType<typeof learnerClient>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  client = learnerClient(t.app);
-});
-
+const learnerApp = learnerTestApp();
+const { client } = learnerApp;
 const phishing = builtIn('phishing');
 
 function linkMessages(enrollmentId: number) {
-  return t.app.db
+  return learnerApp.app.db
     .selectFrom('messages')
     .selectAll()
     .where('enrollment_id', '=', enrollmentId)
@@ -28,19 +22,14 @@ function linkMessages(enrollmentId: number) {
     .execute();
 }
 
-function startedAt(enrollmentId: number) {
-  return t.app.db
-    .selectFrom('enrollments')
-    .select('started_at')
-    .where('id', '=', enrollmentId)
-    .executeTakeFirstOrThrow()
-    .then((r) => r.started_at);
+async function startedAt(enrollmentId: number) {
+  return (await learnerApp.enrollment(enrollmentId)).started_at;
 }
 
 describe('links that are not valid', () => {
   it('answers 404 "This link is not valid" for an altered signature, another id, or a made-up token', async () => {
-    const e = await makeEnrollment(t.app.db);
-    const other = await makeEnrollment(t.app.db);
+    const e = await makeEnrollment(learnerApp.app.db);
+    const other = await makeEnrollment(learnerApp.app.db);
     const [id, expiry, signature] = e.token.split('.') as [string, string, string];
     const flipped = `${signature[10] === 'A' ? 'B' : 'A'}`;
     const tampered = [
@@ -69,8 +58,8 @@ describe('links that are not valid', () => {
   });
 
   it('treats the link of a deleted enrollment as not valid', async () => {
-    const e = await makeEnrollment(t.app.db);
-    await t.app.db.deleteFrom('enrollments').where('id', '=', e.enrollmentId).execute();
+    const e = await makeEnrollment(learnerApp.app.db);
+    await learnerApp.app.db.deleteFrom('enrollments').where('id', '=', e.enrollmentId).execute();
     const res = await client.get(e.path);
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('This link is not valid');
@@ -79,7 +68,7 @@ describe('links that are not valid', () => {
 
 describe('an expired link', () => {
   it('explains, records nothing, and emails exactly one new link per 10 minutes without showing the address', async () => {
-    const e = await makeEnrollment(t.app.db, {
+    const e = await makeEnrollment(learnerApp.app.db, {
       employee: { email: 'ann.expired@example.com' },
       linkExpiresAt: Date.now() - 1000,
     });
@@ -109,7 +98,7 @@ describe('an expired link', () => {
     expect(await linkMessages(e.enrollmentId)).toHaveLength(1);
 
     // Ten minutes later another may be asked for: the next round.
-    await t.app.db
+    await learnerApp.app.db
       .updateTable('messages')
       .set({ created_at: Date.now() - 11 * 60_000 })
       .where('enrollment_id', '=', e.enrollmentId)
@@ -119,7 +108,7 @@ describe('an expired link', () => {
   });
 
   it('sends a working link back to the overview instead of mailing a new one', async () => {
-    const e = await makeEnrollment(t.app.db);
+    const e = await makeEnrollment(learnerApp.app.db);
     const res = await client.post(`${e.path}/new-link`);
     expect(res.headers.location).toBe(e.path);
     expect(await linkMessages(e.enrollmentId)).toEqual([]);
@@ -129,7 +118,7 @@ describe('an expired link', () => {
 describe('a stopped campaign', () => {
   it('shows that the training has ended and records nothing more', async () => {
     for (const status of ['completed', 'archived'] as const) {
-      const e = await makeEnrollment(t.app.db, { status, courseKeys: ['phishing'] });
+      const e = await makeEnrollment(learnerApp.app.db, { status, courseKeys: ['phishing'] });
       const res = await client.get(e.path);
       expect(res.statusCode, status).toBe(410);
       expect(res.body).toContain('This training has ended');
@@ -137,7 +126,10 @@ describe('a stopped campaign', () => {
       expect((await client.get(`${e.path}/done`)).statusCode).toBe(410);
       expect(await startedAt(e.enrollmentId)).toBeNull();
     }
-    const expired = await makeEnrollment(t.app.db, { status: 'completed', linkExpiresAt: Date.now() - 1000 });
+    const expired = await makeEnrollment(learnerApp.app.db, {
+      status: 'completed',
+      linkExpiresAt: Date.now() - 1000,
+    });
     const res = await client.get(expired.path);
     expect(res.statusCode).toBe(410);
     expect(res.body).not.toContain('Email me a new link');
@@ -146,10 +138,10 @@ describe('a stopped campaign', () => {
   });
 
   it('still shows a learner who completed it their completion page', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
-    await readAllLessons(t.app, e.path, phishing);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
+    await readAllLessons(learnerApp.app, e.path, phishing);
     await client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing));
-    await t.app.db
+    await learnerApp.app.db
       .updateTable('training_campaigns')
       .set({ status: 'completed' })
       .where('id', '=', e.campaignId)
@@ -169,13 +161,13 @@ describe('a stopped campaign', () => {
 describe('what people write is shown as text', () => {
   it("escapes names, campaign text, and a custom course's titles, lessons and quiz", async () => {
     const now = Date.now();
-    const e = await makeEnrollment(t.app.db, {
+    const e = await makeEnrollment(learnerApp.app.db, {
       employee: { first_name: '<script>alert("name")</script>' },
       campaignName: '<img src=x onerror=alert(1)>',
       description: '"><script>alert("description")</script>',
       courseKeys: [],
     });
-    const course = await t.app.db
+    const course = await learnerApp.app.db
       .insertInto('courses')
       .values({
         account_id: e.accountId,
@@ -203,7 +195,7 @@ describe('what people write is shown as text', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const key = `custom-${course.id}`;
-    await t.app.db
+    await learnerApp.app.db
       .insertInto('campaign_courses')
       .values({ campaign_id: e.campaignId, course_key: key, position: 0 })
       .execute();
@@ -242,19 +234,19 @@ describe('what people write is shown as text', () => {
 
 describe('logs', () => {
   it('never hold a learner token, whatever the request', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
-    const expired = await learnerToken(t.app.db, e.enrollmentId, Date.now() - 1000);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
+    const expired = await learnerToken(learnerApp.app.db, e.enrollmentId, Date.now() - 1000);
     const signature = e.token.split('.')[2] as string;
-    const before = t.logs.length;
+    const before = learnerApp.logs.length;
     await client.get(e.path);
     await client.get(`${e.path}/courses/phishing/lessons/1?utm=x`);
     await client.post(`${e.path}/courses/phishing/lessons/1`);
     await client.get(`${e.path}/courses/nope/quiz`);
     await client.get(`${e.path}x`);
-    await t.app.inject({ method: 'DELETE', url: e.path });
+    await learnerApp.app.inject({ method: 'DELETE', url: e.path });
     await client.get(`/learn/${expired}`);
     await client.post(`/learn/${expired}/new-link`);
-    const lines = t.logs.slice(before).join('');
+    const lines = learnerApp.logs.slice(before).join('');
     expect(lines).toContain('/learn/[redacted]');
     expect(lines).not.toContain(signature);
     expect(lines).not.toContain(expired.split('.')[2]);

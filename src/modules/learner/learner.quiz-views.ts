@@ -2,7 +2,7 @@ import { scoreQuiz } from '../courses/catalogue.js';
 import { html } from './learner.html.js';
 import { learnerPage } from './learner.layout.js';
 import type { LearnerPaths } from './learner.paths.js';
-import { firstUnreadLesson, type LearnerCourse } from './learner.service.js';
+import { firstUnreadLesson, type LearnerCourse } from './learner.progress.js';
 import { backToCourses, courseEntry } from './learner.views.js';
 
 /** The quiz of a course, the page shown while its lessons are unread, and an attempt's result. */

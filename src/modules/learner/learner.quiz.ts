@@ -3,19 +3,19 @@ import { type QuizResult, scoreQuiz } from '../courses/catalogue.js';
 import type { TrainingCourse } from '../courses/courses.lookup.js';
 import { quizLocked } from './learner.errors.js';
 import {
+  type CourseProgress,
+  firstUnreadLesson,
+  type Learner,
+  type LearnerCourse,
+  toProgress,
+} from './learner.progress.js';
+import {
   courseProgressRows,
   lockCourseProgress,
   recordEnrollmentResult,
   touchEnrollment,
   updateCourseProgress,
 } from './learner.repository.js';
-import {
-  type CourseProgress,
-  firstUnreadLesson,
-  type Learner,
-  learnerCourse,
-  toProgress,
-} from './learner.service.js';
 
 /** Quizzes: reading a submitted form, recording an attempt, and the enrollment's score and completion. */
 
@@ -57,37 +57,40 @@ export function summarizeEnrollment(
 }
 
 /**
- * Scores a quiz attempt and records it with the course's best score and first pass, then the
- * enrollment's score and completion, all in one transaction. Every question must be answered.
+ * Scores a quiz attempt at one of the campaign's `courses` and records it with the course's best
+ * score and first pass, then the enrollment's score and completion, all in one transaction.
+ * Every question must be answered.
  */
 export async function submitQuiz(
   db: Db,
   learner: Learner,
-  courseKey: string,
+  quiz: { courses: LearnerCourse[]; current: LearnerCourse },
   answers: number[],
   now = Date.now(),
 ): Promise<QuizResult> {
-  const { courses, current } = await learnerCourse(db, learner, courseKey);
+  const { courses, current } = quiz;
+  const { accountId, enrollmentId } = learner;
   const course = current.course;
+  const courseKey = course.key;
   if (answers.length !== course.quiz.length) throw new Error('submitQuiz needs one answer per question');
   const result = scoreQuiz(course, answers);
   await db.transaction().execute(async (trx) => {
-    await touchEnrollment(trx, learner.enrollmentId, now);
-    const row = await lockCourseProgress(trx, learner.enrollmentId, courseKey, now);
+    await touchEnrollment(trx, accountId, enrollmentId, now);
+    const row = await lockCourseProgress(trx, accountId, enrollmentId, courseKey, now);
     if (firstUnreadLesson({ course, progress: toProgress(row) }) !== null) throw quizLocked();
-    await updateCourseProgress(trx, learner.enrollmentId, courseKey, {
+    await updateCourseProgress(trx, accountId, enrollmentId, courseKey, {
       attempts: row.attempts + 1,
       best_score: Math.max(row.best_score ?? 0, result.score),
       last_answers: JSON.stringify(answers),
       passed_at: row.passed_at ?? (result.passed ? now : null),
       updated_at: now,
     });
-    const rows = await courseProgressRows(trx, learner.enrollmentId);
+    const rows = await courseProgressRows(trx, accountId, enrollmentId);
     const summary = summarizeEnrollment(
       courses.map((c) => c.course.key),
       new Map(rows.map((r) => [r.course_key, toProgress(r)])),
     );
-    await recordEnrollmentResult(trx, learner.enrollmentId, {
+    await recordEnrollmentResult(trx, accountId, enrollmentId, {
       score: summary.score,
       completedAt: summary.complete ? now : null,
     });

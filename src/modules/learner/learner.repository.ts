@@ -5,7 +5,7 @@ import type { CampaignStatus, EnrollmentCoursesTable } from '../../db/schema.js'
 /**
  * The learner page's SQL. A learner link names an enrollment and nothing else, so the entry
  * point is the enrollment id (proved by the link's signature); the account, campaign and
- * employee come from that row, and every later query is scoped by them.
+ * employee come from that row, and every later query is scoped by that account.
  */
 
 export interface EnrollmentView {
@@ -24,8 +24,9 @@ export interface EnrollmentView {
 
 export type CourseProgressRow = Selectable<EnrollmentCoursesTable>;
 
-/** An enrollment with what its pages show of the employee and the campaign. */
-export function findEnrollment(db: Db, enrollmentId: number): Promise<EnrollmentView | undefined> {
+/** An enrollment with what its pages show of the employee and the campaign, whatever its account. */
+export function findEnrollmentOfLink(db: Db, enrollmentId: number): Promise<EnrollmentView | undefined> {
+  // Cross-account by design: the signed link alone identifies the enrollment, and so its account.
   return db
     .selectFrom('enrollments as e')
     .innerJoin('employees as p', (join) =>
@@ -51,9 +52,31 @@ export function findEnrollment(db: Db, enrollmentId: number): Promise<Enrollment
     .executeTakeFirst();
 }
 
+/** The account's enrollment id, as a subquery evaluated once: enrollment_courses is scoped through it. */
+function ownEnrollmentId(db: Db, accountId: number, enrollmentId: number) {
+  return db
+    .selectFrom('enrollments as owner')
+    .select('owner.id')
+    .where('owner.account_id', '=', accountId)
+    .where('owner.id', '=', enrollmentId);
+}
+
 /** Every course the learner has acted in. */
-export function courseProgressRows(db: Db, enrollmentId: number): Promise<CourseProgressRow[]> {
-  return db.selectFrom('enrollment_courses').selectAll().where('enrollment_id', '=', enrollmentId).execute();
+export function courseProgressRows(
+  db: Db,
+  accountId: number,
+  enrollmentId: number,
+): Promise<CourseProgressRow[]> {
+  return db
+    .selectFrom('enrollment_courses')
+    .selectAll()
+    .where('enrollment_id', '=', ownEnrollmentId(db, accountId, enrollmentId))
+    .execute();
+}
+
+/** An update of the account's enrollment (its `set` still to come). */
+function updateEnrollment(trx: Db, accountId: number, enrollmentId: number) {
+  return trx.updateTable('enrollments').where('account_id', '=', accountId).where('id', '=', enrollmentId);
 }
 
 /**
@@ -61,30 +84,59 @@ export function courseProgressRows(db: Db, enrollmentId: number): Promise<Course
  * progress transaction: the row lock it takes (PostgreSQL) or the write lock (SQLite) makes one
  * learner's concurrent posts, a double click or two tabs, take their turns.
  */
-export async function touchEnrollment(trx: Db, enrollmentId: number, now: number): Promise<void> {
-  await trx
-    .updateTable('enrollments')
+export async function touchEnrollment(
+  trx: Db,
+  accountId: number,
+  enrollmentId: number,
+  now: number,
+): Promise<void> {
+  await updateEnrollment(trx, accountId, enrollmentId)
     .set({ last_activity_at: now, started_at: sql<number>`coalesce(started_at, ${now})` })
-    .where('id', '=', enrollmentId)
+    .execute();
+}
+
+/** Sets the enrollment's score, and its completion time unless it already has one. */
+export async function recordEnrollmentResult(
+  trx: Db,
+  accountId: number,
+  enrollmentId: number,
+  result: { score: number | null; completedAt: number | null },
+): Promise<void> {
+  await updateEnrollment(trx, accountId, enrollmentId)
+    .set({
+      score: result.score,
+      ...(result.completedAt === null
+        ? {}
+        : { completed_at: sql<number>`coalesce(completed_at, ${result.completedAt})` }),
+    })
     .execute();
 }
 
 /** The learner's row for one course, created empty if it is not there yet, locked on PostgreSQL. */
 export async function lockCourseProgress(
   trx: Db,
+  accountId: number,
   enrollmentId: number,
   courseKey: string,
   now: number,
 ): Promise<CourseProgressRow> {
   await trx
     .insertInto('enrollment_courses')
-    .values({ enrollment_id: enrollmentId, course_key: courseKey, started_at: now, updated_at: now })
+    .columns(['enrollment_id', 'course_key', 'started_at', 'updated_at'])
+    .expression(
+      ownEnrollmentId(trx, accountId, enrollmentId).select([
+        sql.val(courseKey).as('course_key'),
+        // Literals: PostgreSQL would take a parameter in this select list for text.
+        sql.lit(now).as('started_at'),
+        sql.lit(now).as('updated_at'),
+      ]),
+    )
     .onConflict((oc) => oc.columns(['enrollment_id', 'course_key']).doNothing())
     .execute();
   return trx
     .selectFrom('enrollment_courses')
     .selectAll()
-    .where('enrollment_id', '=', enrollmentId)
+    .where('enrollment_id', '=', ownEnrollmentId(trx, accountId, enrollmentId))
     .where('course_key', '=', courseKey)
     .$if(dialectOf(trx) === 'postgres', (query) => query.forUpdate())
     .executeTakeFirstOrThrow();
@@ -92,6 +144,7 @@ export async function lockCourseProgress(
 
 export async function updateCourseProgress(
   trx: Db,
+  accountId: number,
   enrollmentId: number,
   courseKey: string,
   values: Updateable<EnrollmentCoursesTable>,
@@ -99,37 +152,21 @@ export async function updateCourseProgress(
   await trx
     .updateTable('enrollment_courses')
     .set(values)
-    .where('enrollment_id', '=', enrollmentId)
+    .where('enrollment_id', '=', ownEnrollmentId(trx, accountId, enrollmentId))
     .where('course_key', '=', courseKey)
-    .execute();
-}
-
-/** Sets the enrollment's score, and its completion time unless it already has one. */
-export async function recordEnrollmentResult(
-  trx: Db,
-  enrollmentId: number,
-  result: { score: number | null; completedAt: number | null },
-): Promise<void> {
-  await trx
-    .updateTable('enrollments')
-    .set({
-      score: result.score,
-      ...(result.completedAt === null
-        ? {}
-        : { completed_at: sql<number>`coalesce(completed_at, ${result.completedAt})` }),
-    })
-    .where('id', '=', enrollmentId)
     .execute();
 }
 
 /** How many new links were asked for on this enrollment, and when the latest was. */
 export async function linkMessageStats(
   db: Db,
+  accountId: number,
   enrollmentId: number,
 ): Promise<{ count: number; latest: number | null }> {
   const row = await db
     .selectFrom('messages')
     .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('created_at').as('latest')])
+    .where('account_id', '=', accountId)
     .where('enrollment_id', '=', enrollmentId)
     .where('kind', '=', 'link')
     .executeTakeFirstOrThrow();

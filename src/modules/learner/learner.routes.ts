@@ -12,21 +12,19 @@ import {
   pageNotFoundPage,
   trainingEndedPage,
 } from './learner.message-views.js';
-import { learnerPaths } from './learner.paths.js';
-import { readQuizAnswers, submitQuiz } from './learner.quiz.js';
+import { type LearnerPaths, learnerPaths } from './learner.paths.js';
 import { quizLockedPage, quizPage, resultPage } from './learner.quiz-views.js';
 import {
-  canSeeCompletion,
-  firstUnreadLesson,
-  learnerCourse,
-  learnerCourses,
-  lessonIndex,
-  markLessonRead,
-  NEW_LINK_INTERVAL_MS,
-  openActiveLearner,
-  openLearner,
-  requestNewLink,
-  requireActive,
+  answerQuiz,
+  askForNewLink,
+  type LearnerStep,
+  readLesson,
+  showCompletion,
+  showHome,
+  showLesson,
+  showNewLink,
+  showQuiz,
+  showResult,
 } from './learner.service.js';
 import { completionPage, lessonPage, overviewPage } from './learner.views.js';
 
@@ -45,6 +43,26 @@ const LINK = { secretParams: ['token'] };
 
 function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(page);
+}
+
+/** The address of the page a step leads to. */
+function stepPath(paths: LearnerPaths, step: LearnerStep): string {
+  switch (step.to) {
+    case 'overview':
+      return paths.overview;
+    case 'lesson':
+      return paths.lesson(step.courseKey, step.lesson);
+    case 'quiz':
+      return paths.quiz(step.courseKey);
+    case 'result':
+      return paths.result(step.courseKey);
+    case 'new-link':
+      return `${paths.newLink}?sent=${step.sent}`;
+  }
+}
+
+function redirect(reply: FastifyReply, token: string, step: LearnerStep): FastifyReply {
+  return reply.redirect(stepPath(learnerPaths(token), step), 303);
 }
 
 function pageForError(request: FastifyRequest, err: unknown): { status: number; page: string } {
@@ -90,16 +108,14 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
       const paths = learnerPaths(request.params.token);
-      if (learner.ended && canSeeCompletion(learner)) {
-        return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
-      }
-      requireActive(learner);
+      const shown = await showHome(app.db, request.params.token);
       return sendPage(
         reply,
         200,
-        overviewPage(paths, learner, await learnerCourses(app.db, learner), Date.now()),
+        shown.view === 'completion'
+          ? completionPage(paths, shown.learner, shown.courses)
+          : overviewPage(paths, shown.learner, shown.courses, shown.now),
       );
     },
   );
@@ -108,11 +124,10 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/done',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
-      const paths = learnerPaths(request.params.token);
-      if (!(learner.ended && canSeeCompletion(learner))) requireActive(learner);
-      if (!canSeeCompletion(learner)) return reply.redirect(paths.overview, 303);
-      return sendPage(reply, 200, completionPage(paths, learner, await learnerCourses(app.db, learner)));
+      const { token } = request.params;
+      const shown = await showCompletion(app.db, token);
+      if ('redirect' in shown) return redirect(reply, token, shown.redirect);
+      return sendPage(reply, 200, completionPage(learnerPaths(token), shown.learner, shown.courses));
     },
   );
 
@@ -121,13 +136,8 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: LessonParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
-      const learner = await openActiveLearner(app.db, token);
-      const { current } = await learnerCourse(app.db, learner, courseKey);
-      return sendPage(
-        reply,
-        200,
-        lessonPage(learnerPaths(token), current, lessonIndex(current.course, lesson)),
-      );
+      const shown = await showLesson(app.db, token, courseKey, lesson);
+      return sendPage(reply, 200, lessonPage(learnerPaths(token), shown.entry, shown.index));
     },
   );
 
@@ -136,14 +146,7 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: LessonParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey, lesson } = request.params;
-      const learner = await openActiveLearner(app.db, token);
-      const { course } = await markLessonRead(app.db, learner, courseKey, lesson);
-      const paths = learnerPaths(token);
-      const next = Number(lesson) + 1;
-      return reply.redirect(
-        next <= course.lessons.length ? paths.lesson(course.key, next) : paths.quiz(course.key),
-        303,
-      );
+      return redirect(reply, token, (await readLesson(app.db, token, courseKey, lesson)).redirect);
     },
   );
 
@@ -151,11 +154,14 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/courses/:courseKey/quiz',
     { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
-      const learner = await openActiveLearner(app.db, request.params.token);
-      const { current } = await learnerCourse(app.db, learner, request.params.courseKey);
-      const paths = learnerPaths(request.params.token);
-      if (firstUnreadLesson(current) !== null) return sendPage(reply, 200, quizLockedPage(paths, current));
-      return sendPage(reply, 200, quizPage(paths, current));
+      const { token, courseKey } = request.params;
+      const shown = await showQuiz(app.db, token, courseKey);
+      const paths = learnerPaths(token);
+      return sendPage(
+        reply,
+        200,
+        shown.view === 'quiz-locked' ? quizLockedPage(paths, shown.entry) : quizPage(paths, shown.entry),
+      );
     },
   );
 
@@ -164,14 +170,13 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
       const { token, courseKey } = request.params;
-      const learner = await openActiveLearner(app.db, token);
-      const { current } = await learnerCourse(app.db, learner, courseKey);
+      const form = (request.body ?? {}) as Record<string, unknown>;
+      const answer = await answerQuiz(app.db, token, courseKey, form);
+      if ('redirect' in answer) return redirect(reply, token, answer.redirect);
       const paths = learnerPaths(token);
-      if (firstUnreadLesson(current) !== null) return sendPage(reply, 409, quizLockedPage(paths, current));
-      const form = readQuizAnswers(current.course, (request.body ?? {}) as Record<string, unknown>);
-      if (form.missing.length > 0) return sendPage(reply, 400, quizPage(paths, current, form));
-      await submitQuiz(app.db, learner, courseKey, form.answers as number[]);
-      return reply.redirect(paths.result(courseKey), 303);
+      return answer.view === 'quiz-locked'
+        ? sendPage(reply, 409, quizLockedPage(paths, answer.entry))
+        : sendPage(reply, 400, quizPage(paths, answer.entry, answer.answers));
     },
   );
 
@@ -179,14 +184,14 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/courses/:courseKey/result',
     { schema: { hide: true, params: CourseParams }, config: LINK },
     async (request, reply) => {
-      const learner = await openActiveLearner(app.db, request.params.token);
-      const { courses, current, position } = await learnerCourse(app.db, learner, request.params.courseKey);
-      const paths = learnerPaths(request.params.token);
-      const answers = current.progress.lastAnswers;
-      if (current.progress.attempts === 0 || answers === null) {
-        return reply.redirect(paths.quiz(current.course.key), 303);
-      }
-      return sendPage(reply, 200, resultPage(paths, courses, position, answers));
+      const { token, courseKey } = request.params;
+      const shown = await showResult(app.db, token, courseKey);
+      if ('redirect' in shown) return redirect(reply, token, shown.redirect);
+      return sendPage(
+        reply,
+        200,
+        resultPage(learnerPaths(token), shown.courses, shown.position, shown.answers),
+      );
     },
   );
 
@@ -194,12 +199,8 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/new-link',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
-      const paths = learnerPaths(request.params.token);
-      // A link that still works needs no replacement.
-      if (!learner.expired) return reply.redirect(paths.overview, 303);
-      const outcome = await requestNewLink(app.db, learner);
-      return reply.redirect(`${paths.newLink}?sent=${outcome}`, 303);
+      const { token } = request.params;
+      return redirect(reply, token, (await askForNewLink(app.db, token)).redirect);
     },
   );
 
@@ -207,13 +208,16 @@ export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:token/new-link',
     { schema: { hide: true, params: TokenParams, querystring: NewLinkQuery }, config: LINK },
     async (request, reply) => {
-      const learner = await openLearner(app.db, request.params.token);
-      const paths = learnerPaths(request.params.token);
-      if (!learner.expired) return reply.redirect(paths.overview, 303);
-      if (learner.ended) requireActive(learner);
-      return request.query.sent === 'queued' || request.query.sent === 'recent'
-        ? sendPage(reply, 200, newLinkSentPage(request.query.sent, NEW_LINK_INTERVAL_MS / 60_000))
-        : sendPage(reply, 200, linkExpiredPage(paths));
+      const { token } = request.params;
+      const shown = await showNewLink(app.db, token, request.query.sent);
+      if ('redirect' in shown) return redirect(reply, token, shown.redirect);
+      return sendPage(
+        reply,
+        200,
+        shown.view === 'new-link-sent'
+          ? newLinkSentPage(shown.outcome, shown.intervalMinutes)
+          : linkExpiredPage(learnerPaths(token)),
+      );
     },
   );
 };

@@ -1,39 +1,20 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import { makeKey } from '../../../test/helpers/factories.js';
-import {
-  builtIn,
-  learnerClient,
-  makeEnrollment,
-  quizForm,
-  readAllLessons,
-} from '../../../test/helpers/learner.js';
+import { builtIn, makeEnrollment, quizForm, readAllLessons } from '../../../test/helpers/learner.js';
+import { learnerTestApp } from '../../../test/helpers/learner-app.js';
 
-let t: TestApp;
-let client: ReturnType<typeof learnerClient>;
-beforeAll(async () => {
-  t = await buildTestApp();
-  client = learnerClient(t.app);
-});
-
+const learnerApp = learnerTestApp();
+const { client, enrollment } = learnerApp;
 const phishing = builtIn('phishing');
 const passwords = builtIn('passwords-and-mfa');
 
-function enrollment(id: number) {
-  return t.app.db.selectFrom('enrollments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
-function progress(id: number, key: string) {
-  return t.app.db
-    .selectFrom('enrollment_courses')
-    .selectAll()
-    .where('enrollment_id', '=', id)
-    .where('course_key', '=', key)
-    .executeTakeFirst();
+async function progress(id: number, key: string) {
+  return (await learnerApp.courseRows(id)).find((row) => row.course_key === key);
 }
 
 describe('opening a learner link', () => {
   it('shows the overview as calm HTML, with no cache, referrer or indexing, and records nothing', async () => {
-    const e = await makeEnrollment(t.app.db, {
+    const e = await makeEnrollment(learnerApp.app.db, {
       employee: { first_name: 'Ann' },
       campaignName: 'Annual awareness 2026',
       dueAt: Date.UTC(2030, 2, 14, 17),
@@ -66,17 +47,17 @@ describe('opening a learner link', () => {
   });
 
   it('says when the training is overdue', async () => {
-    const e = await makeEnrollment(t.app.db, { dueAt: Date.UTC(2024, 0, 5) });
+    const e = await makeEnrollment(learnerApp.app.db, { dueAt: Date.UTC(2024, 0, 5) });
     const res = await client.get(e.path);
     expect(res.body).toContain('Overdue.');
     expect(res.body).toContain('was due on 5 January 2024');
   });
 
   it('is not part of the API document, and the API still takes only JSON', async () => {
-    const doc = await t.app.inject({ method: 'GET', url: '/api/api_gateway/openapi.json' });
+    const doc = await learnerApp.app.inject({ method: 'GET', url: '/api/api_gateway/openapi.json' });
     expect(Object.keys(doc.json().paths).filter((p) => p.includes('learn'))).toEqual([]);
-    const { key } = await makeKey(t.app);
-    const form = await t.app.inject({
+    const { key } = await makeKey(learnerApp.app);
+    const form = await learnerApp.app.inject({
       method: 'POST',
       url: '/api/api_gateway/customer/employees/',
       headers: { apikey: key, 'content-type': 'application/x-www-form-urlencoded' },
@@ -88,7 +69,7 @@ describe('opening a learner link', () => {
 
 describe('lessons and quiz', () => {
   it('records a lesson as read on POST, starts the learner, and moves on to the next lesson, then the quiz', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
     const lesson = await client.get(`${e.path}/courses/phishing/lessons/2`);
     expect(lesson.statusCode).toBe(200);
     expect(lesson.body).toContain('Lesson 2 of 4');
@@ -120,7 +101,7 @@ describe('lessons and quiz', () => {
   });
 
   it('refuses the quiz until every lesson is read, pointing to the first unread one', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
     await client.post(`${e.path}/courses/phishing/lessons/1`);
     const page = await client.get(`${e.path}/courses/phishing/quiz`);
     expect(page.statusCode).toBe(200);
@@ -133,8 +114,8 @@ describe('lessons and quiz', () => {
   });
 
   it('asks again for unanswered questions, keeping the answers given, and records no attempt', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
-    await readAllLessons(t.app, e.path, phishing);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
+    await readAllLessons(learnerApp.app, e.path, phishing);
     const quiz = await client.get(`${e.path}/courses/phishing/quiz`);
     expect(quiz.body).toContain('<legend>');
     expect(quiz.body).toContain('name="q0"');
@@ -152,8 +133,8 @@ describe('lessons and quiz', () => {
   });
 
   it('fails wrong answers with the right ones and explanations, then lets the learner try again and pass', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
-    await readAllLessons(t.app, e.path, phishing);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
+    await readAllLessons(learnerApp.app, e.path, phishing);
     const failed = await client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing, 3));
     expect(failed.statusCode).toBe(303);
     expect(failed.headers.location).toBe(`${e.path}/courses/phishing/result`);
@@ -183,15 +164,15 @@ describe('lessons and quiz', () => {
   });
 
   it('completes the enrollment once every course is passed, scored by the mean of the best scores', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing', 'passwords-and-mfa'] });
-    await readAllLessons(t.app, e.path, phishing);
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing', 'passwords-and-mfa'] });
+    await readAllLessons(learnerApp.app, e.path, phishing);
     await client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing, 7));
     await client.post(`${e.path}/courses/phishing/quiz`, quizForm(phishing));
     const next = await client.get(`${e.path}/courses/phishing/result`);
     expect(next.body).toContain(`href="${e.path}/courses/passwords-and-mfa/lessons/1">Next course`);
     expect(await enrollment(e.enrollmentId)).toMatchObject({ score: null, completed_at: null });
 
-    await readAllLessons(t.app, e.path, passwords);
+    await readAllLessons(learnerApp.app, e.path, passwords);
     await client.post(`${e.path}/courses/passwords-and-mfa/quiz`, quizForm(passwords, 1)); // 7 of 8: 87
     const done = await enrollment(e.enrollmentId);
     expect(done.score).toBe(93); // floor((100 + 87) / 2)
@@ -214,7 +195,7 @@ describe('lessons and quiz', () => {
   });
 
   it('answers 404 for a course outside the campaign and lessons out of range', async () => {
-    const e = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
+    const e = await makeEnrollment(learnerApp.app.db, { courseKeys: ['phishing'] });
     for (const path of [
       '/courses/safe-browsing/lessons/1',
       '/courses/nope/quiz',

@@ -2,7 +2,7 @@ import { renderMarkdown } from '../courses/markdown.js';
 import { html, SafeHtml } from './learner.html.js';
 import { learnerPage } from './learner.layout.js';
 import type { LearnerPaths } from './learner.paths.js';
-import { firstUnreadLesson, type Learner, type LearnerCourse } from './learner.service.js';
+import { firstUnreadLesson, type Learner, type LearnerCourse } from './learner.progress.js';
 
 /** The learner's own pages: the overview of their courses, a lesson, the completion page. */
 

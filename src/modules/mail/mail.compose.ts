@@ -31,21 +31,26 @@ function cancelReason(ctx: MessageContext | undefined): string | null {
 
 /** Each campaign's courses as the mail lists them: title and minutes, in the campaign's order. */
 async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
-  const campaigns = new Map(
-    contexts.flatMap((c) => (c.campaign_id === null ? [] : [[c.campaign_id, c.account_id]])),
-  );
-  const keys = await courseKeysOfCampaigns(db, [...campaigns.keys()]);
+  const campaignsByAccount = new Map<number, Set<number>>();
+  for (const c of contexts) {
+    if (c.campaign_id === null) continue;
+    const campaigns = campaignsByAccount.get(c.account_id) ?? new Set();
+    campaignsByAccount.set(c.account_id, campaigns.add(c.campaign_id));
+  }
   const courses = new Map<number, { title: string; minutes: number }[]>();
-  for (const [campaignId, accountId] of campaigns) {
-    const campaignKeys = keys.get(campaignId) ?? [];
-    const found = await findCourses(db, accountId, campaignKeys);
-    courses.set(
-      campaignId,
-      campaignKeys.flatMap((k) => {
-        const course = found.get(k);
-        return course ? [{ title: course.title, minutes: course.minutes }] : [];
-      }),
-    );
+  // A batch may hold several accounts' messages: each account's campaigns and courses are read in it.
+  for (const [accountId, campaigns] of campaignsByAccount) {
+    const keys = await courseKeysOfCampaigns(db, accountId, [...campaigns]);
+    const found = await findCourses(db, accountId, [...new Set([...keys.values()].flat())]);
+    for (const [campaignId, campaignKeys] of keys) {
+      courses.set(
+        campaignId,
+        campaignKeys.flatMap((k) => {
+          const course = found.get(k);
+          return course ? [{ title: course.title, minutes: course.minutes }] : [];
+        }),
+      );
+    }
   }
   return courses;
 }
@@ -57,10 +62,8 @@ async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
  * queue row, the same on every attempt.
  */
 export async function mailComposer(db: Db, claims: Claim[], options: ComposeOptions): Promise<Composer> {
-  const contexts = await messageContexts(
-    db,
-    claims.map((c) => c.id),
-  );
+  // Cross-account by design: the claims come from the one queue of every account.
+  const contexts = await messageContexts(db, claims);
   const courses = await coursesOfCampaigns(db, [...contexts.values()]);
   const secret = await learnerLinkSecret(db);
   return (claim) => {

@@ -1,15 +1,20 @@
-import { sql, type Updateable } from 'kysely';
+import { type ExpressionBuilder, sql, type Updateable } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
-import type { CampaignStatus, MessageKind, MessagesTable } from '../../db/schema.js';
+import type { CampaignStatus, DB, MessageKind, MessagesTable } from '../../db/schema.js';
 import { MAIL_PRIORITY } from './mail.queue.js';
 import type { TransportKind } from './mail.transport.js';
-import { messagesWithPeople } from './messages.repository.js';
+import { withPeople } from './messages.repository.js';
 
-/** SQL of the mail workers: claiming due messages, reading what to render, recording outcomes. */
+/**
+ * SQL of the mail workers: claiming due messages, reading what to render, recording outcomes.
+ * Cross-account by design: one queue serves every account; a claim carries its message's
+ * account, and every write on it is scoped by that account too.
+ */
 
 /** A worker's hold on one message: its attempt number fences every later write. */
 export interface Claim {
   id: number;
+  accountId: number;
   attempts: number;
   /**
    * An attempt whose outcome was never learned, not yet counted in `attempts_in_doubt`: an
@@ -31,7 +36,7 @@ export interface Claim {
  * whose earlier attempt handed the message to an SMTP server (`handed_over_at` still set, see
  * recordHandOff) comes back in doubt; one that ran out before the hand-off is plainly due again.
  */
-export async function claimDueMessages(
+export async function claimDueMessagesOfAllAccounts(
   db: Db,
   props: { now: number; limit: number; leaseUntil: number },
 ): Promise<Claim[]> {
@@ -68,12 +73,13 @@ async function claimDue(
       due = due.orderBy('next_attempt_at').orderBy('id').limit(props.limit);
       return dialectOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
-    .returning(['id', 'attempts', 'handed_over_at', 'transport'])
+    .returning(['id', 'account_id', 'attempts', 'handed_over_at', 'transport'])
     .execute();
   // Fresh messages first: after a pause, a retried message should not always be the one to probe.
   return rows
     .map((r) => ({
       id: r.id,
+      accountId: r.account_id,
       attempts: r.attempts,
       inDoubt: r.handed_over_at !== null && r.transport === 'smtp',
     }))
@@ -97,9 +103,11 @@ export interface MessageContext {
   due_at: number | null;
 }
 
-export async function messageContexts(db: Db, ids: number[]): Promise<Map<number, MessageContext>> {
-  if (ids.length === 0) return new Map();
-  const rows = await messagesWithPeople(db)
+/** What the claimed messages, of any accounts, are rendered from. */
+export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<number, MessageContext>> {
+  if (claims.length === 0) return new Map();
+  const ids = claims.map((c) => c.id);
+  const rows = await withPeople(db.selectFrom('messages as m').where('m.id', 'in', ids))
     .leftJoin('accounts as a', 'a.id', 'm.account_id')
     .select([
       'm.id',
@@ -116,9 +124,19 @@ export async function messageContexts(db: Db, ids: number[]): Promise<Map<number
       'c.status as campaign_status',
       'c.due_at',
     ])
-    .where('m.id', 'in', ids)
     .execute();
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The claimed message, as long as the claim is ours: still `sending`, at our attempt. */
+function stillClaimed(claim: Claim) {
+  return (eb: ExpressionBuilder<DB, 'messages'>) =>
+    eb.and([
+      eb('account_id', '=', claim.accountId),
+      eb('id', '=', claim.id),
+      eb('status', '=', 'sending'),
+      eb('attempts', '=', claim.attempts),
+    ]);
 }
 
 /** The message's count of attempts in doubt, with the one the claim carries (if any). */
@@ -154,9 +172,7 @@ export async function recordHandOff(
   const result = await db
     .updateTable('messages')
     .set({ ...values, handed_over_at: now, attempts_in_doubt: countDoubt(claim) })
-    .where('id', '=', claim.id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', claim.attempts)
+    .where(stillClaimed(claim))
     .where('locked_until', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
@@ -190,11 +206,7 @@ export async function recordSent(db: Db, claim: Claim, sentAt: number): Promise<
           // The reference makes PostgreSQL evaluate the set_config (a volatile CTE, never inlined).
           .where((eb) => eb.exists(eb.selectFrom('async_commit').select('mode')))
       : db.updateTable('messages').set(flip);
-  const result = await query
-    .where('id', '=', claim.id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', claim.attempts)
-    .executeTakeFirst();
+  const result = await query.where(stillClaimed(claim)).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -208,9 +220,7 @@ export async function finishClaim(db: Db, claim: Claim, values: Updateable<Messa
   const result = await db
     .updateTable('messages')
     .set({ ...values, locked_until: null, handed_over_at: null, attempts_in_doubt: countDoubt(claim) })
-    .where('id', '=', claim.id)
-    .where('status', '=', 'sending')
-    .where('attempts', '=', claim.attempts)
+    .where(stillClaimed(claim))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
@@ -229,9 +239,7 @@ export async function releaseClaims(db: Db, claims: Claim[], now: number): Promi
         locked_until: null,
         next_attempt_at: now,
       }))
-      .where('id', '=', claim.id)
-      .where('status', '=', 'sending')
-      .where('attempts', '=', claim.attempts)
+      .where(stillClaimed(claim))
       .execute();
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
 import { AccountParams, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
-import { parseId } from '../../ids.js';
 import { listWindow } from '../../pagination.js';
 import {
   AdminMessage,
@@ -21,6 +21,11 @@ import { getMessage, listMessagesPage, messageCounts, retryMessage } from './mes
  */
 const tags = ['Outbox'];
 
+/** The options of a route on one of the account's messages, answering `message`. */
+const onMessage = <T extends TSchema>(summary: string, message: T) => ({
+  schema: { tags, summary, params: MessageIdParams, response: responses({ 200: message }) },
+});
+
 export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/messages',
@@ -34,12 +39,11 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { status, campaign_id } = request.query;
+      const { status, campaign_id: campaignId } = request.query;
       const page = await listMessagesPage(
         app.db,
         request.admin.accountId,
-        // An id too large to exist matches nothing (0), like another account's campaign.
-        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0) },
+        { status, campaignId },
         listWindow(request.query),
       );
       return listEnvelope(page, presentMessage);
@@ -64,28 +68,17 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/messages/:messageId',
-    {
-      schema: {
-        tags,
-        summary: 'One message with its bodies (null until an attempt hands it over for delivery)',
-        params: MessageIdParams,
-        response: responses({ 200: AdminMessageDetail }),
-      },
-    },
+    onMessage(
+      'One message with its bodies (null until an attempt hands it over for delivery)',
+      AdminMessageDetail,
+    ),
     async (request) =>
       presentMessageDetail(await getMessage(app.db, request.admin.accountId, request.params.messageId)),
   );
 
   app.post(
     '/messages/:messageId/retry',
-    {
-      schema: {
-        tags,
-        summary: 'Queues a failed message again',
-        params: MessageIdParams,
-        response: responses({ 200: AdminMessage }),
-      },
-    },
+    onMessage('Queues a failed message again', AdminMessage),
     async (request) =>
       presentMessage(await retryMessage(app.db, request.admin.accountId, request.params.messageId)),
   );

@@ -1,15 +1,92 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
-import type { MessageStatus } from '../../db/schema.js';
+import type { DB, MessageKind, MessageStatus, MessagesTable } from '../../db/schema.js';
+import { idRows } from '../../db/value-table.js';
 
-/** SQL of the outbox (the admin API): an account's messages with their employee and campaign. */
+/**
+ * SQL of an account's messages: queueing them (mail.queue.ts) and the outbox (the admin API),
+ * each with its employee and campaign. The workers' SQL, over every account, is mail.repository.ts.
+ */
+
+/** Which enrollments of a campaign get a message, and what it is. */
+export interface CampaignMessages {
+  campaignId: number;
+  kind: MessageKind;
+  round: number;
+  /** MAIL_PRIORITY (mail.queue.ts). */
+  priority: number;
+  now: number;
+  /** Only these enrollments (of the campaign); all of them when absent. */
+  enrollmentIds?: number[];
+  /** Only the enrollments of employees whose id is in (after, upTo] (a launch, slice by slice). */
+  employees?: { after: number; upTo: number };
+  /** Leave out people who have completed the campaign (reminders). */
+  incompleteOnly?: boolean;
+}
+
+/**
+ * Adds one queued message per chosen enrollment of the account's campaign, in one statement;
+ * one already there for the enrollment, kind and round is left alone. Returns how many were added.
+ */
+export async function insertCampaignMessages(
+  trx: Db,
+  accountId: number,
+  messages: CampaignMessages,
+): Promise<number> {
+  let source = trx
+    .selectFrom('enrollments as e')
+    .select([
+      'e.account_id',
+      'e.campaign_id',
+      'e.id',
+      sql.lit(messages.kind).as('kind'),
+      sql.lit(messages.round).as('round'),
+      sql.lit('queued').as('status'),
+      sql.lit(0).as('attempts'),
+      sql.lit(messages.priority).as('priority'),
+      sql.lit(messages.now).as('next_attempt_at'),
+      sql.lit(messages.now).as('created_at'),
+    ])
+    .where('e.account_id', '=', accountId)
+    .where('e.campaign_id', '=', messages.campaignId)
+    // A deleted employee's enrollment is a record only: nobody to write to.
+    .where('e.employee_deleted_at', 'is', null);
+  if (messages.enrollmentIds) {
+    source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, messages.enrollmentIds)})`);
+  }
+  if (messages.employees) {
+    source = source
+      .where('e.employee_id', '>', messages.employees.after)
+      .where('e.employee_id', '<=', messages.employees.upTo);
+  }
+  if (messages.incompleteOnly) source = source.where('e.completed_at', 'is', null);
+  const result = await trx
+    .insertInto('messages')
+    .columns([
+      'account_id',
+      'campaign_id',
+      'enrollment_id',
+      'kind',
+      'round',
+      'status',
+      'attempts',
+      'priority',
+      'next_attempt_at',
+      'created_at',
+    ])
+    .expression(source.orderBy('e.id'))
+    .onConflict((oc) => oc.columns(['enrollment_id', 'kind', 'round']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}
 
 export interface MessageFilter {
   status?: MessageStatus;
   campaignId?: number;
 }
 
+/** The account's messages `m`, filtered. */
 function listed(db: Db, accountId: number, filter: MessageFilter) {
   let query = db.selectFrom('messages as m').where('m.account_id', '=', accountId);
   if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
@@ -17,10 +94,11 @@ function listed(db: Db, accountId: number, filter: MessageFilter) {
   return query;
 }
 
-/** Messages with (left-joined) their enrollment `e`, employee `p` and campaign `c`, each of the message's account. */
-export function messagesWithPeople(db: Db) {
-  return db
-    .selectFrom('messages as m')
+type MessagesQuery = SelectQueryBuilder<DB & { m: MessagesTable }, 'm', object>;
+
+/** These messages `m` with (left-joined) their enrollment `e`, employee `p` and campaign `c`, each of the message's account. */
+export function withPeople(messages: MessagesQuery) {
+  return messages
     .leftJoin('enrollments as e', (j) =>
       j.onRef('e.id', '=', 'm.enrollment_id').onRef('e.account_id', '=', 'm.account_id'),
     )
@@ -32,11 +110,9 @@ export function messagesWithPeople(db: Db) {
     );
 }
 
-function withPeople(db: Db, accountId: number, filter: MessageFilter) {
-  let query = messagesWithPeople(db).where('m.account_id', '=', accountId);
-  if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
-  if (filter.campaignId !== undefined) query = query.where('m.campaign_id', '=', filter.campaignId);
-  return query.select([
+/** The account's messages as the outbox lists them. */
+function outboxRows(db: Db, accountId: number, filter: MessageFilter) {
+  return withPeople(listed(db, accountId, filter)).select([
     'm.id',
     'm.kind',
     'm.status',
@@ -73,7 +149,7 @@ export function listMessages(
   limit: number,
   offset: number,
 ) {
-  return withPeople(db, accountId, filter).orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
+  return outboxRows(db, accountId, filter).orderBy('m.id', 'desc').limit(limit).offset(offset).execute();
 }
 
 export function findMessage(
@@ -81,7 +157,7 @@ export function findMessage(
   accountId: number,
   messageId: number,
 ): Promise<MessageDetailRow | undefined> {
-  return withPeople(db, accountId, {})
+  return outboxRows(db, accountId, {})
     .select(['m.body_text', 'm.body_html'])
     .where('m.id', '=', messageId)
     .executeTakeFirst();
@@ -105,7 +181,7 @@ export async function countByStatus(db: Db, accountId: number): Promise<Map<Mess
  * grows with history; the conditions are written out as in those indexes, so the planner can
  * use them.
  */
-export async function countQueueAllAccounts(db: Db): Promise<{ pending: number; failed: number }> {
+export async function countQueueOfAllAccounts(db: Db): Promise<{ pending: number; failed: number }> {
   const count = (condition: RawBuilder<boolean>) =>
     db
       .selectFrom('messages')

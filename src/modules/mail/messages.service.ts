@@ -1,12 +1,11 @@
 import type { Db } from '../../db/database.js';
 import type { MessageStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { parseId } from '../../ids.js';
 import { type ListPage, type ListWindow, readList } from '../../pagination.js';
 import {
   countByStatus,
   countMessages,
-  countQueueAllAccounts,
+  countQueueOfAllAccounts,
   findMessage,
   listMessages,
   type MessageDetailRow,
@@ -38,13 +37,8 @@ export function listMessagesPage(
   );
 }
 
-export async function getMessage(
-  db: Db,
-  accountId: number,
-  messageId: string | number,
-): Promise<MessageDetailRow> {
-  const id = parseId(messageId);
-  const row = id === null ? undefined : await findMessage(db, accountId, id);
+export async function getMessage(db: Db, accountId: number, messageId: number): Promise<MessageDetailRow> {
+  const row = await findMessage(db, accountId, messageId);
   if (!row) throw messageNotFound();
   return row;
 }
@@ -58,17 +52,13 @@ export async function messageCounts(db: Db, accountId: number): Promise<Record<M
   >;
 }
 
-/** The mail queue's depth over every account (monitoring): waiting or being sent, and failed. */
-export function mailQueueDepth(db: Db): Promise<{ pending: number; failed: number }> {
-  return countQueueAllAccounts(db);
+/** Operator-wide: the mail queue's depth over every account (monitoring): waiting or being sent, and failed. */
+export function mailQueueDepthOfAllAccounts(db: Db): Promise<{ pending: number; failed: number }> {
+  return countQueueOfAllAccounts(db);
 }
 
 /** Puts a failed message back in the queue; the workers send it as soon as the send rate allows. */
-export async function retryMessage(
-  db: Db,
-  accountId: number,
-  messageId: string | number,
-): Promise<MessageDetailRow> {
+export async function retryMessage(db: Db, accountId: number, messageId: number): Promise<MessageDetailRow> {
   const message = await getMessage(db, accountId, messageId);
   if (message.status !== 'failed') throw new AppError('message_not_failed');
   if (!(await requeueFailed(db, accountId, message.id, Date.now()))) {
