@@ -3,6 +3,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.js';
 import { DESCRIPTION_MAX, EMAIL_MAX, NAME_MAX } from '../fields.js';
 import {
+  CAMPAIGN_INPUT_FIELDS,
   type CampaignInputField,
   editableInputFields,
   MAX_COURSES,
@@ -42,16 +43,6 @@ export function adminLimits() {
 
 const Count = Type.Integer({ minimum: 0 });
 const Range = Type.Object({ min: Count, max: Count });
-const CAMPAIGN_INPUT_FIELDS: CampaignInputField[] = [
-  'name',
-  'description',
-  'course_keys',
-  'group_ids',
-  'start_date',
-  'due_date',
-  'reminder_days',
-  'enroll_new_members',
-];
 const Fields = Type.Array(Type.Unsafe<CampaignInputField>({ type: 'string', enum: CAMPAIGN_INPUT_FIELDS }));
 const byStatus = (schema: TSchema) =>
   Type.Object({ draft: schema, scheduled: schema, active: schema, completed: schema, archived: schema });

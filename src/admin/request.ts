@@ -21,10 +21,10 @@ declare module 'fastify' {
     /** The signed-in session, or null. Only under /admin/api. */
     adminSession: AdminSession | null;
     /**
-     * Only on account routes (`/admin/api/accounts/:accountId/…`); null on every other route,
-     * which reads the signed-in user from `adminSession` (see `sessionOf`).
+     * Only on account routes (`/admin/api/accounts/:accountId/…`; read it through `accountOf`);
+     * null on every other route, which reads the signed-in user through `sessionOf`.
      */
-    admin: AccountContext;
+    admin: AccountContext | null;
   }
   interface FastifyContextConfig {
     /** Admin API routes that need no session (sign-in, invitation links). */
@@ -38,4 +38,10 @@ declare module 'fastify' {
 export function sessionOf(request: FastifyRequest): AdminSession {
   if (!request.adminSession) throw signInRequired();
   return request.adminSession;
+}
+
+/** Who acts in which account, on a route under `/admin/api/accounts/:accountId` (set by its scope's hook). */
+export function accountOf(request: FastifyRequest): AccountContext {
+  if (!request.admin) throw new Error('accountOf() used outside /admin/api/accounts/:accountId');
+  return request.admin;
 }

@@ -12,7 +12,7 @@ import {
 import { freePort } from '../../test/helpers/server-process.js';
 import { countByRecipient, startSmtpServer, type TestSmtpServer } from '../../test/helpers/smtp.js';
 import type { Db } from '../db/database.js';
-import { learnerLinkSecret, readLearnerToken } from '../modules/learner/learner-links.js';
+import { learnerLinkSecret, readLearnerToken } from '../learner-links.js';
 import { claimDueMessagesOfAllAccounts } from '../modules/mail/mail.repository.js';
 import { type MailTransport, outboxTransport, smtpTransport } from '../modules/mail/mail.transport.js';
 import { manualClock } from './clock.js';

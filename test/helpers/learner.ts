@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/db/database.js';
 import type { CampaignStatus } from '../../src/db/schema.js';
+import { learnerLinkSecret, signLearnerToken } from '../../src/learner-links.js';
 import { builtInCourses, type TrainingCourse } from '../../src/modules/courses/courses.lookup.js';
-import { learnerLinkSecret, signLearnerToken } from '../../src/modules/learner/learner-links.js';
 import { employeeSearchText } from '../../src/search-text.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sessionOf } from '../../admin/request.js';
+import { accountOf, sessionOf } from '../../admin/request.js';
 import { Account, AccountParams, NameBody, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { ListOf, listQueryFields } from '../../http/schemas.js';
@@ -67,7 +67,7 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: { tags, summary: 'One account', params: AccountParams, response: responses({ 200: Account }) },
     },
-    async (request) => presentAccount(await getAccount(app.db, request.admin.accountId)),
+    async (request) => presentAccount(await getAccount(app.db, accountOf(request).accountId)),
   );
 
   app.patch(
@@ -82,7 +82,8 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { operatorOnly: true },
     },
-    async (request) => presentAccount(await renameAccount(app.db, request.admin.accountId, request.body)),
+    async (request) =>
+      presentAccount(await renameAccount(app.db, accountOf(request).accountId, request.body)),
   );
 
   app.get(
@@ -95,6 +96,6 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: Overview }),
       },
     },
-    async (request) => accountOverview(app.db, request.admin.accountId),
+    async (request) => accountOverview(app.db, accountOf(request).accountId),
   );
 };

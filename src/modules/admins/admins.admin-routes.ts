@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { accountOf } from '../../admin/request.js';
 import {
   AccountParams,
   IdParams,
@@ -33,7 +34,7 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const results = (await adminsOfAccount(app.db, request.admin.accountId)).map(presentAdmin);
+      const results = (await adminsOfAccount(app.db, accountOf(request).accountId)).map(presentAdmin);
       return { count: results.length, results };
     },
   );
@@ -51,7 +52,7 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { operatorOnly: true },
     },
     async (request, reply) => {
-      await removeAccountAdmin(app.db, request.admin.accountId, request.params.id);
+      await removeAccountAdmin(app.db, accountOf(request).accountId, request.params.id);
       return reply.code(204).send();
     },
   );

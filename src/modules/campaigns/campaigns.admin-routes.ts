@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { accountOf } from '../../admin/request.js';
 import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
@@ -44,7 +45,7 @@ const onCampaign = (summary: string) => ({
 
 /**
  * The admin API's training campaign routes, relative to `/admin/api/accounts/:accountId`
- * (whose hooks have checked the session, the CSRF token and the account: `request.admin.accountId`).
+ * (whose hooks have checked the session, the CSRF token and the account: `accountOf(request).accountId`).
  */
 export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -60,7 +61,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await listCampaignsPage(app.db, request.admin.accountId, listWindow(request.query), {
+        await listCampaignsPage(app.db, accountOf(request).accountId, listWindow(request.query), {
           status: request.query.status,
         }),
         presentAdminCampaign,
@@ -79,13 +80,13 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const campaign = await createCampaign(app.db, request.admin.accountId, request.body);
+      const campaign = await createCampaign(app.db, accountOf(request).accountId, request.body);
       return reply.status(201).send(presentAdminCampaign(campaign));
     },
   );
 
   app.get('/campaigns/:campaignId', onCampaign('One campaign'), async (request) =>
-    presentAdminCampaign(await getCampaign(app.db, request.admin.accountId, request.params.campaignId)),
+    presentAdminCampaign(await getCampaign(app.db, accountOf(request).accountId, request.params.campaignId)),
   );
 
   app.patch(
@@ -102,7 +103,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentAdminCampaign(
-        await updateCampaign(app.db, request.admin.accountId, request.params.campaignId, request.body),
+        await updateCampaign(app.db, accountOf(request).accountId, request.params.campaignId, request.body),
       ),
   );
 
@@ -117,7 +118,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteCampaign(app.db, request.admin.accountId, request.params.campaignId);
+      await deleteCampaign(app.db, accountOf(request).accountId, request.params.campaignId);
       return reply.status(204).send();
     },
   );
@@ -130,7 +131,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       presentAdminCampaign(
         await launchCampaign(app.db, {
-          accountId: request.admin.accountId,
+          accountId: accountOf(request).accountId,
           campaignId: request.params.campaignId,
           trigger: 'now',
         }),
@@ -139,7 +140,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
     app.post(`/campaigns/:campaignId/${action}`, onCampaign(summary), async (request) =>
-      presentAdminCampaign(await run(app.db, request.admin.accountId, request.params.campaignId)),
+      presentAdminCampaign(await run(app.db, accountOf(request).accountId, request.params.campaignId)),
     );
   }
 
@@ -153,7 +154,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: Progress }),
       },
     },
-    async (request) => campaignProgress(app.db, request.admin.accountId, request.params.campaignId),
+    async (request) => campaignProgress(app.db, accountOf(request).accountId, request.params.campaignId),
   );
 
   app.get(
@@ -171,7 +172,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { status, search } = request.query;
       const page = await listEnrollmentsPage(
         app.db,
-        request.admin.accountId,
+        accountOf(request).accountId,
         request.params.campaignId,
         { status, search },
         listWindow(request.query),
@@ -195,7 +196,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       presentAdminEnrollment(
         await resendInvitation(
           app.db,
-          request.admin.accountId,
+          accountOf(request).accountId,
           request.params.campaignId,
           request.params.enrollmentId,
         ),
@@ -213,7 +214,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await exportEnrollments(app.db, request.admin.accountId, request.params.campaignId);
+      const csv = await exportEnrollments(app.db, accountOf(request).accountId, request.params.campaignId);
       return reply
         .type('text/csv; charset=utf-8')
         .header(

@@ -146,25 +146,6 @@ export async function replaceCampaignCourses(
     .execute();
 }
 
-/** Course keys of each of the account's campaigns, in the campaign's order. */
-export async function courseKeysOfCampaigns(
-  db: Db,
-  accountId: number,
-  campaignIds: number[],
-): Promise<Map<number, string[]>> {
-  const byCampaign = new Map<number, string[]>(campaignIds.map((id) => [id, []]));
-  if (campaignIds.length === 0) return byCampaign;
-  const rows = await db
-    .selectFrom('campaign_courses')
-    .select(['campaign_id', 'course_key'])
-    .where('campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
-    .orderBy('campaign_id')
-    .orderBy('position')
-    .execute();
-  for (const row of rows) byCampaign.get(row.campaign_id)?.push(row.course_key);
-  return byCampaign;
-}
-
 export interface EnrollmentCounts {
   enrolled: number;
   completed: number;

@@ -75,6 +75,11 @@ const API_NAME: Partial<Record<CampaignField, CampaignInputField>> = {
   due_at: 'due_date',
 };
 
+/** Every field of a create or change, by its API name. */
+export const CAMPAIGN_INPUT_FIELDS: CampaignInputField[] = ALL_FIELDS.map(
+  (f) => API_NAME[f] ?? (f as CampaignInputField),
+);
+
 /** The fields each status lets change, by their API names (for forms that disable the others). */
 export function editableInputFields(): Record<CampaignStatus, CampaignInputField[]> {
   const byStatus = {} as Record<CampaignStatus, CampaignInputField[]>;

@@ -10,11 +10,10 @@ import {
   readList,
 } from '../../pagination.js';
 import { getAccount } from '../accounts/accounts.service.js';
-import { findCourses } from '../courses/courses.lookup.js';
+import { coursesOfCampaigns, findCourses } from '../courses/courses.lookup.js';
 import {
   type CampaignRow,
   countCampaigns,
-  courseKeysOfCampaigns,
   type EnrollmentCounts,
   enrollmentCounts,
   existingGroupIds,
@@ -76,24 +75,23 @@ export function wrongStatus(action: CampaignAction, status: CampaignStatus) {
 /** Adds groups, courses and enrollment figures to campaign rows (of one account). */
 async function withDetails(db: Db, accountId: number, rows: CampaignRow[]): Promise<CampaignView[]> {
   const ids = rows.map((c) => c.id);
-  const [groups, keys, counts] = await Promise.all([
+  const [groups, courses, counts] = await Promise.all([
     groupsOfCampaigns(db, accountId, ids),
-    courseKeysOfCampaigns(db, accountId, ids),
+    coursesOfCampaigns(db, accountId, ids),
     enrollmentCounts(db, accountId, ids),
   ]);
-  const courses = await findCourses(db, accountId, [...keys.values()].flat());
   return rows.map((row) => {
     const targets = groups.get(row.id) ?? [];
-    const courseKeys = keys.get(row.id) ?? [];
+    const named = courses.get(row.id) ?? [];
     return {
       ...row,
       groups: targets,
       group_ids: targets.map((g) => g.id).sort((a, b) => a - b),
-      course_keys: courseKeys,
-      courses: courseKeys.flatMap((key) => {
-        const course = courses.get(key);
-        return course ? [{ key, title: course.title, built_in: course.built_in }] : [];
-      }),
+      course_keys: named.map((c) => c.key),
+      // A custom course deleted since is left out of the titles (its key stays above).
+      courses: named.flatMap(({ key, course }) =>
+        course ? [{ key, title: course.title, built_in: course.built_in }] : [],
+      ),
       reminders: JSON.parse(row.reminder_days) as number[],
       counts: counts.get(row.id) ?? { enrolled: 0, completed: 0 },
     };

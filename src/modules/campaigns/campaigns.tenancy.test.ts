@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount, makeCampaign, makeGroup } from '../../../test/helpers/factories.js';
 import { campaignMessages, makeActiveCampaign } from '../../../test/helpers/mail-fixtures.js';
+import { courseKeysOfCampaigns } from '../courses/courses.repository.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
 import { completionsByDay, courseCounts, statusCounts } from './campaigns.progress.repository.js';
 import {
-  courseKeysOfCampaigns,
   enrollmentCounts,
   groupsOfCampaigns,
   replaceCampaignCourses,

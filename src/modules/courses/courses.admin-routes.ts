@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { accountOf } from '../../admin/request.js';
 import { AccountParams, Body, NoContent, NullableTimestamp, PathId, responses } from '../../admin/schemas.js';
 import { presentCourse, presentCourseSummary } from './courses.presenter.js';
 import { createCourse, deleteCourse, getCourse, listCourses, updateCourse } from './courses.service.js';
@@ -94,7 +95,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      results: (await listCourses(app.db, request.admin.accountId)).map(presentCourseSummary),
+      results: (await listCourses(app.db, accountOf(request).accountId)).map(presentCourseSummary),
     }),
   );
 
@@ -112,14 +113,14 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) =>
       reply
         .status(201)
-        .send(presentCourse(await createCourse(app.db, request.admin.accountId, request.body))),
+        .send(presentCourse(await createCourse(app.db, accountOf(request).accountId, request.body))),
   );
 
   app.get(
     '/courses/:courseKey',
     { schema: { tags, summary: 'One course', params: CourseParams, response: responses({ 200: Course }) } },
     async (request) =>
-      presentCourse(await getCourse(app.db, request.admin.accountId, request.params.courseKey)),
+      presentCourse(await getCourse(app.db, accountOf(request).accountId, request.params.courseKey)),
   );
 
   app.put(
@@ -135,7 +136,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentCourse(
-        await updateCourse(app.db, request.admin.accountId, request.params.courseKey, request.body),
+        await updateCourse(app.db, accountOf(request).accountId, request.params.courseKey, request.body),
       ),
   );
 
@@ -150,7 +151,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteCourse(app.db, request.admin.accountId, request.params.courseKey);
+      await deleteCourse(app.db, accountOf(request).accountId, request.params.courseKey);
       return reply.status(204).send();
     },
   );

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { type Lesson, loadCatalogue, type QuizQuestion } from './catalogue.js';
-import { type CourseRow, findCustomCourses } from './courses.repository.js';
+import { type CourseRow, courseKeysOfCampaigns, findCustomCourses } from './courses.repository.js';
 
 /**
  * One view of a course, built-in or the account's own. A course is named by its key: a
@@ -100,4 +100,26 @@ export async function findCourse(
   key: string,
 ): Promise<TrainingCourse | undefined> {
   return (await findCourses(db, accountId, [key])).get(key);
+}
+
+/** A course a campaign names: the course itself, or undefined when it was deleted since. */
+export interface CampaignCourse {
+  key: string;
+  course: TrainingCourse | undefined;
+}
+
+/** Each of the account's campaigns' courses, in the campaign's order. */
+export async function coursesOfCampaigns(
+  db: Db,
+  accountId: number,
+  campaignIds: number[],
+): Promise<Map<number, CampaignCourse[]>> {
+  const keys = await courseKeysOfCampaigns(db, accountId, campaignIds);
+  const courses = await findCourses(db, accountId, [...keys.values()].flat());
+  return new Map(
+    [...keys].map(([campaignId, list]) => [
+      campaignId,
+      list.map((key) => ({ key, course: courses.get(key) })),
+    ]),
+  );
 }

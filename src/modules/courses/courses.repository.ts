@@ -73,3 +73,31 @@ export async function campaignsUsingCourse(db: Db, accountId: number, courseKey:
     .execute();
   return rows.map((r) => r.name);
 }
+
+/**
+ * Course keys of each of the account's campaigns, in the campaign's order (here rather than in
+ * campaigns: the mail and the learner pages read a campaign's courses too, through this module).
+ */
+export async function courseKeysOfCampaigns(
+  db: Db,
+  accountId: number,
+  campaignIds: number[],
+): Promise<Map<number, string[]>> {
+  const byCampaign = new Map<number, string[]>(campaignIds.map((id) => [id, []]));
+  if (campaignIds.length === 0) return byCampaign;
+  const rows = await db
+    .selectFrom('campaign_courses')
+    .select(['campaign_id', 'course_key'])
+    .where('campaign_id', 'in', (eb) =>
+      eb
+        .selectFrom('training_campaigns as owner')
+        .select('owner.id')
+        .where('owner.account_id', '=', accountId)
+        .where('owner.id', 'in', campaignIds),
+    )
+    .orderBy('campaign_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byCampaign.get(row.campaign_id)?.push(row.course_key);
+  return byCampaign;
+}

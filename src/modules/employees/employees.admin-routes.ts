@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { accountOf } from '../../admin/request.js';
 import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
@@ -26,7 +27,7 @@ import {
 
 /**
  * The admin API's employee routes, relative to `/admin/api/accounts/:accountId` (whose hooks
- * have checked the session, the CSRF token and the account: `request.admin.accountId`).
+ * have checked the session, the CSRF token and the account: `accountOf(request).accountId`).
  */
 const tags = ['Employees'];
 
@@ -44,7 +45,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await searchEmployees(app.db, request.admin.accountId, request.query, listWindow(request.query)),
+        await searchEmployees(app.db, accountOf(request).accountId, request.query, listWindow(request.query)),
         presentEmployee,
       ),
   );
@@ -61,7 +62,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const employee = await createEmployee(app.db, request.admin.accountId, request.body);
+      const employee = await createEmployee(app.db, accountOf(request).accountId, request.body);
       return reply.status(201).send(presentEmployee(employee));
     },
   );
@@ -78,7 +79,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      importEmployees(app.db, request.admin.accountId, request.body.rows, {
+      importEmployees(app.db, accountOf(request).accountId, request.body.rows, {
         dryRun: request.body.dry_run ?? false,
       }),
   );
@@ -99,7 +100,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', 'attachment; filename="employees.csv"')
         .header('Cache-Control', 'no-store')
-        .send(exportEmployees(app.db, request.admin.accountId)),
+        .send(exportEmployees(app.db, accountOf(request).accountId)),
   );
 
   app.get(
@@ -114,7 +115,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentEmployeeWithGroups(
-        await getEmployeeWithGroups(app.db, request.admin.accountId, request.params.employeeId),
+        await getEmployeeWithGroups(app.db, accountOf(request).accountId, request.params.employeeId),
       ),
   );
 
@@ -131,7 +132,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentEmployee(
-        await updateEmployee(app.db, request.admin.accountId, request.params.employeeId, request.body),
+        await updateEmployee(app.db, accountOf(request).accountId, request.params.employeeId, request.body),
       ),
   );
 
@@ -146,7 +147,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteEmployee(app.db, request.admin.accountId, request.params.employeeId);
+      await deleteEmployee(app.db, accountOf(request).accountId, request.params.employeeId);
       return reply.status(204).send();
     },
   );

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { accountOf } from '../../admin/request.js';
 import { AccountParams, NoContent, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
@@ -30,7 +31,7 @@ import {
 
 /**
  * The admin API's group routes, relative to `/admin/api/accounts/:accountId` (whose hooks
- * have checked the session, the CSRF token and the account: `request.admin.accountId`).
+ * have checked the session, the CSRF token and the account: `accountOf(request).accountId`).
  * Every membership change moves the group's version, so the Customer API sees a new ETag.
  */
 const tags = ['Groups'];
@@ -49,7 +50,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await listGroupsPage(app.db, request.admin.accountId, request.query, listWindow(request.query)),
+        await listGroupsPage(app.db, accountOf(request).accountId, request.query, listWindow(request.query)),
         presentAdminGroup,
       ),
   );
@@ -66,7 +67,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const group = await createGroup(app.db, request.admin.accountId, request.body);
+      const group = await createGroup(app.db, accountOf(request).accountId, request.body);
       return reply.status(201).send(presentAdminGroup(group));
     },
   );
@@ -77,7 +78,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: 'One group', params: GroupIdParams, response: responses({ 200: AdminGroup }) },
     },
     async (request) =>
-      presentAdminGroup(await getGroup(app.db, request.admin.accountId, request.params.groupId)),
+      presentAdminGroup(await getGroup(app.db, accountOf(request).accountId, request.params.groupId)),
   );
 
   app.patch(
@@ -93,7 +94,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentAdminGroup(
-        await updateGroup(app.db, request.admin.accountId, request.params.groupId, request.body),
+        await updateGroup(app.db, accountOf(request).accountId, request.params.groupId, request.body),
       ),
   );
 
@@ -108,7 +109,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await deleteGroup(app.db, request.admin.accountId, request.params.groupId);
+      await deleteGroup(app.db, accountOf(request).accountId, request.params.groupId);
       return reply.status(204).send();
     },
   );
@@ -128,7 +129,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       listEnvelope(
         await groupMembersPage(
           app.db,
-          request.admin.accountId,
+          accountOf(request).accountId,
           request.params.groupId,
           request.query,
           listWindow(request.query),
@@ -153,7 +154,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       presentMembershipChange(
         await addGroupMembers(
           app.db,
-          request.admin.accountId,
+          accountOf(request).accountId,
           request.params.groupId,
           request.body.employee_ids,
         ),
@@ -175,7 +176,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       presentMembershipChange(
         await removeGroupMembers(
           app.db,
-          request.admin.accountId,
+          accountOf(request).accountId,
           request.params.groupId,
           request.body.employee_ids,
         ),
@@ -197,7 +198,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       presentMembershipChange(
         await addGroupMembersByEmail(
           app.db,
-          request.admin.accountId,
+          accountOf(request).accountId,
           request.params.groupId,
           request.body.emails,
         ),

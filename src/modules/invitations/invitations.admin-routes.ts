@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AdminOptions } from '../../admin/options.js';
+import { accountOf } from '../../admin/request.js';
 import {
   AccountParams,
   Body,
@@ -108,7 +109,7 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
       },
     },
     async (request) => {
-      const results = (await pendingInvitations(app.db, request.admin.accountId)).map(presentInvitation);
+      const results = (await pendingInvitations(app.db, accountOf(request).accountId)).map(presentInvitation);
       return { count: results.length, results };
     },
   );
@@ -127,9 +128,9 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
     },
     async (request, reply) => {
       const { token, invitation } = await inviteAdmin(app.db, {
-        accountId: request.admin.accountId,
+        accountId: accountOf(request).accountId,
         email: request.body.email,
-        invitedBy: request.admin.user.id,
+        invitedBy: accountOf(request).user.id,
       });
       // From PUBLIC_URL or the listening address: a forged Host must not redirect the link.
       const url = linkTo(publicBaseUrl(app), `/admin/invite/${token}`);
@@ -149,7 +150,7 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
       config: { operatorOnly: true },
     },
     async (request, reply) => {
-      await revokeInvitation(app.db, request.admin.accountId, request.params.id);
+      await revokeInvitation(app.db, accountOf(request).accountId, request.params.id);
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { accountOf } from '../../admin/request.js';
 import {
   AccountParams,
   Body,
@@ -56,7 +57,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     },
     async (request) => {
       const now = Date.now();
-      const results = (await keysOfAccount(app.db, request.admin.accountId))
+      const results = (await keysOfAccount(app.db, accountOf(request).accountId))
         .reverse()
         .map((key) => presentKey(key, now));
       return { count: results.length, results };
@@ -83,7 +84,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     },
     async (request, reply) => {
       const created = await createKey(app.db, {
-        accountId: request.admin.accountId,
+        accountId: accountOf(request).accountId,
         name: request.body.name,
         permissions: request.body.permissions,
         rateLimit: options.defaultRateLimit,
@@ -98,7 +99,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     {
       schema: { tags, summary: 'Revokes a key', params: IdParams, response: responses({ 200: Key }) },
     },
-    async (request) => presentKey(await revokeKey(app.db, request.admin.accountId, request.params.id)),
+    async (request) => presentKey(await revokeKey(app.db, accountOf(request).accountId, request.params.id)),
   );
 
   app.patch(
@@ -115,7 +116,12 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
     },
     async (request) =>
       presentKey(
-        await setKeyRateLimit(app.db, request.admin.accountId, request.params.id, request.body.rate_limit),
+        await setKeyRateLimit(
+          app.db,
+          accountOf(request).accountId,
+          request.params.id,
+          request.body.rate_limit,
+        ),
       ),
   );
 };

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { courseKeysOfCampaigns } from '../campaigns/campaigns.repository.js';
-import { findCourses, type TrainingCourse } from '../courses/courses.lookup.js';
+import { learnerLinkSecret, readLearnerToken } from '../../learner-links.js';
+import { coursesOfCampaigns, type TrainingCourse } from '../courses/courses.lookup.js';
 import {
   invalidLearnerLink,
   learnerLinkExpired,
@@ -8,7 +8,6 @@ import {
   trainingEnded,
 } from './learner.errors.js';
 import { type CourseProgressRow, courseProgressRows, findEnrollmentOfLink } from './learner.repository.js';
-import { learnerLinkSecret, readLearnerToken } from './learner-links.js';
 
 /** The learner behind a link, their campaign's courses and their progress in each. */
 
@@ -124,17 +123,15 @@ export function canSeeCompletion(learner: Learner): learner is CompletedLearner 
 /** The campaign's courses in order, with the learner's progress in each. */
 export async function learnerCourses(db: Db, learner: Learner): Promise<LearnerCourse[]> {
   const { accountId, campaignId, enrollmentId } = learner;
-  const keys = (await courseKeysOfCampaigns(db, accountId, [campaignId])).get(campaignId) ?? [];
   const [courses, rows] = await Promise.all([
-    findCourses(db, accountId, keys),
+    coursesOfCampaigns(db, accountId, [campaignId]),
     courseProgressRows(db, accountId, enrollmentId),
   ]);
   const progress = new Map(rows.map((r) => [r.course_key, r]));
   // A custom course deleted after launch is left out rather than failing the whole page.
-  return keys.flatMap((key) => {
-    const course = courses.get(key);
-    return course ? [{ course, progress: toProgress(progress.get(key)) }] : [];
-  });
+  return (courses.get(campaignId) ?? []).flatMap(({ key, course }) =>
+    course ? [{ course, progress: toProgress(progress.get(key)) }] : [],
+  );
 }
 
 /** One of the campaign's courses, with all of them (for "next course"); 404 for any other key. */

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { courseKeysOfCampaigns } from '../campaigns/campaigns.repository.js';
-import { findCourses } from '../courses/courses.lookup.js';
-import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../learner/learner-links.js';
+import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../../learner-links.js';
+import { coursesOfCampaigns } from '../courses/courses.lookup.js';
 import { type Claim, type MessageContext, messageContexts } from './mail.repository.js';
 import { messageIdFor, renderMail } from './mail.templates.js';
 import type { OutgoingMail } from './mail.transport.js';
@@ -30,7 +29,7 @@ function cancelReason(ctx: MessageContext | undefined): string | null {
 }
 
 /** Each campaign's courses as the mail lists them: title and minutes, in the campaign's order. */
-async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
+async function mailCoursesOfCampaigns(db: Db, contexts: MessageContext[]) {
   const campaignsByAccount = new Map<number, Set<number>>();
   for (const c of contexts) {
     if (c.campaign_id === null) continue;
@@ -40,15 +39,10 @@ async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
   const courses = new Map<number, { title: string; minutes: number }[]>();
   // A batch may hold several accounts' messages: each account's campaigns and courses are read in it.
   for (const [accountId, campaigns] of campaignsByAccount) {
-    const keys = await courseKeysOfCampaigns(db, accountId, [...campaigns]);
-    const found = await findCourses(db, accountId, [...new Set([...keys.values()].flat())]);
-    for (const [campaignId, campaignKeys] of keys) {
+    for (const [campaignId, named] of await coursesOfCampaigns(db, accountId, [...campaigns])) {
       courses.set(
         campaignId,
-        campaignKeys.flatMap((k) => {
-          const course = found.get(k);
-          return course ? [{ title: course.title, minutes: course.minutes }] : [];
-        }),
+        named.flatMap(({ course }) => (course ? [{ title: course.title, minutes: course.minutes }] : [])),
       );
     }
   }
@@ -64,7 +58,7 @@ async function coursesOfCampaigns(db: Db, contexts: MessageContext[]) {
 export async function mailComposer(db: Db, claims: Claim[], options: ComposeOptions): Promise<Composer> {
   // Cross-account by design: the claims come from the one queue of every account.
   const contexts = await messageContexts(db, claims);
-  const courses = await coursesOfCampaigns(db, [...contexts.values()]);
+  const courses = await mailCoursesOfCampaigns(db, [...contexts.values()]);
   const secret = await learnerLinkSecret(db);
   return (claim) => {
     const ctx = contexts.get(claim.id);

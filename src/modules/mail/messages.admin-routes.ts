@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
+import { accountOf } from '../../admin/request.js';
 import { AccountParams, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
@@ -39,11 +40,11 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { status, campaign_id: campaignId } = request.query;
+      const { status, campaign_id } = request.query;
       const page = await listMessagesPage(
         app.db,
-        request.admin.accountId,
-        { status, campaignId },
+        accountOf(request).accountId,
+        { status, campaignId: campaign_id === undefined ? undefined : Number(campaign_id) },
         listWindow(request.query),
       );
       return listEnvelope(page, presentMessage);
@@ -62,7 +63,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       transport: app.config.mail.smtpUrl ? ('smtp' as const) : ('outbox' as const),
-      counts: await messageCounts(app.db, request.admin.accountId),
+      counts: await messageCounts(app.db, accountOf(request).accountId),
     }),
   );
 
@@ -73,13 +74,13 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       AdminMessageDetail,
     ),
     async (request) =>
-      presentMessageDetail(await getMessage(app.db, request.admin.accountId, request.params.messageId)),
+      presentMessageDetail(await getMessage(app.db, accountOf(request).accountId, request.params.messageId)),
   );
 
   app.post(
     '/messages/:messageId/retry',
     onMessage('Queues a failed message again', AdminMessage),
     async (request) =>
-      presentMessage(await retryMessage(app.db, request.admin.accountId, request.params.messageId)),
+      presentMessage(await retryMessage(app.db, accountOf(request).accountId, request.params.messageId)),
   );
 };

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { PathId } from '../../admin/schemas.js';
 import type { MessageStatus } from '../../db/schema.js';
-import { Id, ListOf, listQueryFields, Timestamp } from '../../http/schemas.js';
+import { Id, ListOf, listQueryFields, POSITIVE_INTEGER_PATTERN, Timestamp } from '../../http/schemas.js';
 import { MESSAGE_STATUSES } from './messages.service.js';
 
 /** Request and response schemas of the outbox routes of the admin API (in /admin/api/openapi.json). */
@@ -44,8 +44,8 @@ export const MessageList = ListOf(AdminMessage);
 export const MessageListQuery = Type.Object({
   ...listQueryFields,
   status: Type.Optional(Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] })),
-  // Parsed by the schema like a path id: text that is no id matches nothing, like another account's campaign.
-  campaign_id: Type.Optional(PathId),
+  // A filter, not a path: text that is no id is a 400, not an empty list.
+  campaign_id: Type.Optional(Type.String({ pattern: POSITIVE_INTEGER_PATTERN })),
 });
 
 export const MessageIdParams = Type.Object({ accountId: PathId, messageId: PathId });

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getOrCreateSecret } from '../../auth/secrets.js';
-import type { Db } from '../../db/database.js';
-import { linkTo } from '../../http/links.js';
+import { getOrCreateSecret } from './auth/secrets.js';
+import type { Db } from './db/database.js';
+import { linkTo } from './http/links.js';
 
 /**
  * Personal learner links: `<enrollment id>.<expiry, base-36 seconds>.<HMAC-SHA256>`, signed with
