@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { accountOf } from '../../admin/request.js';
 import { AccountParams, responses } from '../../admin/schemas.js';
 import { listEnvelope } from '../../http/page-envelope.js';
+import { parseId } from '../../ids.js';
 import { listWindow } from '../../pagination.js';
 import {
   AdminMessage,
@@ -44,7 +45,8 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const page = await listMessagesPage(
         app.db,
         accountOf(request).accountId,
-        { status, campaignId: campaign_id === undefined ? undefined : Number(campaign_id) },
+        // Digits past any id (beyond 2^53) match nothing: 0 is no campaign's id.
+        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0) },
         listWindow(request.query),
       );
       return listEnvelope(page, presentMessage);
