@@ -89,7 +89,10 @@ export function tokenFromReportBody(body: unknown): string {
   return token;
 }
 
-/** The simulation tokens a reported message carries; throws ReportedMessageError, nothing else. */
+/**
+ * The simulation tokens a reported message carries. Whatever the bytes, it throws nothing but
+ * ReportedMessageError (a phish URL that is no http(s) URL is a TypeError: configuration, not input).
+ */
 export async function tokensFromReportedMessage(
   raw: Buffer,
   options: ReportedMessageOptions,
