@@ -35,7 +35,7 @@ export const LANDING_PAGE_HEADERS: Readonly<Record<string, string>> = {
 const SVG_TAGS = ['svg', 'g', 'path', 'circle', 'ellipse', 'rect', 'line', 'polyline', 'polygon'];
 const ALLOWED_TAGS = [
   ...sanitizeHtml.defaults.allowedTags,
-  ...['title', 'style', 'img', 'details', 'summary', 'progress', 'meter'],
+  ...['title', 'style', 'img', 'del', 'ins', 'details', 'summary', 'progress', 'meter'],
   ...['form', 'input', 'button', 'label', 'select', 'option', 'optgroup', 'textarea', 'fieldset', 'legend'],
   ...SVG_TAGS,
   ...['text', 'tspan', 'defs', 'lineargradient', 'radialgradient', 'stop', 'desc', 'clippath'],
