@@ -58,6 +58,8 @@ const ANY_TAG_ATTRIBUTES = [
   ...['text-anchor', 'dominant-baseline', 'focusable'],
 ];
 const CSS_VALUED = new Set(['style', 'fill', 'stroke', 'clip-path']);
+// Set by Vigil below, whatever the page says.
+const FORCED = new Set(['action', 'method', 'autocomplete']);
 const DATA_IMAGE = /^\s*data:image\/[a-z0-9.+-]+[;,]/i;
 
 /** CSS escapes spelled out, so that what is checked is what the browser reads. */
@@ -96,6 +98,7 @@ function attributes(
 ): sanitizeHtml.Attributes {
   const out: sanitizeHtml.Attributes = {};
   for (const [name, value] of Object.entries(attribs)) {
+    if (FORCED.has(name)) continue;
     if (name === 'href') {
       if (value.trim().startsWith('#')) out[name] = value;
     } else if (name === 'src') {
@@ -107,7 +110,7 @@ function attributes(
     }
   }
   // Every form posts to Vigil's submit route, and nothing typed is remembered by the browser.
-  if (tag === 'form') Object.assign(out, { method: 'post', action: submitUrl, autocomplete: 'off' });
+  if (tag === 'form') return { action: submitUrl, method: 'post', autocomplete: 'off', ...out };
   if (tag === 'input' || tag === 'textarea' || tag === 'select') out.autocomplete = 'off';
   return out;
 }

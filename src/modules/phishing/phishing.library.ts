@@ -92,7 +92,7 @@ function loadTemplate(folder: string): LibraryTemplate {
     landing_html: readText(folder, file.landing_page),
   });
   const problems = Object.entries(errors.fields).map(
-    ([field, messages]) => `${field} ${messages.join(', ')}`,
+    ([field, messages]) => `${field}: ${messages.join(', ')}`,
   );
   if (problems.length > 0) throw fail(problems.join('; '));
   return { ...content, slug: file.slug, summary: file.summary };
