@@ -130,7 +130,7 @@ const compiled = new LRUCache<string, HandlebarsTemplateDelegate>({ max: 2000 })
 
 /** Compiles a checked template once per process; `escaped` is false for plain-text output. */
 function compile(source: string, allowed: readonly string[], escaped: boolean): HandlebarsTemplateDelegate {
-  const key = `${escaped ? 'h' : 't'}${allowed.length}\0${source}`;
+  const key = `${escaped ? 'html' : 'text'}:${allowed.join(',')}\0${source}`;
   let template = compiled.get(key);
   if (!template) {
     const { problems } = checkTemplateSource(source, allowed);
@@ -203,11 +203,12 @@ export function renderEmailText(template: EmailTemplate, vars: EmailVars): Omit<
   const plain = { escape: false };
   const sender_name = oneLine(renderChecked(template.sender_name, SENDER_NAME_VARIABLES, vars, plain));
   const all = { ...vars, sender_name };
-  const domain = cleanValues(vars).sender_domain.trim();
+  const local = oneLine(template.sender_address);
+  const domain = oneLine(cleanValue(vars.sender_domain));
   return {
     subject: oneLine(renderChecked(template.subject, SUBJECT_VARIABLES, all, plain)),
     sender_name,
-    sender_address: domain ? `${template.sender_address}@${domain}` : template.sender_address,
+    sender_address: domain ? `${local}@${domain}` : local,
     text: renderChecked(template.text, EMAIL_VARIABLES, all, plain),
   };
 }
@@ -223,13 +224,7 @@ export function renderEmail(
   options: { trackingImageUrl: string },
 ): RenderedEmail {
   const rendered = renderEmailText(template, vars);
-  const html = renderChecked(
-    template.html,
-    EMAIL_VARIABLES,
-    { ...vars, sender_name: rendered.sender_name },
-    {
-      escape: true,
-    },
-  );
+  const values = { ...vars, sender_name: rendered.sender_name };
+  const html = renderChecked(template.html, EMAIL_VARIABLES, values, { escape: true });
   return { ...rendered, html: insertBeforeBodyEnd(html, trackingImage(options.trackingImageUrl)) };
 }
