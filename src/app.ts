@@ -28,6 +28,7 @@ import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { Readiness } from './modules/health/readiness.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
+import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -78,6 +79,7 @@ export async function buildApp({
   logger,
   onRoute,
 }: AppOptions): Promise<FastifyInstance> {
+  builtInPhishingTemplates(); // checks content/phishing/ once: a broken template stops the start, named
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel, logStream)) as FastifyBaseLogger,
     genReqId: requestId,
