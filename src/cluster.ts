@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { listeningUrl } from './http/links.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
+import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
 import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
@@ -23,6 +24,8 @@ export const SHUTDOWN_MESSAGE = 'vigil:shutdown';
 const RESTART_DELAY_MS = { first: 500, max: 30_000 };
 
 export async function runPrimary(config: Config, log: Logger): Promise<void> {
+  // Checked here too: a broken built-in template stops the start once, not each worker forever.
+  builtInPhishingTemplates();
   let stopping = false;
   let database: Database | undefined;
   let background: BackgroundWork | undefined;

@@ -151,7 +151,10 @@ export function renderLandingPage(page: string, vars: RecipientVars, options: { 
         return { tagName, attribs: cleaned };
       },
     },
-  }).replace(/<style\b[^>]*>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${cleanCss(css)}</style>`);
+  })
+    // Inside an <svg> a <style> is parsed as markup, not raw text (foreign content): dropped.
+    .replace(/<svg\b[\s\S]*?<\/svg>/gi, (svg) => svg.replace(/<style\b[\s\S]*?<\/style>/gi, ''))
+    .replace(/<style\b[^>]*>([\s\S]*?)<\/style>/g, (_, css: string) => `<style>${cleanCss(css)}</style>`);
   // Titles and styles that came first (the page's <head>) go into Vigil's head.
   const head = /^(?:\s*(?:<title\b[^>]*>[\s\S]*?<\/title>|<style>[\s\S]*?<\/style>))*/.exec(clean)?.[0] ?? '';
   return [
