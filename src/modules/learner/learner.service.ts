@@ -63,9 +63,12 @@ export async function showHome(
 /** The completion page, to a learner who completed (after the campaign ended too); the others go to the overview. */
 export async function showCompletion(db: Db, token: string): Promise<Completion | Redirect> {
   const learner = await openLearner(db, token);
-  if (!(learner.ended && canSeeCompletion(learner))) requireActive(learner);
-  if (!canSeeCompletion(learner)) return { redirect: { to: 'overview' } };
-  return { view: 'completion', learner, courses: await learnerCourses(db, learner) };
+  // A completion is shown by a link that has not expired, running campaign or not.
+  if (canSeeCompletion(learner)) {
+    return { view: 'completion', learner, courses: await learnerCourses(db, learner) };
+  }
+  requireActive(learner);
+  return { redirect: { to: 'overview' } };
 }
 
 /** A lesson of one of the campaign's courses (its number as in the address). */
