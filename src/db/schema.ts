@@ -154,7 +154,7 @@ export interface CampaignRemindersTable {
   queued_count: number;
 }
 
-export type MessageKind = 'invitation' | 'reminder' | 'link';
+export type MessageKind = 'invitation' | 'reminder' | 'link' | 'simulation';
 export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
 
 /** The durable mail queue; sent messages stay as the record (and the outbox without SMTP). */
@@ -189,6 +189,8 @@ export interface MessagesTable {
   message_id: string | null;
   created_at: number;
   sent_at: number | null;
+  /** A simulation's recipient (kind `simulation`, migration 0009): at most one message each. */
+  phishing_recipient_id: number | null;
 }
 
 export interface CampaignGroupsTable {
@@ -249,6 +251,190 @@ export interface AdminInvitationsTable {
   revoked_at: number | null;
 }
 
+/** An account's own phishing template (migration 0009); built-in ones live in `content/phishing/`. */
+export interface PhishingTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  summary: Generated<string>;
+  subject: string;
+  sender_name: string;
+  /** The local part only; the domain is the campaign's. */
+  sender_address: string;
+  html: string;
+  text: string;
+  landing_html: string;
+  difficulty: number;
+  category: string;
+  language: string;
+  /** JSON array of `{text, part, quote}`. */
+  red_flags: string;
+  /** `builtin:<slug>` or `custom:<id>` it was cloned from. */
+  cloned_from: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PhishingSettingsTable {
+  account_id: number;
+  /** JSON array of CIDR strings: the networks of the account's mail security products. */
+  scanner_networks: Generated<string>;
+  updated_at: number;
+}
+
+export type PhishingCampaignStatus = 'draft' | 'scheduled' | 'running' | 'completed' | 'archived';
+export type PhishingLanding = 'teach_on_click' | 'teach_on_submit';
+export type PhishingRemedialOn = 'click' | 'submit';
+
+export interface PhishingCampaignsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  description: Generated<string>;
+  status: PhishingCampaignStatus;
+  window_start_at: number | null;
+  window_end_at: number | null;
+  /** Bit 0 Monday … bit 6 Sunday. */
+  weekdays: Generated<number>;
+  /** Sending hours [hour_start, hour_end) in `time_zone`. */
+  hour_start: Generated<number>;
+  hour_end: Generated<number>;
+  /** IANA zone name. */
+  time_zone: Generated<string>;
+  landing: Generated<PhishingLanding>;
+  remedial_on: Generated<PhishingRemedialOn>;
+  grace_hours: Generated<number>;
+  automated_window_seconds: Generated<number>;
+  /** Null: the host of PHISH_URL. */
+  sender_domain: string | null;
+  /** The training campaign that enrols people who fail (made at launch when there are courses). */
+  remedial_campaign_id: number | null;
+  launched_at: number | null;
+  completed_at: number | null;
+  completed_reason: 'stopped' | 'window_ended' | null;
+  archived_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PhishingCampaignGroupsTable {
+  campaign_id: number;
+  group_id: number;
+}
+
+export interface PhishingCampaignTemplatesTable {
+  campaign_id: number;
+  /** `builtin:<slug>` or `custom:<id>`. */
+  template_key: string;
+  position: number;
+  /** JSON of the template's content at launch; null before. */
+  snapshot: string | null;
+}
+
+export interface PhishingCampaignCoursesTable {
+  campaign_id: number;
+  course_key: string;
+  position: number;
+}
+
+export type PhishingRecipientStatus = 'scheduled' | 'sent' | 'opened' | 'clicked' | 'submitted' | 'failed';
+
+export interface PhishingRecipientsTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number;
+  employee_id: number;
+  employee_deleted_at: number | null;
+  /** 32 base64url characters, unique. */
+  token: string;
+  template_key: string;
+  /** JSON array of the campaign's group ids the person was in at launch. */
+  group_ids: string;
+  planned_at: number;
+  status: PhishingRecipientStatus;
+  sent_at: number | null;
+  opened_at: number | null;
+  clicked_at: number | null;
+  submitted_at: number | null;
+  reported_at: number | null;
+  failed_at: number | null;
+  training_assigned_at: number | null;
+  enrollment_id: number | null;
+}
+
+export type PhishingEventKind =
+  | 'sent'
+  | 'delivery_failed'
+  | 'opened'
+  | 'clicked'
+  | 'submitted'
+  | 'interaction'
+  | 'reported'
+  | 'training_assigned';
+export type PhishingClassification = 'human' | 'automated';
+
+export interface PhishingEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  campaign_id: number;
+  recipient_id: number;
+  kind: PhishingEventKind;
+  occurred_at: number;
+  client_address: string | null;
+  user_agent: string | null;
+  classification: PhishingClassification;
+  reason: string;
+  /** JSON array of a submission's field names; values are never stored. */
+  field_names: string | null;
+  original_classification: PhishingClassification | null;
+  reclassified_by: number | null;
+  reclassified_at: number | null;
+  reclassified_reason: string | null;
+}
+
+export type PhishingDimension = 'all' | 'group' | 'template';
+
+export interface PhishingFiguresTable {
+  campaign_id: number;
+  dimension: PhishingDimension;
+  /** '' for `all`, the group id as text, or the template key. */
+  dimension_key: string;
+  recipients: Generated<number>;
+  delivered: Generated<number>;
+  failed: Generated<number>;
+  opened: Generated<number>;
+  clicked: Generated<number>;
+  submitted: Generated<number>;
+  reported: Generated<number>;
+  /** People who clicked or submitted. */
+  phished: Generated<number>;
+  training_assigned: Generated<number>;
+  raw_opens: Generated<number>;
+  raw_clicks: Generated<number>;
+  raw_submits: Generated<number>;
+  automated_events: Generated<number>;
+}
+
+export interface PhishingFigureDelaysTable {
+  campaign_id: number;
+  dimension: PhishingDimension;
+  dimension_key: string;
+  step: 'click' | 'report';
+  bucket: number;
+  people: Generated<number>;
+}
+
+export interface PhishingActivityTable {
+  campaign_id: number;
+  /** The hour's start, epoch ms. */
+  hour: number;
+  delivered: Generated<number>;
+  opened: Generated<number>;
+  clicked: Generated<number>;
+  submitted: Generated<number>;
+  reported: Generated<number>;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -267,4 +453,15 @@ export interface DB {
   admin_users: AdminUsersTable;
   admin_sessions: AdminSessionsTable;
   admin_invitations: AdminInvitationsTable;
+  phishing_templates: PhishingTemplatesTable;
+  phishing_settings: PhishingSettingsTable;
+  phishing_campaigns: PhishingCampaignsTable;
+  phishing_campaign_groups: PhishingCampaignGroupsTable;
+  phishing_campaign_templates: PhishingCampaignTemplatesTable;
+  phishing_campaign_courses: PhishingCampaignCoursesTable;
+  phishing_recipients: PhishingRecipientsTable;
+  phishing_events: PhishingEventsTable;
+  phishing_figures: PhishingFiguresTable;
+  phishing_figure_delays: PhishingFigureDelaysTable;
+  phishing_activity: PhishingActivityTable;
 }

@@ -11,7 +11,12 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 const messageFields = {
   id: Id,
-  kind: Type.Union([Type.Literal('invitation'), Type.Literal('reminder'), Type.Literal('link')]),
+  kind: Type.Union([
+    Type.Literal('invitation'),
+    Type.Literal('reminder'),
+    Type.Literal('link'),
+    Type.Literal('simulation'),
+  ]),
   status: Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] }),
   to_address: Nullable(Type.String()),
   subject: Nullable(Type.String()),

@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { PhishingDimension } from '../../db/schema.js';
+
+/**
+ * SQL of a phishing campaign's figures (migration 0009): kept up to date in the transaction that
+ * moves a recipient, so reading them is a few indexed rows at any campaign size. The tables have
+ * no account_id: they are reached through their campaign, which the callers have already read
+ * within the account (writes) or which the reads check here (`campaignOfAccount`).
+ */
+
+/** The counters of a figures row that steps move. */
+export type FigureCounter =
+  | 'recipients'
+  | 'delivered'
+  | 'failed'
+  | 'opened'
+  | 'clicked'
+  | 'submitted'
+  | 'reported'
+  | 'phished'
+  | 'training_assigned'
+  | 'raw_opens'
+  | 'raw_clicks'
+  | 'raw_submits'
+  | 'automated_events';
+
+export type FigureDeltas = Partial<Record<FigureCounter, number>>;
+
+/** The rows of the figures a recipient counts in: the campaign's, each of their groups', their template's. */
+export interface FigureMembership {
+  group_ids: readonly number[];
+  template_key: string;
+}
+
+export function dimensionsOf(recipient: FigureMembership): { dimension: PhishingDimension; key: string }[] {
+  return [
+    { dimension: 'all', key: '' },
+    ...recipient.group_ids.map((id) => ({ dimension: 'group' as const, key: String(id) })),
+    { dimension: 'template', key: recipient.template_key },
+  ];
+}
+
+/**
+ * Adds `deltas` (positive or negative) to every figures row the recipient counts in, creating
+ * the rows that are missing. Runs inside the caller's transaction, beside the recipient's change.
+ */
+export async function addToFigures(
+  trx: Db,
+  campaignId: number,
+  recipient: FigureMembership,
+  deltas: FigureDeltas,
+): Promise<void> {
+  const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [
+    FigureCounter,
+    number,
+  ][];
+  if (entries.length === 0) return;
+  const values = Object.fromEntries(entries);
+  for (const { dimension, key } of dimensionsOf(recipient)) {
+    await trx
+      .insertInto('phishing_figures')
+      .values({ campaign_id: campaignId, dimension, dimension_key: key, ...values })
+      .onConflict((oc) =>
+        oc
+          .columns(['campaign_id', 'dimension', 'dimension_key'])
+          .doUpdateSet(
+            Object.fromEntries(
+              entries.map(([column, delta]) => [
+                column,
+                sql<number>`phishing_figures.${sql.ref(column)} + ${delta}`,
+              ]),
+            ),
+          ),
+      )
+      .execute();
+  }
+}
+
+/** Figures rows at launch: every dimension with its count of recipients, in one statement each slice. */
+export async function insertFigureRows(
+  trx: Db,
+  campaignId: number,
+  rows: { dimension: PhishingDimension; key: string; recipients: number }[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await trx
+      .insertInto('phishing_figures')
+      .values(
+        rows.slice(i, i + 500).map((r) => ({
+          campaign_id: campaignId,
+          dimension: r.dimension,
+          dimension_key: r.key,
+          recipients: r.recipients,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['campaign_id', 'dimension', 'dimension_key'])
+          .doUpdateSet({ recipients: (eb) => eb.ref('excluded.recipients') }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * The bucket of a delay: logarithmic, each about 5 % wider than the one before, so a median read
+ * from the buckets is within 2.5 % of the true one (seconds to minutes to weeks alike).
+ */
+export function delayBucket(seconds: number): number {
+  return Math.floor(Math.log1p(Math.max(0, seconds)) / Math.log(1.05));
+}
+
+/** The middle of a bucket, in seconds. */
+export function bucketSeconds(bucket: number): number {
+  return Math.round((1.05 ** bucket + 1.05 ** (bucket + 1)) / 2 - 1);
+}
+
+/** Adds (or with -1 removes) one person's delay to the step's histograms of every row they count in. */
+export async function addDelay(
+  trx: Db,
+  campaignId: number,
+  recipient: FigureMembership,
+  step: 'click' | 'report',
+  seconds: number,
+  delta: 1 | -1,
+): Promise<void> {
+  const bucket = delayBucket(seconds);
+  for (const { dimension, key } of dimensionsOf(recipient)) {
+    await trx
+      .insertInto('phishing_figure_delays')
+      .values({ campaign_id: campaignId, dimension, dimension_key: key, step, bucket, people: delta })
+      .onConflict((oc) =>
+        oc
+          .columns(['campaign_id', 'dimension', 'dimension_key', 'step', 'bucket'])
+          .doUpdateSet({ people: sql<number>`phishing_figure_delays.people + ${delta}` }),
+      )
+      .execute();
+  }
+}
+
+export type ActivityStep = 'delivered' | 'opened' | 'clicked' | 'submitted' | 'reported';
+
+export const HOUR_MS = 3_600_000;
+
+/** Adds (or removes) one person reaching `step` in the hour of `at`. */
+export async function addActivity(
+  trx: Db,
+  campaignId: number,
+  at: number,
+  step: ActivityStep,
+  delta: 1 | -1,
+): Promise<void> {
+  const hour = Math.floor(at / HOUR_MS) * HOUR_MS;
+  await trx
+    .insertInto('phishing_activity')
+    .values({ campaign_id: campaignId, hour, [step]: delta })
+    .onConflict((oc) =>
+      oc
+        .columns(['campaign_id', 'hour'])
+        .doUpdateSet({ [step]: sql<number>`phishing_activity.${sql.ref(step)} + ${delta}` }),
+    )
+    .execute();
+}
+
+/** The campaign's id when it is the account's, for the reads below. */
+function campaignOfAccount(db: Db, accountId: number, campaignId: number) {
+  return db
+    .selectFrom('phishing_campaigns')
+    .select('id')
+    .where('id', '=', campaignId)
+    .where('account_id', '=', accountId);
+}
+
+/** Every figures row of the account's campaigns (`all` only, unless `dimensions` says more). */
+export async function figuresOfCampaigns(
+  db: Db,
+  accountId: number,
+  campaignIds: readonly number[],
+  dimensions: readonly PhishingDimension[] = ['all'],
+) {
+  if (campaignIds.length === 0) return [];
+  return db
+    .selectFrom('phishing_figures')
+    .selectAll()
+    .where('campaign_id', 'in', (eb) =>
+      eb
+        .selectFrom('phishing_campaigns')
+        .select('id')
+        .where('account_id', '=', accountId)
+        .where('id', 'in', [...campaignIds]),
+    )
+    .where('dimension', 'in', [...dimensions])
+    .execute();
+}
+
+/** The delay histograms of one of the account's campaigns. */
+export async function delaysOfCampaign(db: Db, accountId: number, campaignId: number) {
+  return db
+    .selectFrom('phishing_figure_delays')
+    .select(['dimension', 'dimension_key', 'step', 'bucket', 'people'])
+    .where('campaign_id', '=', (eb) =>
+      eb.selectFrom(campaignOfAccount(db, accountId, campaignId).as('c')).select('c.id'),
+    )
+    .where('people', '>', 0)
+    .orderBy('bucket')
+    .execute();
+}
+
+/** The account's campaign's activity, hour by hour. */
+export async function activityOfCampaign(db: Db, accountId: number, campaignId: number) {
+  return db
+    .selectFrom('phishing_activity')
+    .select(['hour', 'delivered', 'opened', 'clicked', 'submitted', 'reported'])
+    .where('campaign_id', '=', (eb) =>
+      eb.selectFrom(campaignOfAccount(db, accountId, campaignId).as('c')).select('c.id'),
+    )
+    .orderBy('hour')
+    .execute();
+}
+
+/** The median of a histogram's people (seconds), or null when it is empty. */
+export function medianSeconds(buckets: readonly { bucket: number; people: number }[]): number | null {
+  const total = buckets.reduce((sum, b) => sum + b.people, 0);
+  if (total <= 0) return null;
+  const half = total / 2;
+  let seen = 0;
+  for (const b of [...buckets].sort((x, y) => x.bucket - y.bucket)) {
+    seen += b.people;
+    if (seen >= half) return bucketSeconds(b.bucket);
+  }
+  return null;
+}
