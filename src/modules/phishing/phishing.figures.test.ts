@@ -44,7 +44,13 @@ describe('phishing figures', () => {
     await addToFigures(t.app.db, campaignId, person, { opened: -1, clicked: 1, raw_clicks: 1 });
     const rows = await figuresOfCampaigns(t.app.db, mine.id, [campaignId], ['all', 'group', 'template']);
     const byKey = new Map(rows.map((r) => [`${r.dimension}:${r.dimension_key}`, r]));
-    expect(byKey.get('all:')).toMatchObject({ recipients: 2, delivered: 1, opened: 0, clicked: 1, raw_clicks: 1 });
+    expect(byKey.get('all:')).toMatchObject({
+      recipients: 2,
+      delivered: 1,
+      opened: 0,
+      clicked: 1,
+      raw_clicks: 1,
+    });
     expect(byKey.get('group:7')).toMatchObject({ recipients: 2, delivered: 1, clicked: 1 });
     expect(byKey.get('group:8')).toMatchObject({ recipients: 0, delivered: 1, clicked: 1 });
     expect(byKey.get('template:builtin:a')).toMatchObject({ recipients: 2, clicked: 1 });
@@ -58,7 +64,9 @@ describe('phishing figures', () => {
     for (const seconds of [30, 600, 3600]) await addDelay(t.app.db, campaignId, person, 'click', seconds, 1);
     await addDelay(t.app.db, campaignId, person, 'click', 3600, -1);
     await addDelay(t.app.db, campaignId, person, 'click', 3600, 1);
-    const delays = (await delaysOfCampaign(t.app.db, mine.id, campaignId)).filter((d) => d.dimension === 'all');
+    const delays = (await delaysOfCampaign(t.app.db, mine.id, campaignId)).filter(
+      (d) => d.dimension === 'all',
+    );
     expect(Math.abs((medianSeconds(delays) ?? 0) - 600) / 600).toBeLessThan(0.05);
     expect(medianSeconds([])).toBeNull();
     const at = Date.UTC(2026, 10, 24, 10, 30);
