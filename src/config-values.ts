@@ -109,16 +109,16 @@ export function cookieSecret(raw: string | undefined): string | undefined {
   return raw;
 }
 
-export function publicUrl(raw: string | undefined): string | undefined {
+export function publicUrl(raw: string | undefined, name = 'PUBLIC_URL'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got ${quoted(raw)}`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got ${quoted(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got ${quoted(raw)}`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got ${quoted(raw)}`);
   }
   return url.href.replace(/\/+$/, '');
 }

@@ -71,6 +71,11 @@ export interface Config {
   };
   /** Where people reach this server, for links in email (`PUBLIC_URL`); the listening address when unset. */
   publicUrl: string | undefined;
+  /**
+   * Where simulations' links and tracking images point (`PHISH_URL`), so simulations can live on
+   * a host name of their own; PUBLIC_URL (then the listening address) when unset.
+   */
+  phishUrl: string | undefined;
   mail: {
     /** `smtp://user:pass@host:port` or `smtps://…`; unset: messages go to the built-in outbox. */
     smtpUrl: string | undefined;
@@ -136,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signInPerEmail: integer(env, 'SIGN_IN_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
     },
     publicUrl: publicUrl(env.PUBLIC_URL),
+    phishUrl: publicUrl(env.PHISH_URL, 'PHISH_URL'),
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
       from: mailFrom(env.MAIL_FROM),

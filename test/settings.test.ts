@@ -39,6 +39,7 @@ const BAD: Record<string, string> = {
   SIGN_IN_LIMIT_PER_ADDRESS: '0',
   SIGN_IN_LIMIT_PER_EMAIL: 'ten',
   PUBLIC_URL: 'training.example.com',
+  PHISH_URL: 'ftp://phish.example.com',
   SMTP_URL: 'mail.example.com:25',
   MAIL_FROM: 'training at example',
   MAIL_RATE_PER_MINUTE: '0',

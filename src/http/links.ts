@@ -30,6 +30,14 @@ export function publicBaseUrl(app: FastifyInstance): string {
   return listeningUrl(app.config.host, port);
 }
 
+/**
+ * The base of simulations' links and tracking images: PHISH_URL, else publicBaseUrl. Never a
+ * request's Host, for the same reason.
+ */
+export function phishBaseUrl(app: FastifyInstance): string {
+  return app.config.phishUrl ?? publicBaseUrl(app);
+}
+
 /** A link to a path of this server (a base with a path of its own, `https://x.example/vigil`, keeps it). */
 export function linkTo(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}${path}`;
