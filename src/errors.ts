@@ -169,6 +169,11 @@ export const ERRORS = {
     message: 'Message not found',
     meaning: 'No such message in this account’s outbox.',
   },
+  phishing_template_not_found: {
+    status: 404,
+    message: 'Phishing template not found',
+    meaning: 'No such phishing template for this account (`builtin:<slug>` or `custom:<id>`).',
+  },
   invalid_link: {
     status: 404,
     message: 'This link is not valid or has expired',
@@ -210,6 +215,17 @@ export const ERRORS = {
     status: 409,
     message: 'Built-in courses cannot be changed; copy it into a course of your own',
     meaning: 'Changing or deleting a built-in course.',
+  },
+  phishing_template_built_in: {
+    status: 409,
+    message: 'Built-in phishing templates cannot be changed; clone it into a template of your own',
+    meaning: 'Changing or deleting a built-in phishing template.',
+  },
+  phishing_template_in_use: {
+    status: 409,
+    message: 'This template is used by a phishing campaign that is not a draft; it cannot be deleted',
+    meaning:
+      'Deleting a phishing template that a scheduled, running, completed or archived campaign uses; the message names the campaigns.',
   },
   campaign_status_conflict: {
     status: 409,

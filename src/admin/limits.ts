@@ -14,6 +14,11 @@ import { COURSE_LIMITS } from '../modules/courses/courses.rules.js';
 import { MAX_IMPORT_ROWS } from '../modules/employees/employees.import.js';
 import { MAX_EMAILS } from '../modules/groups/groups.membership.js';
 import { MAX_RATE_LIMIT } from '../modules/keys/keys.service.js';
+import {
+  PHISHING_CATEGORIES,
+  PHISHING_TEMPLATE_LIMITS,
+} from '../modules/phishing/phishing.template-rules.js';
+import { SUMMARY_MAX as PHISHING_SUMMARY_MAX } from '../modules/phishing/phishing.templates.service.js';
 import { LIST_MAX_PAGE_SIZE } from '../pagination.js';
 import { responses } from './schemas.js';
 
@@ -38,6 +43,11 @@ export function adminLimits() {
       editable_fields: editableInputFields(),
     },
     course: COURSE_LIMITS,
+    phishing_template: {
+      ...PHISHING_TEMPLATE_LIMITS,
+      summary_max: PHISHING_SUMMARY_MAX,
+      categories: [...PHISHING_CATEGORIES],
+    },
   };
 }
 
@@ -74,6 +84,21 @@ export const Limits = Type.Object(
       choices: Range,
       choice_max: Count,
       explanation_max: Count,
+    }),
+    phishing_template: Type.Object({
+      name_max: Count,
+      summary_max: Count,
+      subject_max: Count,
+      sender_name_max: Count,
+      sender_address_max: Count,
+      html_max: Count,
+      text_max: Count,
+      landing_html_max: Count,
+      difficulty: Range,
+      red_flags: Range,
+      red_flag_text_max: Count,
+      red_flag_quote_max: Count,
+      categories: Type.Array(Type.String(), { description: 'Every category, in the order to offer them.' }),
     }),
   },
   { title: 'Limits' },
