@@ -29,6 +29,18 @@ import { cssVariablesResolver, theme } from './theme';
 const campaignPage = async () => ({
   Component: (await import('./pages/campaigns/CampaignPage')).CampaignPage,
 });
+const phishingTemplatePage = async () => ({
+  Component: (await import('./pages/phishing/templates/TemplatePage')).TemplatePage,
+});
+const phishingTemplateFormPage = async () => ({
+  Component: (await import('./pages/phishing/templates/TemplateFormPage')).TemplateFormPage,
+});
+const phishingTemplatesPage = async () => ({
+  Component: (await import('./pages/phishing/templates/TemplatesPage')).TemplatesPage,
+});
+const phishingSettingsPage = async () => ({
+  Component: (await import('./pages/phishing/settings/PhishingSettingsPage')).PhishingSettingsPage,
+});
 const courseFormPage = async () => ({
   Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
 });
@@ -71,6 +83,11 @@ const router = createBrowserRouter(
             { path: 'courses/new', lazy: courseFormPage },
             { path: 'courses/:courseKey', element: <CoursePage /> },
             { path: 'courses/:courseKey/edit', lazy: courseFormPage },
+            { path: 'phishing/templates', lazy: phishingTemplatesPage },
+            { path: 'phishing/templates/new', lazy: phishingTemplateFormPage },
+            { path: 'phishing/templates/:templateKey', lazy: phishingTemplatePage },
+            { path: 'phishing/templates/:templateKey/edit', lazy: phishingTemplateFormPage },
+            { path: 'phishing/settings', lazy: phishingSettingsPage },
             { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
