@@ -136,7 +136,7 @@ describe('phishing templates in the web interface', () => {
     await page.getByRole('heading', { name: /^Edit .* \(copy\)$/ }).waitFor();
     await page.getByText('No problems found: this template can be saved.').waitFor();
     await page.screenshot({ path: `${OUT}/phishing-template-editor-phone.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });
