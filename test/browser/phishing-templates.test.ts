@@ -27,6 +27,19 @@ async function sandboxes(page: Page): Promise<(string | null)[]> {
   return page.locator('iframe').evaluateAll((frames) => frames.map((f) => f.getAttribute('sandbox')));
 }
 
+/**
+ * A whole-page picture with the window as tall as the page: the sandboxed frames (an opaque
+ * origin, painted by a process of their own) are left blank by a full-page capture below the fold.
+ */
+async function tallScreenshot(page: Page, path: string) {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+  const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+  await page.setViewportSize({ width: viewport.width, height: Math.min(height, 6000) });
+  await new Promise((r) => setTimeout(r, 300));
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
+}
+
 async function templateCards(page: Page): Promise<string[]> {
   return page.getByRole('list', { name: 'Templates' }).getByRole('link').allTextContents();
 }
@@ -41,7 +54,7 @@ describe('phishing templates in the web interface', () => {
     await page.getByRole('heading', { name: 'Phishing templates' }).waitFor();
     await page.getByText(/^1\d templates$/).waitFor();
     expect((await templateCards(page)).length).toBeGreaterThanOrEqual(15);
-    await page.screenshot({ path: `${OUT}/phishing-templates-desktop.png`, fullPage: true });
+    await tallScreenshot(page, `${OUT}/phishing-templates-desktop.png`);
 
     await page.getByLabel('Difficulty', { exact: true }).selectOption('1');
     await page.getByText(/^\d+ templates?$/).waitFor();
@@ -66,7 +79,7 @@ describe('phishing templates in the web interface', () => {
     await page.getByText('Phone', { exact: true }).dispatchEvent('click');
     await expect.poll(width).toBeLessThanOrEqual(390);
     await page.getByText('Desktop', { exact: true }).dispatchEvent('click');
-    await page.screenshot({ path: `${OUT}/phishing-template-desktop.png`, fullPage: true });
+    await tallScreenshot(page, `${OUT}/phishing-template-desktop.png`);
     await page.getByRole('tab', { name: 'Landing page' }).click();
     await frame(page, 'Landing page preview').locator('form').waitFor();
     await page.getByRole('tab', { name: /Red flags/ }).click();
@@ -87,7 +100,7 @@ describe('phishing templates in the web interface', () => {
     await subject.fill('URGENT {{frist_name}}: invoice INV-20931 - Legal Action Pending');
     await page.getByText('unknown variable {{frist_name}}').first().waitFor();
     expect(await subject.getAttribute('aria-invalid')).toBe('true');
-    await page.screenshot({ path: `${OUT}/phishing-template-editor-desktop.png`, fullPage: true });
+    await tallScreenshot(page, `${OUT}/phishing-template-editor-desktop.png`);
 
     // Corrected: the preview follows what is typed.
     await subject.fill('URGENT {{first_name}}: invoice INV-20931 - Legal Action Pending');
@@ -127,15 +140,17 @@ describe('phishing templates in the web interface', () => {
     await page.goto(`/admin/a/${accountId}/phishing/templates`);
     await page.getByRole('heading', { name: 'Phishing templates' }).waitFor();
     await page.getByText(/^1\d templates$/).waitFor();
-    await page.screenshot({ path: `${OUT}/phishing-templates-phone.png`, fullPage: true });
+    await tallScreenshot(page, `${OUT}/phishing-templates-phone.png`);
     await page.goto(`/admin/a/${accountId}/phishing/templates/builtin:invoice-final-notice`);
     await frame(page, 'Email preview').getByText('View Invoice INV-20931').waitFor();
     await page.getByText('Phone', { exact: true }).dispatchEvent('click');
-    await page.screenshot({ path: `${OUT}/phishing-template-phone.png`, fullPage: true });
+    await frame(page, 'Email preview').getByText('View Invoice INV-20931').waitFor();
+    await tallScreenshot(page, `${OUT}/phishing-template-phone.png`);
     await page.getByRole('button', { name: 'Clone template' }).click();
     await page.getByRole('heading', { name: /^Edit .* \(copy\)$/ }).waitFor();
+    await dismissNotices(page);
     await page.getByText('No problems found: this template can be saved.').waitFor();
-    await page.screenshot({ path: `${OUT}/phishing-template-editor-phone.png`, fullPage: true });
+    await tallScreenshot(page, `${OUT}/phishing-template-editor-phone.png`);
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
   });

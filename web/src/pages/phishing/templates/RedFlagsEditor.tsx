@@ -43,14 +43,14 @@ export function RedFlagsEditor({ flags, onChange, error }: RedFlagsEditorProps) 
                 onClick={() => onChange(flags.filter((_, j) => j !== i))}
               />
             </Group>
-            <Group grow align="flex-start" gap="xs">
+            <Group align="flex-start" gap="xs">
               <NativeSelect
                 label="Points at"
                 value={flag.part}
                 onChange={(e) => patch(i, { part: e.currentTarget.value as RedFlagPart })}
                 data={Object.entries(PART_LABELS).map(([value, label]) => ({ value, label }))}
                 error={error(`red_flags[${i}].part`)}
-                style={{ flex: '0 0 8rem' }}
+                w="8rem"
               />
               <TextInput
                 label="Quote"
@@ -59,6 +59,7 @@ export function RedFlagsEditor({ flags, onChange, error }: RedFlagsEditorProps) 
                 maxLength={limits.red_flag_quote_max}
                 onChange={(e) => patch(i, { quote: e.currentTarget.value })}
                 error={error(`red_flags[${i}].quote`)}
+                style={{ flex: '1 1 12rem' }}
               />
             </Group>
             <Textarea

@@ -87,7 +87,7 @@ export function TemplatesPage() {
         }
       />
       <Stack>
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
           <TextInput
             label="Search"
             placeholder="Name, summary or subject"
