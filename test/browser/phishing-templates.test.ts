@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { FrameLocator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import { accessibilityProblems, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
 
 // Run with SCREENSHOTS=1 to write the pictures into docs/screenshots (as `npm run screenshots`).
 const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
@@ -48,6 +48,7 @@ describe('phishing templates in the web interface', () => {
   it('browses, filters, previews, clones and edits a template with a live preview, and sets scanner networks', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Harbour Freight')).id as number;
     const { page } = await signedInPage(vigil, { accountId });
+    const problems: string[] = [];
 
     // The library: every built-in template, then filtered.
     await page.getByRole('navigation').getByRole('link', { name: 'Phishing templates' }).click();
@@ -55,6 +56,8 @@ describe('phishing templates in the web interface', () => {
     await page.getByText(/^1\d templates$/).waitFor();
     expect((await templateCards(page)).length).toBeGreaterThanOrEqual(15);
     await tallScreenshot(page, `${OUT}/phishing-templates-desktop.png`);
+    await page.mouse.move(1200, 780); // off the nav link just clicked (a hovered link is paler)
+    problems.push(...(await accessibilityProblems(page, 'library')));
 
     await page.getByLabel('Difficulty', { exact: true }).selectOption('1');
     await page.getByText(/^\d+ templates?$/).waitFor();
@@ -80,6 +83,7 @@ describe('phishing templates in the web interface', () => {
     await expect.poll(width).toBeLessThanOrEqual(390);
     await page.getByText('Desktop', { exact: true }).dispatchEvent('click');
     await tallScreenshot(page, `${OUT}/phishing-template-desktop.png`);
+    problems.push(...(await accessibilityProblems(page, 'template')));
     await page.getByRole('tab', { name: 'Landing page' }).click();
     await frame(page, 'Landing page preview').locator('form').waitFor();
     await page.getByRole('tab', { name: /Red flags/ }).click();
@@ -101,6 +105,7 @@ describe('phishing templates in the web interface', () => {
     await page.getByText('unknown variable {{frist_name}}').first().waitFor();
     expect(await subject.getAttribute('aria-invalid')).toBe('true');
     await tallScreenshot(page, `${OUT}/phishing-template-editor-desktop.png`);
+    problems.push(...(await accessibilityProblems(page, 'editor')));
 
     // Corrected: the preview follows what is typed.
     await subject.fill('URGENT {{first_name}}: invoice INV-20931 - Legal Action Pending');
@@ -132,6 +137,8 @@ describe('phishing templates in the web interface', () => {
     await page.getByText('Saved the scanner networks').waitFor();
     await dismissNotices(page);
     await page.screenshot({ path: `${OUT}/phishing-settings-desktop.png`, fullPage: true });
+    problems.push(...(await accessibilityProblems(page, 'settings')));
+    expect(problems).toEqual([]);
   });
 
   it('fits a phone', async () => {

@@ -32,7 +32,7 @@ import { RedFlagsEditor } from './RedFlagsEditor';
 import { TemplatePreviewPanel } from './TemplatePreviewPanel';
 import { categoryLabel, difficultyLabel } from './template-format';
 import { STARTER_TEMPLATE } from './template-starter';
-import type { PhishingTemplate, TemplateInput } from './template-types';
+import type { PhishingTemplate, TemplateDraft } from './template-types';
 import { inputOf, usePreview, useTemplate } from './use-template';
 
 /** /a/:accountId/phishing/templates/new and …/:templateKey/edit (the account's own templates only). */
@@ -77,12 +77,12 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const limits = useLimits().phishing_template;
-  const [draft, setDraft] = useState<TemplateInput>(() => (template ? inputOf(template) : STARTER_TEMPLATE));
+  const [draft, setDraft] = useState<TemplateDraft>(() => (template ? inputOf(template) : STARTER_TEMPLATE));
   const [debounced] = useDebouncedValue(draft, 400);
   const preview = usePreview(account.id, debounced);
   const set =
-    <K extends keyof TemplateInput>(field: K) =>
-    (value: TemplateInput[K]) =>
+    <K extends keyof TemplateDraft>(field: K) =>
+    (value: TemplateDraft[K]) =>
       setDraft((d) => ({ ...d, [field]: value }));
 
   const save = useMutation({
@@ -221,22 +221,18 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
               />
             </PageSection>
             <PageSection title="Red flags" error={error('red_flags')}>
-              <RedFlagsEditor
-                flags={draft.red_flags as never}
-                onChange={set('red_flags') as never}
-                error={error}
-              />
+              <RedFlagsEditor flags={draft.red_flags} onChange={set('red_flags')} error={error} />
             </PageSection>
           </SaveForm>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 6 }}>
-          <Box pos={{ base: 'static', lg: 'sticky' } as never} top={16}>
+          <Box pos={{ base: 'static', lg: 'sticky' }} top={16}>
             <PageSection title="Live preview">
               <ErrorAlert error={preview.error} title="Could not render the preview" />
               <PreviewProblems errors={live} />
               <TemplatePreviewPanel
                 preview={preview.data}
-                flags={draft.red_flags as never}
+                flags={draft.red_flags}
                 updating={preview.isFetching || debounced !== draft}
               />
             </PageSection>

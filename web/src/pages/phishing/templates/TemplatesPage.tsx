@@ -26,7 +26,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { TemplateBadges } from './TemplateBadges';
 import { categoryLabel, difficultyLabel } from './template-format';
-import type { PhishingTemplateSummary } from './template-types';
+import type { PhishingTemplateSummary, TemplateQuery } from './template-types';
 
 const PAGE_SIZE = 24;
 
@@ -39,10 +39,10 @@ export function TemplatesPage() {
   const [difficulty, setDifficulty] = useState('');
   const [category, setCategory] = useState('');
   const [source, setSource] = useState('');
-  const query = {
+  const query: TemplateQuery = {
     difficulty: difficulty ? Number(difficulty) : undefined,
-    category: (category || undefined) as PhishingTemplateSummary['category'] | undefined,
-    source: (source || undefined) as PhishingTemplateSummary['source'] | undefined,
+    category: (category || undefined) as TemplateQuery['category'],
+    source: (source || undefined) as TemplateQuery['source'],
     q: list.query || undefined,
     page: list.page,
     page_size: PAGE_SIZE,
@@ -52,7 +52,7 @@ export function TemplatesPage() {
     queryFn: () =>
       call(
         api.GET('/accounts/{accountId}/phishing/templates', {
-          params: { path: { accountId: account.id }, query: query as never },
+          params: { path: { accountId: account.id }, query },
         }),
       ),
     placeholderData: keepPreviousData,

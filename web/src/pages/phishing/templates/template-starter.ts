@@ -1,7 +1,7 @@
 // What a new template starts with: a short, valid example to change, so the preview shows at once.
-import type { TemplateInput } from './template-types';
+import type { TemplateDraft } from './template-types';
 
-export const STARTER_TEMPLATE: TemplateInput = {
+export const STARTER_TEMPLATE: TemplateDraft = {
   name: '',
   summary: '',
   subject: 'Action needed: confirm your details for {{company}}',

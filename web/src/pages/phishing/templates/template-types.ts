@@ -12,3 +12,14 @@ export type TemplateCategory = PhishingTemplate['category'];
 export type TemplateInput = NonNullable<
   paths['/accounts/{accountId}/phishing/templates']['post']['requestBody']
 >['content']['application/json'];
+
+/** What the editor holds: the API's input, with whole red flags. */
+export type TemplateDraft = Omit<TemplateInput, 'red_flags' | 'summary'> & {
+  summary: string;
+  red_flags: RedFlag[];
+};
+
+/** The library list's filters and page. */
+export type TemplateQuery = NonNullable<
+  paths['/accounts/{accountId}/phishing/templates']['get']['parameters']['query']
+>;

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call } from '../../../api/client';
-import type { TemplateInput } from './template-types';
+import type { RedFlagPart, TemplateDraft, TemplateInput } from './template-types';
 
 /** One template of the account (built-in or own), by key. */
 export function useTemplate(accountId: number, key: string | undefined) {
@@ -34,7 +34,7 @@ export function usePreview(accountId: number, input: Partial<TemplateInput> | nu
 }
 
 /** A template's fields as the API takes them (what the editor and a preview send). */
-export function inputOf(t: TemplateInput & Record<string, unknown>): TemplateInput {
+export function inputOf(t: TemplateInput): TemplateDraft {
   return {
     name: t.name,
     summary: t.summary ?? '',
@@ -47,6 +47,10 @@ export function inputOf(t: TemplateInput & Record<string, unknown>): TemplateInp
     difficulty: t.difficulty,
     category: t.category,
     language: t.language,
-    red_flags: t.red_flags.map((f) => ({ text: f.text ?? '', part: f.part ?? 'body', quote: f.quote ?? '' })),
+    red_flags: t.red_flags.map((f) => ({
+      text: f.text ?? '',
+      part: (f.part ?? 'body') as RedFlagPart,
+      quote: f.quote ?? '',
+    })),
   };
 }
