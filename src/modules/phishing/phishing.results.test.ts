@@ -188,7 +188,7 @@ describe('admin API: results', () => {
       );
     }
     const sum = (k: string) =>
-      body.activity.rows.reduce((s: number, r: Record<string, number>) => s + r[k], 0);
+      body.activity.rows.reduce((s: number, r: Record<string, number>) => s + (r[k] ?? 0), 0);
     expect([sum('delivered'), sum('opened'), sum('clicked'), sum('reported')]).toEqual([
       f.delivered,
       f.opened,
