@@ -101,11 +101,24 @@ export interface RecipientFilter {
   pattern?: string;
 }
 
+/**
+ * The account's campaign, as a scalar subquery: recipients are filtered by it alone, so the
+ * planner reads the (campaign, employee) and (campaign, status) indexes rather than every row of
+ * the account (the account is still checked in the same statement).
+ */
+const campaignOfAccount = (db: Db, accountId: number, campaignId: number) =>
+  db
+    .selectFrom('phishing_campaigns')
+    .select('id')
+    .where('id', '=', campaignId)
+    .where('account_id', '=', accountId);
+
 function filtered(db: Db, accountId: number, f: RecipientFilter) {
   let q = db
     .selectFrom('phishing_recipients as r')
-    .where('r.account_id', '=', accountId)
-    .where('r.campaign_id', '=', f.campaignId);
+    .where('r.campaign_id', '=', (eb) =>
+      eb.selectFrom(campaignOfAccount(db, accountId, f.campaignId).as('c')).select('c.id'),
+    );
   if (f.status === 'reported') q = q.where('r.reported_at', 'is not', null);
   else if (f.status !== undefined) q = q.where('r.status', '=', f.status);
   if (f.employeeId !== undefined) q = q.where('r.employee_id', '=', f.employeeId);
@@ -156,10 +169,48 @@ const RECIPIENT_COLUMNS = [
   'r.training_assigned_at',
 ] as const;
 
+const PAGE_COLUMNS = RECIPIENT_COLUMNS.map((c) => `p.${c.slice(2)}`) as unknown as readonly [
+  'p.id',
+  'p.campaign_id',
+  'p.employee_id',
+  'p.employee_deleted_at',
+  'p.template_key',
+  'p.group_ids',
+  'p.planned_at',
+  'p.status',
+  'p.sent_at',
+  'p.opened_at',
+  'p.clicked_at',
+  'p.submitted_at',
+  'p.reported_at',
+  'p.failed_at',
+  'p.training_assigned_at',
+];
+
+/** The page's recipients with the people they name (the join runs on the page's rows only). */
+function withPeople(db: Db, accountId: number, ids: { id: number }[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('phishing_recipients as p')
+    .leftJoin('employees as e', (j) =>
+      j.onRef('e.id', '=', 'p.employee_id').on('e.account_id', '=', accountId),
+    )
+    .select(PAGE_COLUMNS)
+    .select(['e.first_name', 'e.last_name', 'e.email'])
+    .where('p.account_id', '=', accountId)
+    .where(
+      'p.id',
+      'in',
+      ids.map((r) => r.id),
+    )
+    .orderBy('p.employee_id')
+    .execute();
+}
+
 /**
- * One page of a campaign's recipients by employee id (the unique index on (campaign, employee)
- * gives that order without a sort), then the page's people: the join runs on the page's rows
- * only, not on every row skipped by the offset.
+ * One page of a campaign's recipients by employee id: first the page's ids alone, which the
+ * unique index on (campaign, employee) holds (an offset steps through index entries, not rows),
+ * then those rows with their people.
  */
 export async function recipientRows(
   db: Db,
@@ -168,51 +219,52 @@ export async function recipientRows(
   limit: number,
   offset: number,
 ) {
-  const page = filtered(db, accountId, f)
-    .select(RECIPIENT_COLUMNS)
+  const ids = await filtered(db, accountId, f)
+    .select('r.id')
     .orderBy('r.employee_id')
     .limit(limit)
     .offset(offset)
-    .as('p');
-  return db
-    .selectFrom(page)
-    .leftJoin('employees as e', (j) =>
-      j.onRef('e.id', '=', 'p.employee_id').on('e.account_id', '=', accountId),
-    )
-    .selectAll('p')
-    .select(['e.first_name', 'e.last_name', 'e.email'])
-    .orderBy('p.employee_id')
     .execute();
+  return (await withPeople(db, accountId, ids)) as RecipientListRow[];
 }
 
-export type RecipientRow = Awaited<ReturnType<typeof recipientRows>>[number];
+export interface RecipientListRow {
+  id: number;
+  campaign_id: number;
+  employee_id: number;
+  employee_deleted_at: number | null;
+  template_key: string;
+  group_ids: string;
+  planned_at: number;
+  status: PhishingRecipientStatus;
+  sent_at: number | null;
+  opened_at: number | null;
+  clicked_at: number | null;
+  submitted_at: number | null;
+  reported_at: number | null;
+  failed_at: number | null;
+  training_assigned_at: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+}
+export type RecipientRow = RecipientListRow;
 
 /** Recipients after `afterEmployeeId`, in employee order (keyset: the CSV export reads in batches). */
-export function recipientsAfter(
+export async function recipientsAfter(
   db: Db,
   accountId: number,
   campaignId: number,
   afterEmployeeId: number,
   limit: number,
 ): Promise<RecipientRow[]> {
-  const page = db
-    .selectFrom('phishing_recipients as r')
-    .select(RECIPIENT_COLUMNS)
-    .where('r.account_id', '=', accountId)
-    .where('r.campaign_id', '=', campaignId)
+  const ids = await filtered(db, accountId, { campaignId })
+    .select('r.id')
     .where('r.employee_id', '>', afterEmployeeId)
     .orderBy('r.employee_id')
     .limit(limit)
-    .as('p');
-  return db
-    .selectFrom(page)
-    .leftJoin('employees as e', (j) =>
-      j.onRef('e.id', '=', 'p.employee_id').on('e.account_id', '=', accountId),
-    )
-    .selectAll('p')
-    .select(['e.first_name', 'e.last_name', 'e.email'])
-    .orderBy('p.employee_id')
     .execute();
+  return (await withPeople(db, accountId, ids)) as RecipientListRow[];
 }
 
 /** One employee's recipients across the account's campaigns, newest first, with the campaign's name. */
