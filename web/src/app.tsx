@@ -29,6 +29,12 @@ import { cssVariablesResolver, theme } from './theme';
 const campaignPage = async () => ({
   Component: (await import('./pages/campaigns/CampaignPage')).CampaignPage,
 });
+const phishingResultsPage = async () => ({
+  Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
+});
+const employeePage = async () => ({
+  Component: (await import('./pages/employees/EmployeePage')).EmployeePage,
+});
 const courseFormPage = async () => ({
   Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
 });
@@ -60,6 +66,8 @@ const router = createBrowserRouter(
             { index: true, element: <OverviewPage /> },
             { path: 'employees', element: <EmployeesPage /> },
             { path: 'employees/import', element: <ImportPage /> },
+            { path: 'employees/:employeeId', lazy: employeePage },
+            { path: 'phishing/campaigns/:campaignId/results', lazy: phishingResultsPage },
             { path: 'groups', element: <GroupsPage /> },
             { path: 'groups/:groupId', element: <GroupPage /> },
             { path: 'campaigns', element: <CampaignsPage /> },
