@@ -187,7 +187,7 @@ export async function insertPhishingCampaign(
         .execute();
     }
     const template = templates[spec.template ?? i % templates.length] as { key: string };
-    const planned = launchedAt + i * 7 * MINUTE;
+    const planned = launchedAt + i * 37 * MINUTE;
     const rank = RANK[spec.status];
     const sent = rank >= 1 || spec.reported ? planned : null;
     const opened = rank >= 2 ? planned + 5 * MINUTE : null;

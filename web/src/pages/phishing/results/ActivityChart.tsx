@@ -11,8 +11,8 @@ const SERIES = [
 ] as const;
 
 const W = 720;
-const H = 220;
-const PAD = { left: 36, right: 8, top: 10, bottom: 26 };
+const H = 200;
+const PAD = { left: 0, right: 0, top: 8, bottom: 8 };
 
 const hourFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
@@ -67,53 +67,66 @@ export function ActivityChart({ activity }: { activity: Activity }) {
           No activity yet.
         </Text>
       ) : (
-        <svg
-          viewBox={`0 0 ${W} ${H}`}
-          width="100%"
-          role="img"
-          aria-label={`From ${format.format(first)} to ${format.format(last)}: ${SERIES.map((s) => `${totals[s.key]} ${s.label.toLowerCase()}`).join(', ')}.`}
-          style={{ display: 'block', maxHeight: 260 }}
-        >
-          {[0, 0.5, 1].map((f) => (
-            <g key={f}>
+        <div style={{ position: 'relative', paddingLeft: 28 }}>
+          <Text
+            size="xs"
+            c="dimmed"
+            aria-hidden
+            style={{ position: 'absolute', left: 0, top: 0, width: 24, textAlign: 'right' }}
+          >
+            {max}
+          </Text>
+          <Text
+            size="xs"
+            c="dimmed"
+            aria-hidden
+            style={{ position: 'absolute', left: 0, top: H - 16, width: 24, textAlign: 'right' }}
+          >
+            0
+          </Text>
+          <svg
+            viewBox={`0 0 ${W} ${H}`}
+            preserveAspectRatio="none"
+            width="100%"
+            height={H}
+            role="img"
+            aria-label={`From ${format.format(first)} to ${format.format(last)}: ${SERIES.map((s) => `${totals[s.key]} ${s.label.toLowerCase()}`).join(', ')}.`}
+            style={{ display: 'block' }}
+          >
+            {[0, 0.5, 1].map((f) => (
               <line
-                x1={PAD.left}
-                x2={W - PAD.right}
+                key={f}
+                x1={0}
+                x2={W}
                 y1={y(max * f)}
                 y2={y(max * f)}
                 stroke="var(--mantine-color-gray-3)"
                 strokeDasharray={f === 0 ? undefined : '3 3'}
+                vectorEffect="non-scaling-stroke"
               />
-              <text x={PAD.left - 6} y={y(max * f) + 4} fontSize="11" textAnchor="end" fill="currentColor">
-                {Math.round(max * f)}
-              </text>
-            </g>
-          ))}
-          {ticks.map((i) => (
-            <text
-              key={i}
-              x={x(i)}
-              y={H - 6}
-              fontSize="11"
-              fill="currentColor"
-              textAnchor={i === 0 ? 'start' : i === points.length - 1 ? 'end' : 'middle'}
-            >
-              {format.format((points[i] as { at: number }).at)}
-            </text>
-          ))}
-          {SERIES.map((s) => (
-            <polyline
-              key={s.key}
-              fill="none"
-              stroke={s.color}
-              strokeWidth={2}
-              strokeLinejoin="round"
-              points={points
-                .map((p, i) => `${x(i).toFixed(1)},${y(p.values[s.key] ?? 0).toFixed(1)}`)
-                .join(' ')}
-            />
-          ))}
-        </svg>
+            ))}
+            {SERIES.map((s) => (
+              <polyline
+                key={s.key}
+                fill="none"
+                stroke={s.color}
+                strokeWidth={2}
+                strokeLinejoin="round"
+                vectorEffect="non-scaling-stroke"
+                points={points
+                  .map((p, i) => `${x(i).toFixed(1)},${y(p.values[s.key] ?? 0).toFixed(1)}`)
+                  .join(' ')}
+              />
+            ))}
+          </svg>
+          <Row justify="space-between" mt={4} aria-hidden>
+            {ticks.map((i) => (
+              <Text key={i} size="xs" c="dimmed">
+                {format.format((points[i] as { at: number }).at)}
+              </Text>
+            ))}
+          </Row>
+        </div>
       )}
     </figure>
   );

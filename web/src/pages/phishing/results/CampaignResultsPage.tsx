@@ -68,12 +68,12 @@ function Funnel({ figures }: { figures: Figures }) {
           const n = figures[step.key];
           const width = whole > 0 ? Math.max(0.5, (100 * n) / whole) : 0;
           return (
-            <div key={step.key} style={{ marginTop: i === FUNNEL.length - 1 ? 8 : 0 }}>
-              <Row justify="space-between" gap="xs" wrap="nowrap">
-                <Text component="dt" size="sm" fw={500}>
-                  {step.label}
-                </Text>
-                <Text component="dd" size="sm" m={0}>
+            <div key={step.key} style={{ position: 'relative', marginTop: i === FUNNEL.length - 1 ? 8 : 0 }}>
+              <Text component="dt" size="sm" fw={500}>
+                {step.label}
+              </Text>
+              <dd style={{ margin: 0 }}>
+                <Text span size="sm" style={{ position: 'absolute', right: 0, top: 0 }}>
                   <strong>{countText(n)}</strong>{' '}
                   <Text span c="dimmed" size="sm">
                     {step.key === 'delivered'
@@ -81,18 +81,20 @@ function Funnel({ figures }: { figures: Figures }) {
                       : shareText(n, whole)}
                   </Text>
                 </Text>
-              </Row>
-              <div
-                aria-hidden
-                style={{
-                  height: 14,
-                  background: 'var(--mantine-color-gray-1)',
-                  borderRadius: 4,
-                  overflow: 'hidden',
-                }}
-              >
-                <div style={{ width: `${Math.min(100, width)}%`, height: '100%', background: step.color }} />
-              </div>
+                <div
+                  aria-hidden
+                  style={{
+                    height: 14,
+                    background: 'var(--mantine-color-gray-1)',
+                    borderRadius: 4,
+                    overflow: 'hidden',
+                  }}
+                >
+                  <div
+                    style={{ width: `${Math.min(100, width)}%`, height: '100%', background: step.color }}
+                  />
+                </div>
+              </dd>
             </div>
           );
         })}
@@ -121,6 +123,7 @@ function BreakdownTable({ title, rows, label }: { title: string; rows: Breakdown
             title: 'Delivered',
             textAlign: 'right',
             render: (r) => countText(r.delivered),
+            visibleMediaQuery: WIDE_ONLY,
           },
           {
             accessor: 'opened',

@@ -38,7 +38,7 @@ export function RecipientStatus({ status, reported }: { status: string; reported
         {RECIPIENT_STATUS_LABELS[status] ?? status}
       </Badge>
       {reported && (
-        <Badge color="teal" variant="outline" miw="max-content">
+        <Badge color="green" variant="light" miw="max-content">
           Reported
         </Badge>
       )}
