@@ -221,14 +221,23 @@ export async function getPhishingCampaign(db: Db, accountId: number, campaignId:
 
 /** Customer API: a page of a campaign's recipients by employee id; `status` checked before the campaign (400 before 404). */
 /**
- * How many recipients match: with no filter, the campaign's `recipients` figure (one primary-key
- * read, kept exact by the launch) instead of counting 100,000 index entries; else a count.
+ * How many recipients match: with no filter, or a group or a template alone, the matching
+ * figures row's `recipients` (one primary-key read, kept exact by the launch) instead of counting
+ * up to 100,000 index entries; else a count.
  */
 async function recipientCount(db: Db, accountId: number, filter: RecipientFilter): Promise<number> {
-  const { campaignId, ...narrowing } = filter;
-  if (Object.values(narrowing).every((v) => v === undefined)) {
-    const [all] = await figuresOfCampaigns(db, accountId, [campaignId]);
-    if (all) return Number(all.recipients);
+  const { campaignId, groupId, templateKey, ...rest } = filter;
+  const narrowed = Object.values(rest).some((v) => v !== undefined);
+  if (!narrowed && (groupId === undefined || templateKey === undefined)) {
+    const [dimension, key] =
+      groupId !== undefined
+        ? (['group', String(groupId)] as const)
+        : templateKey !== undefined
+          ? (['template', templateKey] as const)
+          : (['all', ''] as const);
+    const rows = await figuresOfCampaigns(db, accountId, [campaignId], [dimension]);
+    const row = rows.find((r) => r.dimension_key === key);
+    if (row) return Number(row.recipients);
   }
   return countRecipients(db, accountId, filter);
 }

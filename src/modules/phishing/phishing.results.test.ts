@@ -217,6 +217,9 @@ describe('admin API: results', () => {
         .map((r) => r.id)
         .sort(),
     );
+    expect(inGroup.count).toBe(mine.fixture.recipients.filter((r) => r.groupIds.includes(g)).length);
+    const small = (await admin(`${base}?group_id=${g}&page_size=2`)).json();
+    expect([small.count, small.results.length]).toEqual([inGroup.count, 2]);
     const key = mine.fixture.templates[0]?.key as string;
     const byTemplate = (await admin(`${base}?template=${encodeURIComponent(key)}`)).json();
     expect(byTemplate.count).toBe(mine.fixture.recipients.filter((r) => r.templateKey === key).length);
