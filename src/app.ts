@@ -29,6 +29,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { Readiness } from './modules/health/readiness.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
+import { phishingRoutes } from './modules/phishing/phishing.routes.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -176,6 +177,7 @@ export async function buildApp({
       await api.register(employeesRoutes);
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);
+      await api.register(phishingRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -69,7 +69,7 @@ describe('routing', () => {
       `${PREFIX}/customer/employees/1/extra/`,
       `${PREFIX}/customer/groups/1/members/`,
       `${PREFIX}/customer/campaigns/`,
-      `${PREFIX}/customer/campaigns/phishing/`,
+      `${PREFIX}/customer/campaigns/vishing/`,
     ];
     const keys: Record<string, string>[] = [{}, { apikey: 'garbage' }, { apikey: key }];
     for (const path of paths) {

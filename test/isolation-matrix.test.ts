@@ -4,8 +4,10 @@ import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js
 import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
+import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
+import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishing-rows.js';
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
@@ -27,6 +29,8 @@ const ROWS = [
   ...adminContentRows,
   ...adminCampaignRows,
   ...adminPhishingTemplateRows,
+  ...customerPhishingRows,
+  ...adminPhishingResultsRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */

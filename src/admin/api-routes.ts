@@ -14,7 +14,9 @@ import {
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
+import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
+import { phishingTimelineAdminRoutes } from '../modules/phishing/phishing.timeline.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
@@ -53,6 +55,8 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(coursesAdminRoutes);
       await account.register(messagesAdminRoutes);
       await account.register(phishingTemplatesAdminRoutes);
+      await account.register(phishingResultsAdminRoutes);
+      await account.register(phishingTimelineAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

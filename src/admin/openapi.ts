@@ -143,6 +143,10 @@ export async function registerAdminOpenApi(api: FastifyInstance): Promise<void> 
         { name: 'Training campaigns', description: 'Lifecycle, progress and enrollments.' },
         { name: 'Courses', description: 'Built-in courses and the account’s own.' },
         { name: 'Outbox', description: 'The mail queue and its record.' },
+        {
+          name: 'Phishing results',
+          description: 'A phishing campaign’s figures, people and events; an employee’s history.',
+        },
       ],
     },
     transform,

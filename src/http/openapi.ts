@@ -50,6 +50,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Employees', description: 'Access point `employees`.' },
         { name: 'Groups', description: 'Access point `groups`.' },
         { name: 'Training campaigns', description: 'Access point `campaigns`.' },
+        {
+          name: 'Phishing simulations',
+          description:
+            'Access point `campaigns`. Figures count people, human events only: mail scanners and link previews are classified automated and left out.',
+        },
         { name: 'Operations', description: 'Health and readiness; no key needed.' },
       ],
     },

@@ -41,6 +41,12 @@ const phishingTemplatesPage = async () => ({
 const phishingSettingsPage = async () => ({
   Component: (await import('./pages/phishing/settings/PhishingSettingsPage')).PhishingSettingsPage,
 });
+const phishingResultsPage = async () => ({
+  Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
+});
+const employeePage = async () => ({
+  Component: (await import('./pages/employees/EmployeePage')).EmployeePage,
+});
 const courseFormPage = async () => ({
   Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
 });
@@ -72,6 +78,8 @@ const router = createBrowserRouter(
             { index: true, element: <OverviewPage /> },
             { path: 'employees', element: <EmployeesPage /> },
             { path: 'employees/import', element: <ImportPage /> },
+            { path: 'employees/:employeeId', lazy: employeePage },
+            { path: 'phishing/campaigns/:campaignId/results', lazy: phishingResultsPage },
             { path: 'groups', element: <GroupsPage /> },
             { path: 'groups/:groupId', element: <GroupPage /> },
             { path: 'campaigns', element: <CampaignsPage /> },

@@ -1,10 +1,10 @@
-import { Button, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconFileImport, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
 import type { Employee, EmployeeSort } from '../../api/types';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
@@ -143,7 +143,16 @@ export function EmployeesPage() {
             )
           }
           columns={[
-            { accessor: 'last_name', title: 'Last name', sortable: true },
+            {
+              accessor: 'last_name',
+              title: 'Last name',
+              sortable: true,
+              render: (e) => (
+                <Anchor component={Link} to={accountPath(account.id, 'employees', e.id)}>
+                  {e.last_name}
+                </Anchor>
+              ),
+            },
             { accessor: 'first_name', title: 'First name', sortable: true },
             { accessor: 'email', title: 'Email', sortable: true },
             {

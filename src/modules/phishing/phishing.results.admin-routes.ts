@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { accountOf } from '../../admin/request.js';
+import { CsvFile, responses } from '../../admin/schemas.js';
+import { listEnvelope } from '../../http/page-envelope.js';
+import { parseId } from '../../ids.js';
+import { listWindow } from '../../pagination.js';
+import {
+  EmployeeHistoryParams,
+  HistoryList,
+  HistoryQuery,
+  RecipientList,
+  RecipientListQuery,
+  ResultsParams,
+  ResultsSummary,
+  ResultsSummaryQuery,
+} from './phishing.results.admin-schemas.js';
+import {
+  presentAdminRecipient,
+  presentHistoryRow,
+  presentResultsSummary,
+} from './phishing.results.presenter.js';
+import {
+  employeePhishingHistory,
+  exportRecipients,
+  listRecipientsPage,
+  resultsSummary,
+} from './phishing.results.service.js';
+
+const tags = ['Phishing results'];
+
+/**
+ * The admin API's phishing results routes, relative to `/admin/api/accounts/:accountId` (whose
+ * hooks have checked the session, the CSRF token and the account).
+ */
+export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/phishing/campaigns/:campaignId/results',
+    {
+      schema: {
+        tags,
+        summary:
+          'A campaign’s figures (all, by group, by template, with rates and medians) and activity over time, from the figures kept as events arrive',
+        params: ResultsParams,
+        querystring: ResultsSummaryQuery,
+        response: responses({ 200: ResultsSummary }),
+      },
+    },
+    async (request) =>
+      presentResultsSummary(
+        await resultsSummary(app.db, accountOf(request).accountId, request.params.campaignId, {
+          bucket: request.query.bucket,
+        }),
+      ),
+  );
+
+  app.get(
+    '/phishing/campaigns/:campaignId/results/recipients',
+    {
+      schema: {
+        tags,
+        summary:
+          'The people targeted, by employee id, narrowed by status, a search (`q`), a group or a template',
+        params: ResultsParams,
+        querystring: RecipientListQuery,
+        response: responses({ 200: RecipientList }),
+      },
+    },
+    async (request) => {
+      const { status, q, group_id, template } = request.query;
+      const page = await listRecipientsPage(
+        app.db,
+        accountOf(request).accountId,
+        request.params.campaignId,
+        { status, q, template, groupId: group_id === undefined ? undefined : (parseId(group_id) ?? 0) },
+        listWindow(request.query),
+      );
+      return listEnvelope(page, presentAdminRecipient);
+    },
+  );
+
+  app.get(
+    '/phishing/campaigns/:campaignId/results/recipients.csv',
+    {
+      schema: {
+        tags,
+        summary:
+          "Every person targeted as CSV (streamed): their steps' first times, ISO 8601; cells starting with `= + - @` get a leading `'`",
+        params: ResultsParams,
+        response: responses({ 200: CsvFile }),
+      },
+    },
+    async (request, reply) => {
+      const csv = await exportRecipients(app.db, accountOf(request).accountId, request.params.campaignId);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'Content-Disposition',
+          `attachment; filename="phishing-campaign-${request.params.campaignId}-results.csv"`,
+        )
+        .header('Cache-Control', 'no-store')
+        .send(csv);
+    },
+  );
+
+  app.get(
+    '/employees/:employeeId/phishing',
+    {
+      schema: {
+        tags,
+        summary: 'An employee’s phishing simulations across campaigns, newest first',
+        params: EmployeeHistoryParams,
+        querystring: HistoryQuery,
+        response: responses({ 200: HistoryList }),
+      },
+    },
+    async (request) =>
+      listEnvelope(
+        await employeePhishingHistory(
+          app.db,
+          accountOf(request).accountId,
+          request.params.employeeId,
+          listWindow(request.query),
+        ),
+        presentHistoryRow,
+      ),
+  );
+};
