@@ -1,6 +1,7 @@
 import type { PhishingSettings } from './phishing.settings.service.js';
+import type { PhishingTemplateSummary } from './phishing.templates.list.js';
+import type { PhishingTemplateView } from './phishing.templates.lookup.js';
 import type { TemplatePreview } from './phishing.templates.preview.js';
-import type { PhishingTemplateSummary, PhishingTemplateView } from './phishing.templates.service.js';
 
 /** Phishing templates and settings → the admin API's shapes. */
 

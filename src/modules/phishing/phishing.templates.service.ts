@@ -1,257 +1,44 @@
 import type { Db } from '../../db/database.js';
-import { AppError, FieldErrorCollector, type FieldErrors } from '../../errors.js';
+import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkText, NAME_MAX } from '../../fields.js';
-import { type ListPage, type ListWindow, readList } from '../../pagination.js';
-import { foldForSearch } from '../../search-text.js';
 import { getAccount } from '../accounts/accounts.service.js';
-import { builtInPhishingTemplates, type LibraryTemplate } from './phishing.library.js';
+import { builtInPhishingTemplates } from './phishing.library.js';
+import { type PhishingTemplateContent, readTemplateInput } from './phishing.template-rules.js';
 import {
-  type PhishingCategory,
-  type PhishingTemplateContent,
-  type RedFlag,
-  readTemplateInput,
-} from './phishing.template-rules.js';
+  getTemplate,
+  type PhishingTemplateView,
+  parseTemplateKey,
+  phishingTemplateNotFound,
+  viewOfRow,
+} from './phishing.templates.lookup.js';
 import {
   campaignsUsingTemplate,
   deleteTemplateRow,
   findTemplateRow,
-  findTemplateRows,
   insertTemplateRow,
-  listTemplateSummaryRows,
-  type PhishingTemplateRow,
-  type PhishingTemplateSummaryRow,
   removeTemplateFromDrafts,
   updateTemplateRow,
 } from './phishing.templates.repository.js';
 
+export { listTemplatesPage } from './phishing.templates.list.js';
+// What other areas call, from one place: see phishing.templates.lookup.ts.
+export {
+  builtInTemplateKey,
+  customTemplateKey,
+  getTemplate,
+  parseTemplateKey,
+  templateKeyExists,
+  templatesByKeys,
+} from './phishing.templates.lookup.js';
+
 /**
- * Phishing templates as an account sees them: the built-in library (`builtin:<slug>`, files)
- * and its own (`custom:<id>`, rows), listed, read, checked, created, changed, cloned and
- * deleted. Previews: phishing.templates.preview.ts.
+ * An account's own phishing templates (`custom:<id>`): checked, created, changed, cloned (from
+ * a built-in one too) and deleted. Reading by key: phishing.templates.lookup.ts; the library's
+ * list: phishing.templates.list.ts; previews: phishing.templates.preview.ts.
  */
 
 export const SUMMARY_MAX = 300;
-export type TemplateSource = 'builtin' | 'custom';
-
-/** A template as the admin API shows it (content as written, not rendered). */
-export interface PhishingTemplateView {
-  key: string;
-  source: TemplateSource;
-  summary: string;
-  content: PhishingTemplateContent;
-  cloned_from: string | null;
-  created_at: number | null;
-  updated_at: number | null;
-}
-
-/** One line of the library's list. */
-export interface PhishingTemplateSummary {
-  key: string;
-  source: TemplateSource;
-  name: string;
-  summary: string;
-  difficulty: number;
-  category: PhishingCategory;
-  language: string;
-  subject: string;
-  sender_name: string;
-  cloned_from: string | null;
-  created_at: number | null;
-  updated_at: number | null;
-}
-
-export interface TemplateFilters {
-  difficulty?: number | undefined;
-  category?: string | undefined;
-  source?: TemplateSource | undefined;
-  /** Words of the name, summary or subject. */
-  q?: string | undefined;
-}
-
-export const builtInTemplateKey = (slug: string) => `builtin:${slug}`;
-export const customTemplateKey = (id: number) => `custom:${id}`;
-
-/** What a key names: a built-in slug or a row id; null for text that is no key. */
-export function parseTemplateKey(
-  key: string,
-): { source: 'builtin'; slug: string } | { source: 'custom'; id: number } | null {
-  const custom = /^custom:([1-9]\d{0,15})$/.exec(key);
-  if (custom) {
-    const id = Number(custom[1]);
-    return Number.isSafeInteger(id) ? { source: 'custom', id } : null;
-  }
-  const builtIn = /^builtin:([a-z0-9]+(?:-[a-z0-9]+)*)$/.exec(key);
-  return builtIn ? { source: 'builtin', slug: builtIn[1] as string } : null;
-}
-
-export const phishingTemplateNotFound = () => new AppError('phishing_template_not_found');
 const builtInFixed = () => new AppError('phishing_template_built_in');
-
-function contentOfRow(row: PhishingTemplateRow): PhishingTemplateContent {
-  let red_flags: RedFlag[] = [];
-  try {
-    red_flags = JSON.parse(row.red_flags) as RedFlag[];
-  } catch {
-    // Written by this service only; an unreadable value shows as no flags rather than failing.
-  }
-  return {
-    name: row.name,
-    subject: row.subject,
-    sender_name: row.sender_name,
-    sender_address: row.sender_address,
-    html: row.html,
-    text: row.text,
-    landing_html: row.landing_html,
-    difficulty: row.difficulty,
-    category: row.category as PhishingCategory,
-    language: row.language,
-    red_flags,
-  };
-}
-
-function viewOfRow(row: PhishingTemplateRow): PhishingTemplateView {
-  return {
-    key: customTemplateKey(row.id),
-    source: 'custom',
-    summary: row.summary,
-    content: contentOfRow(row),
-    cloned_from: row.cloned_from,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-function viewOfBuiltIn(template: LibraryTemplate): PhishingTemplateView {
-  const { slug, summary, ...content } = template;
-  return {
-    key: builtInTemplateKey(slug),
-    source: 'builtin',
-    summary,
-    content,
-    cloned_from: null,
-    created_at: null,
-    updated_at: null,
-  };
-}
-
-/**
- * The templates of these keys that the account may use, by key; a key that names nothing of
- * the account's (unknown, malformed, another account's) is simply absent.
- */
-export async function templatesByKeys(
-  db: Db,
-  accountId: number,
-  keys: string[],
-): Promise<Map<string, { key: string; name: string; content: PhishingTemplateContent }>> {
-  const found = new Map<string, { key: string; name: string; content: PhishingTemplateContent }>();
-  const ids: number[] = [];
-  for (const key of new Set(keys)) {
-    const parsed = parseTemplateKey(key);
-    if (parsed?.source === 'custom') ids.push(parsed.id);
-    if (parsed?.source === 'builtin') {
-      const template = builtInPhishingTemplates().get(parsed.slug);
-      if (template) {
-        const { content } = viewOfBuiltIn(template);
-        found.set(key, { key, name: content.name, content });
-      }
-    }
-  }
-  for (const row of await findTemplateRows(db, accountId, ids)) {
-    const content = contentOfRow(row);
-    found.set(customTemplateKey(row.id), { key: customTemplateKey(row.id), name: row.name, content });
-  }
-  return found;
-}
-
-/** Whether the key names a template the account may use. */
-export async function templateKeyExists(db: Db, accountId: number, key: string): Promise<boolean> {
-  return (await templatesByKeys(db, accountId, [key])).has(key);
-}
-
-function summaryOfBuiltIn(t: LibraryTemplate): PhishingTemplateSummary {
-  return {
-    key: builtInTemplateKey(t.slug),
-    source: 'builtin',
-    name: t.name,
-    summary: t.summary,
-    difficulty: t.difficulty,
-    category: t.category,
-    language: t.language,
-    subject: t.subject,
-    sender_name: t.sender_name,
-    cloned_from: null,
-    created_at: null,
-    updated_at: null,
-  };
-}
-
-function summaryOfRow(row: PhishingTemplateSummaryRow): PhishingTemplateSummary {
-  return {
-    key: customTemplateKey(row.id),
-    source: 'custom',
-    name: row.name,
-    summary: row.summary,
-    difficulty: row.difficulty,
-    category: row.category as PhishingCategory,
-    language: row.language,
-    subject: row.subject,
-    sender_name: row.sender_name,
-    cloned_from: row.cloned_from,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-function matches(t: PhishingTemplateSummary, filters: TemplateFilters, words: string[]): boolean {
-  if (filters.difficulty !== undefined && t.difficulty !== filters.difficulty) return false;
-  if (filters.category !== undefined && t.category !== filters.category) return false;
-  if (filters.source !== undefined && t.source !== filters.source) return false;
-  if (words.length === 0) return true;
-  const text = foldForSearch(`${t.name}\n${t.summary}\n${t.subject}`);
-  return words.every((w) => text.includes(w));
-}
-
-/**
- * One page of the library: the built-in templates (easiest first, then by name), then the
- * account's own by name, filtered. An account holds tens of templates, not thousands: the
- * filter runs on their summaries in memory, without the bodies.
- */
-export async function listTemplatesPage(
-  db: Db,
-  accountId: number,
-  window: ListWindow,
-  filters: TemplateFilters,
-): Promise<ListPage<PhishingTemplateSummary>> {
-  const builtIns =
-    filters.source === 'custom'
-      ? []
-      : [...builtInPhishingTemplates().values()]
-          .map(summaryOfBuiltIn)
-          .sort((a, b) => a.difficulty - b.difficulty || a.name.localeCompare(b.name));
-  const own =
-    filters.source === 'builtin' ? [] : (await listTemplateSummaryRows(db, accountId)).map(summaryOfRow);
-  const words = foldForSearch(filters.q ?? '')
-    .split(/\s+/)
-    .filter(Boolean);
-  const all = [...builtIns, ...own].filter((t) => matches(t, filters, words));
-  return readList(
-    window,
-    async () => all.length,
-    async (limit, offset) => all.slice(offset, offset + limit),
-  );
-}
-
-export async function getTemplate(db: Db, accountId: number, key: string): Promise<PhishingTemplateView> {
-  const parsed = parseTemplateKey(key);
-  if (parsed?.source === 'builtin') {
-    const template = builtInPhishingTemplates().get(parsed.slug);
-    if (template) return viewOfBuiltIn(template);
-  } else if (parsed?.source === 'custom') {
-    const row = await findTemplateRow(db, accountId, parsed.id);
-    if (row) return viewOfRow(row);
-  }
-  throw phishingTemplateNotFound();
-}
 
 /** Reads an administrator's template into the fields stored, or a 400 naming every problem. */
 export function checkedTemplate(input: Record<string, unknown>): {
@@ -263,14 +50,6 @@ export function checkedTemplate(input: Record<string, unknown>): {
   const summary = checkText(errors, 'summary', input.summary ?? '', { min: 0, max: SUMMARY_MAX });
   errors.throwIfAny();
   return { content, summary };
-}
-
-/** The field errors of a template, without saving it (the editor's live check). */
-export function templateFieldErrors(input: Record<string, unknown>): FieldErrors {
-  const errors = new FieldErrorCollector();
-  readTemplateInput(errors, input);
-  checkText(errors, 'summary', input.summary ?? '', { min: 0, max: SUMMARY_MAX });
-  return errors.fields;
 }
 
 function storedFields(content: PhishingTemplateContent, summary: string) {

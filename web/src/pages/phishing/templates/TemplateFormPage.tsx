@@ -243,6 +243,33 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
   );
 }
 
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  summary: 'Summary',
+  subject: 'Subject',
+  sender_name: 'Sender name',
+  sender_address: 'Sender address',
+  html: 'HTML body',
+  text: 'Text body',
+  landing_html: 'Landing page HTML',
+  difficulty: 'Difficulty',
+  category: 'Category',
+  language: 'Language',
+  red_flags: 'Red flags',
+};
+const FLAG_FIELDS: Record<string, string> = {
+  text: 'why it is suspicious',
+  part: 'points at',
+  quote: 'quote',
+};
+
+/** A field of the API as the form names it: `red_flags[1].quote` → "Red flag 2, quote". */
+function fieldLabel(field: string): string {
+  const flag = /^red_flags\[(\d+)\]\.(\w+)$/.exec(field);
+  if (flag) return `Red flag ${Number(flag[1]) + 1}, ${FLAG_FIELDS[flag[2] ?? ''] ?? flag[2]}`;
+  return FIELD_LABELS[field] ?? field;
+}
+
 /** What the live check finds, in one list beside the preview (each also shows on its input). */
 function PreviewProblems({ errors }: { errors: Record<string, string[]> }) {
   const entries = Object.entries(errors);
@@ -263,7 +290,10 @@ function PreviewProblems({ errors }: { errors: Record<string, string[]> }) {
       <Stack gap={2} component="ul" m={0} pl="md">
         {entries.map(([field, messages]) => (
           <Text key={field} size="sm" component="li">
-            <Code>{field}</Code>: {messages.join('; ')}
+            <Text span fw={600} size="sm">
+              {fieldLabel(field)}
+            </Text>
+            : {messages.join('; ')}
           </Text>
         ))}
       </Stack>

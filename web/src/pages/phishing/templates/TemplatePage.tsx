@@ -1,9 +1,9 @@
-import { Button, Card, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Card, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCopy } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../../api/client';
 import { BackLink } from '../../../components/BackLink';
 import { EditDeleteButtons } from '../../../components/EditDeleteButtons';
@@ -87,6 +87,16 @@ export function TemplatePage() {
               <Fact label="Difficulty">{difficultyLabel(t.difficulty)}</Fact>
               <Fact label="Category">{categoryLabel(t.category)}</Fact>
               <Fact label="Language">{t.language}</Fact>
+              {t.cloned_from && (
+                <Fact label="Cloned from">
+                  <Anchor
+                    component={Link}
+                    to={accountPath(account.id, 'phishing', 'templates', t.cloned_from)}
+                  >
+                    {t.cloned_from.startsWith('builtin:') ? 'A built-in template' : 'A template of yours'}
+                  </Anchor>
+                </Fact>
+              )}
               <Fact label="Sender address">
                 {t.sender_address}@
                 <Text span c="dimmed">
