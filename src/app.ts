@@ -29,6 +29,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { Readiness } from './modules/health/readiness.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
+import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
 import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
 import { SharedRedis } from './redis.js';
 
@@ -177,6 +178,7 @@ export async function buildApp({
       await api.register(employeesRoutes);
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);
+      await api.register(phishingReportRoutes);
     },
     { prefix: API_PREFIX },
   );

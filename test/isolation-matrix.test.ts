@@ -5,6 +5,7 @@ import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-row
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
+import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
@@ -21,6 +22,7 @@ import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
 const ROWS = [
   ...customerRows,
+  ...customerPhishingReportRows,
   ...adminAccessRows,
   ...adminDataRows,
   ...adminContentRows,
