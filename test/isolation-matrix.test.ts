@@ -4,6 +4,7 @@ import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js
 import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
+import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
@@ -27,6 +28,7 @@ const ROWS = [
   ...adminDataRows,
   ...adminContentRows,
   ...adminCampaignRows,
+  ...adminPhishingEventRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */

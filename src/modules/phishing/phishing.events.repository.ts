@@ -122,3 +122,14 @@ export async function reclassifyEvent(
     .where('id', '=', eventId)
     .execute();
 }
+
+// Cross-account by design: the names of the administrators who reclassified events the caller already read within its account.
+export async function adminNamesOfAnyAccount(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('admin_users')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
