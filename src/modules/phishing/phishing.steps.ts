@@ -282,10 +282,71 @@ const EVENT_KIND: Record<StepInput['kind'], PhishingEventKind> = {
 export interface StepMachine {
   /** Counts distinct recipients per client address (per process: see docs/phishing-plan.md). */
   burst: AddressBurstCounter;
+  /** Writes the hits of one turn of the event loop in one transaction (group commit), when set. */
+  writer?: StepWriter;
 }
 
-export function createStepMachine(): StepMachine {
-  return { burst: new AddressBurstCounter() };
+export function createStepMachine(options: { batch?: Db } = {}): StepMachine {
+  return {
+    burst: new AddressBurstCounter(),
+    ...(options.batch ? { writer: new StepWriter(options.batch) } : {}),
+  };
+}
+
+type Work = (trx: Db) => Promise<StepResult>;
+
+/**
+ * Group commit of tracking hits: the hits that arrive in one turn of the event loop are written
+ * in one transaction, each as it would be alone and in their order, and each caller is answered
+ * after that commit. A burst of thousands of hits then costs one commit per batch instead of one
+ * per hit. If a batch fails, each of its hits is retried in a transaction of its own, so one bad
+ * hit never loses another's.
+ */
+export class StepWriter {
+  static readonly MAX_BATCH = 200;
+  readonly #db: Db;
+  #queue: { work: Work; resolve: (r: StepResult) => void; reject: (err: unknown) => void }[] = [];
+  #scheduled = false;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  submit(work: Work): Promise<StepResult> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ work, resolve, reject });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#queue.splice(0, StepWriter.MAX_BATCH);
+    try {
+      if (batch.length === 1) {
+        const [one] = batch;
+        await this.#db.transaction().execute(one!.work).then(one!.resolve, one!.reject);
+      } else if (batch.length > 1) {
+        let results: StepResult[] = [];
+        try {
+          results = await this.#db.transaction().execute(async (trx) => {
+            const out: StepResult[] = [];
+            for (const item of batch) out.push(await item.work(trx));
+            return out;
+          });
+          batch.forEach((item, i) => item.resolve(results[i] as StepResult));
+        } catch {
+          for (const item of batch)
+            await this.#db.transaction().execute(item.work).then(item.resolve, item.reject);
+        }
+      }
+    } finally {
+      if (this.#queue.length > 0) setImmediate(() => void this.#flush());
+      else this.#scheduled = false;
+    }
+  }
 }
 
 /**
@@ -343,7 +404,7 @@ export async function recordStep(
     reason = verdict.reason;
   }
 
-  return db.transaction().execute(async (trx) => {
+  const work: Work = async (trx) => {
     const recipient = await recipientForUpdate(trx, accountId, found.id);
     if (recipient?.campaign_status !== 'running') return { recorded: false };
     const member = membershipOf(recipient);
@@ -401,7 +462,8 @@ export async function recordStep(
     await updateRecipientSteps(trx, accountId, recipient.id, changed);
     const trainingAssigned = await assignTrainingIfFailed(trx, recipient, after, input.at);
     return { recorded: true, classification, reason, trainingAssigned };
-  });
+  };
+  return machine.writer ? machine.writer.submit(work) : db.transaction().execute(work);
 }
 
 function headerText(value: string | string[] | undefined): string {

@@ -97,7 +97,8 @@ export interface TrackingOptions {
 }
 
 export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> = async (app, options) => {
-  const machine: StepMachine = createStepMachine();
+  // Hits of one event-loop turn share a transaction (group commit): see StepWriter.
+  const machine: StepMachine = createStepMachine({ batch: app.db });
   const limiter = new TrackingLimiter(options.perMinute ?? TRACKING_REQUESTS_PER_MINUTE);
 
   // A landing form: its field names only. Fastify never logs bodies; this keeps no value either.

@@ -304,4 +304,29 @@ describe('tracking routes', () => {
     expect(await figuresOf(t.app, c.campaignId)).toMatchObject({ delivered: 1, clicked: 1 });
     await expectFiguresMatchRecount(c.campaignId);
   });
+
+  it('clicks arriving together (one batch) each count once per person, and enrol a failing person once', async () => {
+    const account = await makeAccount(t.app);
+    const c = await seedPhishingCampaign(t.app, account.id, {
+      people: 3,
+      remedial: true,
+      landing: 'teach_on_click',
+    });
+    const hits = [];
+    for (const p of c.people) for (let i = 0; i < 3; i++) hits.push(hit('GET', `/v/${p.token}`));
+    const answers = await Promise.all(hits);
+    expect(answers.map((a) => a.statusCode)).toEqual(hits.map(() => 200));
+    expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
+      clicked: 3,
+      raw_clicks: 9,
+      training_assigned: 3,
+    });
+    const enrollments = await t.app.db
+      .selectFrom('enrollments')
+      .select('employee_id')
+      .where('campaign_id', '=', c.remedialId!)
+      .execute();
+    expect(enrollments.map((e) => e.employee_id).sort()).toEqual(c.people.map((p) => p.employee.id).sort());
+    await expectFiguresMatchRecount(c.campaignId);
+  });
 });
