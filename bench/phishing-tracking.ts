@@ -40,6 +40,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     write: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 
@@ -179,7 +180,10 @@ async function benchDialect(dialect: Dialect): Promise<string> {
     });
     servers.push(hello);
     const vigil = await startProcess({
-      args: ['dist/server.js'],
+      args: [
+        ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(TMP, 'prof')}`] : []),
+        'dist/server.js',
+      ],
       env: { NODE_ENV: 'production', DATABASE_URL: database.url, TRUST_PROXY: 'loopback', WORKERS: 'off' },
       readyPath: '/readyz',
       logFile: join(TMP, `server-phishing-${dialect}.log`),
@@ -238,13 +242,16 @@ async function benchDialect(dialect: Dialect): Promise<string> {
       `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${gitRevision()}; ${availableParallelism()} CPUs (${cpus()[0]?.model.trim()}), Node ${process.version}; load average at start ${loadAtStart}.`,
       `Two running campaigns of ${PEOPLE.toLocaleString('en')} recipients; every request a random recipient from a random address (each hit a person's: event, step and figures written). autocannon ${load.connections} connections, ${load.warmup} s warm-up + ${load.duration} s per row; \`dist/server.js\`, NODE_ENV=production, LOG_LEVEL=info.`,
       '',
-      '| request | req/s | ratio to baseline | p50 ms | p99 ms | target | met? | bad |',
-      '|---|---:|---:|---:|---:|---|---|---:|',
-      ...baselines.map((b) => `| ${b.label} | ${int(b.reqPerSec)} | | ${b.p50} | ${b.p99} | | | ${b.bad} |`),
+      '| request | req/s | ratio to baseline | p50 ms | p99 ms | server CPU µs/req | target | met? | bad |',
+      '|---|---:|---:|---:|---:|---:|---|---|---:|',
+      ...baselines.map(
+        (b) =>
+          `| ${b.label} | ${int(b.reqPerSec)} | | ${b.p50} | ${b.p99} | ${int(b.cpuMsPerRequest * 1000)} | | | ${b.bad} |`,
+      ),
       ...rows.map((r) => {
         const ratio = r.reqPerSec / base;
         const judged = !r.label.includes('landing');
-        return `| ${r.label} | ${int(r.reqPerSec)} | ${(ratio * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${judged ? `≥ ${TARGET * 100} %` : ''} | ${judged ? (ratio >= TARGET && r.bad === 0 ? 'yes' : '**no**') : ''} | ${r.bad} |`;
+        return `| ${r.label} | ${int(r.reqPerSec)} | ${(ratio * 100).toFixed(0)} % | ${r.p50} | ${r.p99} | ${int(r.cpuMsPerRequest * 1000)} | ${judged ? `≥ ${TARGET * 100} %` : ''} | ${judged ? (ratio >= TARGET && r.bad === 0 ? 'yes' : '**no**') : ''} | ${r.bad} |`;
       }),
     ];
     return lines.join('\n');

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
 import { renderLandingPage, renderTeachableEmail } from './phishing.landing.js';
 import { builtInPhishingTemplates } from './phishing.library.js';
@@ -23,11 +24,25 @@ export interface SimulationTemplate extends EmailTemplate {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
+// A campaign's snapshots never change once written (launch): parsed once per process and database.
+const snapshots = new WeakMap<Db, LRUCache<string, SimulationTemplate>>();
+function snapshotCache(db: Db): LRUCache<string, SimulationTemplate> {
+  let cache = snapshots.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: 500 });
+    snapshots.set(db, cache);
+  }
+  return cache;
+}
+
 /** The template a recipient was sent: the campaign's snapshot, else (before launch wrote one) the built-in file. */
 export async function templateOfRecipient(
   db: Db,
   recipient: RecipientWithCampaign,
 ): Promise<SimulationTemplate | null> {
+  const cacheKey = `${recipient.account_id}:${recipient.campaign_id}:${recipient.template_key}`;
+  const cached = snapshotCache(db).get(cacheKey);
+  if (cached) return cached;
   const snapshot = await templateSnapshotOf(
     db,
     recipient.account_id,
@@ -37,7 +52,7 @@ export async function templateOfRecipient(
   if (snapshot !== null) {
     try {
       const t = JSON.parse(snapshot) as Record<string, unknown>;
-      return {
+      const parsed: SimulationTemplate = {
         subject: str(t.subject),
         sender_name: str(t.sender_name),
         sender_address: str(t.sender_address),
@@ -46,6 +61,8 @@ export async function templateOfRecipient(
         landing_html: str(t.landing_html),
         red_flags: Array.isArray(t.red_flags) ? (t.red_flags as RedFlag[]) : [],
       };
+      snapshotCache(db).set(cacheKey, parsed);
+      return parsed;
     } catch {
       // fall through to the library
     }
