@@ -336,7 +336,7 @@ export class StepWriter {
             for (const item of batch) out.push(await item.work(trx));
             return out;
           });
-          batch.forEach((item, i) => item.resolve(results[i] as StepResult));
+          for (const [i, item] of batch.entries()) item.resolve(results[i] as StepResult);
         } catch {
           for (const item of batch)
             await this.#db.transaction().execute(item.work).then(item.resolve, item.reject);
