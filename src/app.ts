@@ -29,7 +29,9 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { Readiness } from './modules/health/readiness.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
+import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
 import { phishingRoutes } from './modules/phishing/phishing.routes.js';
+import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -178,11 +180,14 @@ export async function buildApp({
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
+      await api.register(phishingReportRoutes);
     },
     { prefix: API_PREFIX },
   );
   await app.register(docsRoutes, { prefix: API_PREFIX });
   await app.register(learnerRoutes, { prefix: '/learn' });
+  // Simulations' links and tracking image (PHISH_URL may name this same server under another host).
+  await app.register(phishingTrackingRoutes);
   await app.register(adminPlugin, {
     prefix: '/admin',
     lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },

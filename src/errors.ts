@@ -59,6 +59,17 @@ export const ERRORS = {
     message: 'An account administrator needs an account',
     meaning: 'An account administrator was to be created without an account.',
   },
+  reported_message_unreadable: {
+    status: 400,
+    message: 'The reported message could not be read as an email',
+    meaning:
+      'Phishing reports: a `message/rfc822` body that is no email (or an Outlook `.msg` file, or one that took over 5 s to read; the message says which).',
+  },
+  phishing_event_not_reclassifiable: {
+    status: 400,
+    message: 'Only opens, clicks, submissions, interactions and reports can be reclassified',
+    meaning: 'Admin API: a reclassification of a system event (sent, delivery failed, training assigned).',
+  },
   api_key_required: {
     status: 401,
     message: 'API key required',
@@ -174,6 +185,21 @@ export const ERRORS = {
     message: 'Phishing template not found',
     meaning: 'No such phishing template for this account (`builtin:<slug>` or `custom:<id>`).',
   },
+  simulation_not_found: {
+    status: 404,
+    message: 'Simulation not found',
+    meaning: 'Phishing reports: no token of the report matches one of the account’s simulations.',
+  },
+  phishing_event_not_found: {
+    status: 404,
+    message: 'Event not found',
+    meaning: 'No such event in this phishing campaign.',
+  },
+  phishing_recipient_not_found: {
+    status: 404,
+    message: 'Recipient not found',
+    meaning: 'No such recipient in this phishing campaign.',
+  },
   invalid_link: {
     status: 404,
     message: 'This link is not valid or has expired',
@@ -285,6 +311,11 @@ export const ERRORS = {
     status: 413,
     message: 'Payload too large',
     meaning: 'The body (or a chunk extension) is larger than `BODY_LIMIT` (8 MiB by default).',
+  },
+  reported_message_too_large: {
+    status: 413,
+    message: 'The reported message is larger than 10 MiB',
+    meaning: 'Phishing reports: a `message/rfc822` body over 10 MiB.',
   },
   uri_too_long: { status: 414, message: 'URI too long', meaning: 'The request line is too long.' },
   unsupported_media_type: {

@@ -4,9 +4,11 @@ import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js
 import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
+import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
+import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
 import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishing-rows.js';
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
@@ -24,6 +26,7 @@ import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
 const ROWS = [
   ...customerRows,
+  ...customerPhishingReportRows,
   ...adminAccessRows,
   ...adminDataRows,
   ...adminContentRows,
@@ -31,6 +34,7 @@ const ROWS = [
   ...adminPhishingTemplateRows,
   ...customerPhishingRows,
   ...adminPhishingResultsRows,
+  ...adminPhishingEventRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */

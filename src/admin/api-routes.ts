@@ -14,9 +14,9 @@ import {
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
+import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
 import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
-import { phishingTimelineAdminRoutes } from '../modules/phishing/phishing.timeline.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
@@ -56,7 +56,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(messagesAdminRoutes);
       await account.register(phishingTemplatesAdminRoutes);
       await account.register(phishingResultsAdminRoutes);
-      await account.register(phishingTimelineAdminRoutes);
+      await account.register(phishingEventsAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

@@ -164,3 +164,6 @@ export function presentHistoryRow(row: EmployeeHistoryRow) {
     training_assigned_at: isoOrNull(row.training_assigned_at),
   };
 }
+
+/** What `presentRecipientResult` reads (the report endpoint's service returns it). */
+export type RecipientResultRow = Parameters<typeof presentRecipientResult>[0];

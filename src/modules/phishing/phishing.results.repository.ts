@@ -314,35 +314,3 @@ export function employeeOfAccount(db: Db, accountId: number, employeeId: number)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
 }
-
-/** One recipient's events, oldest first, when the recipient is of the account's campaign (else null). */
-export async function eventsOfRecipient(db: Db, accountId: number, campaignId: number, recipientId: number) {
-  const recipient = await db
-    .selectFrom('phishing_recipients')
-    .select('id')
-    .where('id', '=', recipientId)
-    .where('campaign_id', '=', campaignId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  if (!recipient) return null;
-  return db
-    .selectFrom('phishing_events')
-    .select([
-      'id',
-      'kind',
-      'occurred_at',
-      'client_address',
-      'user_agent',
-      'classification',
-      'reason',
-      'field_names',
-      'original_classification',
-      'reclassified_at',
-      'reclassified_reason',
-    ])
-    .where('account_id', '=', accountId)
-    .where('recipient_id', '=', recipient.id)
-    .orderBy('occurred_at')
-    .orderBy('id')
-    .execute();
-}

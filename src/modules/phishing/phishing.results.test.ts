@@ -286,7 +286,7 @@ describe('admin API: results', () => {
     expect(res.statusCode, res.body).toBe(200);
     const kinds = res
       .json()
-      .results.map((e: { kind: string; classification: string }) => `${e.kind}:${e.classification}`);
+      .events.map((e: { kind: string; classification: string }) => `${e.kind}:${e.classification}`);
     expect(kinds).toEqual([
       'sent:human',
       'opened:automated',
@@ -295,7 +295,7 @@ describe('admin API: results', () => {
       'training_assigned:human',
       'submitted:human',
     ]);
-    expect(res.json().results[1].reason_text).toContain('seconds of delivery');
+    expect(res.json().events[1].reason_text).toContain('seconds of delivery');
     const theirRecipient = theirs.fixture.recipients[0]?.id;
     const them = await admin(
       `/phishing/campaigns/${mine.fixture.campaignId}/recipients/${theirRecipient}/events`,

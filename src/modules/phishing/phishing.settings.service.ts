@@ -7,6 +7,7 @@ import {
   type PhishingSettingsRow,
   saveScannerNetworks,
 } from './phishing.settings.repository.js';
+import { forgetScannerNetworks } from './phishing.settings-lookup.js';
 
 /** An account's phishing settings: for now, the networks its mail security products fetch from. */
 
@@ -33,5 +34,7 @@ export async function updatePhishingSettings(
   const lines = (input.scanner_networks as string[]).map((l) => l.trim()).filter((l) => l !== '');
   await getAccount(db, accountId);
   await saveScannerNetworks(db, accountId, lines, Date.now());
+  // This process classifies with the new networks at once (others within the cache's seconds).
+  forgetScannerNetworks();
   return findPhishingSettings(db, accountId);
 }

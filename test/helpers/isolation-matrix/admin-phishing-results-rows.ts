@@ -54,35 +54,6 @@ export const adminPhishingResultsRows: Row[] = [
     invalid: noInput,
   }),
   row<PhishingFixture>({
-    route: `GET ${A}/phishing/campaigns/:campaignId/recipients/:recipientId/events`,
-    as: 'admin',
-    object: (w, side) => phishingCampaignOf(w, side),
-    call: (side, fx) => ({
-      url: `${acct(side)}/phishing/campaigns/${fx.campaignId}/recipients/${fx.recipients[4]?.id}/events`,
-    }),
-    success: { status: 200, check: (res) => expect(res.json().count).toBeGreaterThan(0) },
-    otherAccount: {
-      ...missingCampaign,
-      missing: (fx) => ({ ...fx, campaignId: NEVER }),
-      // Their recipient under our own campaign: as a recipient that never existed.
-      pairs: (w, theirs) => {
-        const ours = known.get(w.a) as PhishingFixture;
-        const mixed = {
-          ...ours,
-          recipients: ours.recipients.map((r, i) =>
-            i === 4 ? { ...r, id: theirs.recipients[4]?.id as number } : r,
-          ),
-        };
-        const none = {
-          ...ours,
-          recipients: ours.recipients.map((r, i) => (i === 4 ? { ...r, id: NEVER } : r)),
-        };
-        return [[mixed, none, 'not_found']];
-      },
-    },
-    invalid: noInput,
-  }),
-  row<PhishingFixture>({
     route: `GET ${A}/employees/:employeeId/phishing`,
     as: 'admin',
     object: (w, side) => phishingCampaignOf(w, side),

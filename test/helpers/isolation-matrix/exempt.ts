@@ -7,6 +7,8 @@
 const CONTRACT = 'the Customer API contract: public, the same for everyone';
 const LEARNER =
   'cross-account by design: the token alone identifies the learner (learner.*.test.ts cover it)';
+const SIMULATION =
+  'a phishing simulation’s public link: the token is the credential and names its account; wrong, malformed and unknown tokens answer the same generic page (phishing.tracking.test.ts)';
 const SPA = 'the web interface’s page or files: no data (the data comes from the admin API)';
 
 export const EXEMPT: Record<string, string> = {
@@ -29,6 +31,11 @@ export const EXEMPT: Record<string, string> = {
   'GET /learn/:token/courses/:courseKey/result': LEARNER,
   'GET /learn/:token/new-link': LEARNER,
   'POST /learn/:token/new-link': LEARNER,
+  'GET /t/:token': SIMULATION,
+  'GET /v/:token': SIMULATION,
+  'POST /v/:token': SIMULATION,
+  'POST /v/:token/i': SIMULATION,
+  'GET /v/:token/learn': SIMULATION,
   'GET /admin': SPA,
   'GET /admin/*': SPA,
   'GET /admin/assets/*': SPA,

@@ -283,13 +283,13 @@ function Timeline({
       <Text size="sm" fw={600}>
         Events of {fullName(recipient)}
       </Text>
-      {events.data.results.length === 0 && (
+      {events.data.events.length === 0 && (
         <Text size="sm" c="dimmed">
           Nothing has happened yet.
         </Text>
       )}
       <ol style={{ margin: 0, paddingLeft: '1.2rem' }} aria-label={`Events of ${fullName(recipient)}`}>
-        {events.data.results.map((e: PhishingEvent) => (
+        {events.data.events.map((e: PhishingEvent) => (
           <li key={e.id} style={{ marginBottom: 6 }}>
             <Row gap="xs" wrap="wrap" align="baseline">
               <Text size="sm" fw={500}>
@@ -301,7 +301,7 @@ function Timeline({
               <Badge size="sm" variant="light" color={e.classification === 'human' ? 'blue' : 'gray'}>
                 {e.classification === 'human' ? 'Person' : 'Automated'}
               </Badge>
-              {e.reclassified_at && (
+              {e.reclassification && (
                 <Badge size="sm" variant="outline" color="grape">
                   Reclassified
                 </Badge>

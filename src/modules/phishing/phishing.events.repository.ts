@@ -1,0 +1,135 @@
+import type { Db } from '../../db/database.js';
+import type { PhishingClassification, PhishingEventKind } from '../../db/schema.js';
+
+/**
+ * SQL of a recipient's events: append-only rows (only a reclassification changes one, keeping
+ * the classification before it, who, when and why). Account first, filtered by it.
+ */
+
+export const USER_AGENT_MAX = 512;
+
+export interface NewEvent {
+  campaignId: number;
+  recipientId: number;
+  kind: PhishingEventKind;
+  at: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+  classification: PhishingClassification;
+  reason: string;
+  /** A submission's field names (never the values). */
+  fieldNames?: string[];
+}
+
+export async function insertEvent(trx: Db, accountId: number, event: NewEvent): Promise<number> {
+  const row = await trx
+    .insertInto('phishing_events')
+    .values({
+      account_id: accountId,
+      campaign_id: event.campaignId,
+      recipient_id: event.recipientId,
+      kind: event.kind,
+      occurred_at: event.at,
+      client_address: event.clientAddress?.slice(0, 100) ?? null,
+      user_agent: event.userAgent === null ? null : event.userAgent.slice(0, USER_AGENT_MAX),
+      classification: event.classification,
+      reason: event.reason,
+      field_names: event.fieldNames ? JSON.stringify(event.fieldNames) : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+const EVENT_COLUMNS = [
+  'id',
+  'campaign_id',
+  'recipient_id',
+  'kind',
+  'occurred_at',
+  'client_address',
+  'user_agent',
+  'classification',
+  'reason',
+  'field_names',
+  'original_classification',
+  'reclassified_by',
+  'reclassified_at',
+  'reclassified_reason',
+] as const;
+
+/** The account's recipient's events, oldest first. */
+export function eventsOfRecipient(db: Db, accountId: number, recipientId: number) {
+  return db
+    .selectFrom('phishing_events')
+    .select(EVENT_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('recipient_id', '=', recipientId)
+    .orderBy('occurred_at')
+    .orderBy('id')
+    .execute();
+}
+
+export type EventRow = Awaited<ReturnType<typeof eventsOfRecipient>>[number];
+
+/** One event of the account's campaign. */
+export function eventOfCampaign(db: Db, accountId: number, campaignId: number, eventId: number) {
+  return db
+    .selectFrom('phishing_events')
+    .select(EVENT_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('campaign_id', '=', campaignId)
+    .where('id', '=', eventId)
+    .executeTakeFirst();
+}
+
+/** Makes an earlier click human (a later interaction proved a person); the reason says why. */
+export async function promoteEvent(
+  trx: Db,
+  accountId: number,
+  eventId: number,
+  reason: string,
+): Promise<void> {
+  await trx
+    .updateTable('phishing_events')
+    .set((eb) => ({
+      original_classification: eb.fn.coalesce('original_classification', 'classification'),
+      classification: 'human' as const,
+      reason,
+    }))
+    .where('account_id', '=', accountId)
+    .where('id', '=', eventId)
+    .execute();
+}
+
+/** An administrator's reclassification, the first classification kept. */
+export async function reclassifyEvent(
+  trx: Db,
+  accountId: number,
+  eventId: number,
+  change: { classification: PhishingClassification; by: number; at: number; reason: string },
+): Promise<void> {
+  await trx
+    .updateTable('phishing_events')
+    .set((eb) => ({
+      original_classification: eb.fn.coalesce('original_classification', 'classification'),
+      classification: change.classification,
+      reclassified_by: change.by,
+      reclassified_at: change.at,
+      reclassified_reason: change.reason,
+    }))
+    .where('account_id', '=', accountId)
+    .where('id', '=', eventId)
+    .execute();
+}
+
+// Cross-account by design: the names of the administrators who reclassified events the caller already read within its account.
+export async function adminNamesOfAnyAccount(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('admin_users')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}

@@ -1,0 +1,243 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { linkTo, phishBaseUrl } from '../../http/links.js';
+import type { HitKind } from './phishing.classify.js';
+import { LANDING_PAGE_HEADERS } from './phishing.landing.js';
+import { submitPath, teachablePath } from './phishing.links.js';
+import {
+  type RecipientWithCampaign,
+  recipientByTokenOfAnyAccount,
+} from './phishing.recipients.repository.js';
+import { isSimulationToken } from './phishing.reports.js';
+import { createStepMachine, recordStep, type StepMachine } from './phishing.steps.js';
+import { genericTeachablePage, TEACHABLE_PAGE_HEADERS } from './phishing.teachable.js';
+import { landingPageOf, teachablePageOf } from './phishing.tracking.service.js';
+
+/**
+ * The simulation's public routes on PHISH_URL (docs/phishing-plan.md, "Addresses and tokens"):
+ * the open-tracking image, the click (landing or teachable page), the form, a button press and
+ * the teachable page. The token in the address is the credential (never logged). A wrong,
+ * malformed or unknown token answers the same generic page, 404, whatever the route; the
+ * image is always the same 1×1 PNG. Submitted values are never stored, logged or echoed: the
+ * form's body is reduced to its field names while it is parsed.
+ */
+
+const TokenParams = Type.Object({ token: Type.String() });
+const LINK = { secretParams: ['token'] };
+
+/** A transparent 1×1 PNG. */
+export const TRACKING_PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The most field names kept from one submission, and the longest name. */
+const FIELD_NAMES_MAX = 50;
+const FIELD_NAME_MAX = 100;
+/** A landing form's body (names and values) is small; anything larger is refused unread. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** The names of a form's fields, in order, once each; the values are dropped here and go nowhere. */
+export function fieldNamesOf(body: string): string[] {
+  const names = new Set<string>();
+  for (const pair of body.split('&')) {
+    if (names.size >= FIELD_NAMES_MAX) break;
+    const raw = pair.split('=', 1)[0] ?? '';
+    if (raw === '') continue;
+    let name: string;
+    try {
+      name = decodeURIComponent(raw.replace(/\+/g, ' '));
+    } catch {
+      name = raw;
+    }
+    names.add(name.replace(/[\p{Cc}]/gu, '').slice(0, FIELD_NAME_MAX));
+  }
+  return [...names].filter((n) => n !== '');
+}
+
+/**
+ * Requests per client address and minute (a fixed window from the address's first request, per process; a burst of scanners is
+ * what it stops). The first request this process sees of a token is never refused, so a person
+ * behind a crowded address always gets their first click.
+ */
+export class TrackingLimiter {
+  readonly #perMinute: number;
+  /** Address → its window's start and count (a window starts at the address's first request). */
+  #windows = new Map<string, { start: number; count: number }>();
+  readonly #seen = new LRUCache<string, true>({ max: 200_000 });
+
+  constructor(perMinute: number) {
+    this.#perMinute = perMinute;
+  }
+
+  /** Null when allowed, else the seconds until the address may try again. */
+  check(address: string, token: string, now = Date.now()): number | null {
+    let window = this.#windows.get(address);
+    if (window === undefined || now - window.start >= 60_000) {
+      if (this.#windows.size >= 100_000) this.#windows = new Map();
+      window = { start: now, count: 0 };
+      this.#windows.set(address, window);
+    }
+    window.count++;
+    if (!this.#seen.has(token)) {
+      this.#seen.set(token, true);
+      return null;
+    }
+    if (window.count <= this.#perMinute) return null;
+    return Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
+  }
+}
+
+export const TRACKING_REQUESTS_PER_MINUTE = 600;
+
+export interface TrackingOptions {
+  perMinute?: number;
+}
+
+export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> = async (app, options) => {
+  // Hits of one event-loop turn share a transaction (group commit): see StepWriter.
+  const machine: StepMachine = createStepMachine({ batch: app.db });
+  const limiter = new TrackingLimiter(options.perMinute ?? TRACKING_REQUESTS_PER_MINUTE);
+
+  // A landing form: its field names only. Fastify never logs bodies; this keeps no value either.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => done(null, { fieldNames: fieldNamesOf(body as string) }),
+  );
+  // Any other body (a multipart form, a button's empty POST): read and dropped.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) =>
+    done(null, { fieldNames: [] }),
+  );
+
+  const generic = (reply: FastifyReply, status = 404) =>
+    reply.code(status).headers(TEACHABLE_PAGE_HEADERS).send(genericTeachablePage());
+
+  /** The recipient of a token, or null after the rate limit or for a token that is none (answered). */
+  async function lookUp(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+  ): Promise<RecipientWithCampaign | null | 'limited'> {
+    const wait = limiter.check(request.ip, token);
+    if (wait !== null) {
+      reply.header('retry-after', String(wait));
+      return 'limited';
+    }
+    if (!isSimulationToken(token)) return null;
+    return (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
+  }
+
+  const record = (
+    request: FastifyRequest,
+    found: RecipientWithCampaign,
+    kind: HitKind,
+    fieldNames?: string[],
+  ) =>
+    recordStep(app.db, machine, found, {
+      kind,
+      at: Date.now(),
+      method: request.method,
+      headers: request.headers,
+      clientAddress: request.ip,
+      ...(fieldNames ? { fieldNames } : {}),
+    });
+
+  async function sendTeachable(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
+    const page = await teachablePageOf(app.db, found, {
+      phishBase: phishBaseUrl(app),
+      trainingAssigned: trainingAssigned || found.training_assigned_at !== null,
+    });
+    if (page === null) return generic(reply);
+    return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(page);
+  }
+
+  app.get(
+    '/t/:token',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const param = request.params.token;
+      const token = param.endsWith('.png') ? param.slice(0, -4) : '';
+      const found = await lookUp(request, reply, token);
+      if (found !== 'limited' && found !== null) await record(request, found, 'open');
+      return reply
+        .code(found === 'limited' ? 429 : 200)
+        .headers({
+          'content-type': 'image/png',
+          'cache-control': 'no-store',
+          'x-robots-tag': 'noindex, nofollow',
+          'referrer-policy': 'no-referrer',
+        })
+        .send(TRACKING_PIXEL);
+    },
+  );
+
+  app.get(
+    '/v/:token',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const found = await lookUp(request, reply, request.params.token);
+      if (found === 'limited') return generic(reply, 429);
+      if (found === null) return generic(reply);
+      const result = await record(request, found, 'click');
+      if (found.campaign_status === 'running' && found.landing === 'teach_on_submit') {
+        const submitUrl = linkTo(phishBaseUrl(app), submitPath(found.token));
+        const landing = await landingPageOf(app.db, found, submitUrl);
+        if (landing !== null) return reply.code(200).headers(LANDING_PAGE_HEADERS).send(landing);
+      }
+      return sendTeachable(reply, found, result.trainingAssigned === true);
+    },
+  );
+
+  app.post(
+    '/v/:token',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const found = await lookUp(request, reply, request.params.token);
+      if (found === 'limited') return generic(reply, 429);
+      if (found === null) return generic(reply);
+      const body = request.body as { fieldNames?: string[] } | undefined;
+      await record(request, found, 'submit', body?.fieldNames ?? []);
+      // Back to a GET (no resubmission on reload), on the same origin (the landing CSP's form-action 'self').
+      return reply
+        .code(303)
+        .headers({
+          'cache-control': 'no-store',
+          'x-robots-tag': 'noindex, nofollow',
+          'referrer-policy': 'no-referrer',
+        })
+        .header('location', teachablePath(found.token))
+        .send();
+    },
+  );
+
+  app.post(
+    '/v/:token/i',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const found = await lookUp(request, reply, request.params.token);
+      if (found !== 'limited' && found !== null) await record(request, found, 'interaction');
+      return reply
+        .code(found === 'limited' ? 429 : 204)
+        .headers({
+          'cache-control': 'no-store',
+          'x-robots-tag': 'noindex, nofollow',
+          'referrer-policy': 'no-referrer',
+        })
+        .send();
+    },
+  );
+
+  app.get(
+    '/v/:token/learn',
+    { schema: { hide: true, params: TokenParams }, config: LINK },
+    async (request, reply) => {
+      const found = await lookUp(request, reply, request.params.token);
+      if (found === 'limited') return generic(reply, 429);
+      if (found === null) return generic(reply);
+      return sendTeachable(reply, found, false);
+    },
+  );
+};

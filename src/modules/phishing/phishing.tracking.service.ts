@@ -1,0 +1,125 @@
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/database.js';
+import { renderLandingPage, renderTeachableEmail } from './phishing.landing.js';
+import { builtInPhishingTemplates } from './phishing.library.js';
+import { simulationLink } from './phishing.links.js';
+import {
+  personOfRecipient,
+  type RecipientWithCampaign,
+  templateSnapshotOf,
+} from './phishing.recipients.repository.js';
+import { teachablePage } from './phishing.teachable.js';
+import type { RedFlag } from './phishing.template-rules.js';
+import type { EmailTemplate, RecipientVars } from './phishing.templates.js';
+
+/**
+ * What the tracking routes show one recipient: the landing page and the teachable page, from the
+ * snapshot of the template they were sent (taken at launch) and the person's current values.
+ */
+
+export interface SimulationTemplate extends EmailTemplate {
+  landing_html: string;
+  red_flags: RedFlag[];
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+// A campaign's snapshots never change once written (launch): parsed once per process and database.
+const snapshots = new WeakMap<Db, LRUCache<string, SimulationTemplate>>();
+function snapshotCache(db: Db): LRUCache<string, SimulationTemplate> {
+  let cache = snapshots.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: 500 });
+    snapshots.set(db, cache);
+  }
+  return cache;
+}
+
+/** The template a recipient was sent: the campaign's snapshot, else (before launch wrote one) the built-in file. */
+export async function templateOfRecipient(
+  db: Db,
+  recipient: RecipientWithCampaign,
+): Promise<SimulationTemplate | null> {
+  const cacheKey = `${recipient.account_id}:${recipient.campaign_id}:${recipient.template_key}`;
+  const cached = snapshotCache(db).get(cacheKey);
+  if (cached) return cached;
+  const snapshot = await templateSnapshotOf(
+    db,
+    recipient.account_id,
+    recipient.campaign_id,
+    recipient.template_key,
+  );
+  if (snapshot !== null) {
+    try {
+      const t = JSON.parse(snapshot) as Record<string, unknown>;
+      const parsed: SimulationTemplate = {
+        subject: str(t.subject),
+        sender_name: str(t.sender_name),
+        sender_address: str(t.sender_address),
+        html: str(t.html),
+        text: str(t.text),
+        landing_html: str(t.landing_html),
+        red_flags: Array.isArray(t.red_flags) ? (t.red_flags as RedFlag[]) : [],
+      };
+      snapshotCache(db).set(cacheKey, parsed);
+      return parsed;
+    } catch {
+      // fall through to the library
+    }
+  }
+  if (recipient.template_key.startsWith('builtin:')) {
+    const t = builtInPhishingTemplates().get(recipient.template_key.slice('builtin:'.length));
+    if (t) return t;
+  }
+  return null;
+}
+
+async function varsOf(db: Db, recipient: RecipientWithCampaign): Promise<RecipientVars> {
+  const person = await personOfRecipient(db, recipient.account_id, recipient.employee_id);
+  return {
+    first_name: person?.first_name ?? '',
+    last_name: person?.last_name ?? '',
+    email: person?.email ?? '',
+    company: person?.company ?? '',
+  };
+}
+
+/** The landing page for one person, its form posting to `submitUrl`; null when the template is gone. */
+export async function landingPageOf(
+  db: Db,
+  recipient: RecipientWithCampaign,
+  submitUrl: string,
+): Promise<string | null> {
+  const template = await templateOfRecipient(db, recipient);
+  if (!template?.landing_html) return null;
+  try {
+    return renderLandingPage(template.landing_html, await varsOf(db, recipient), { submitUrl });
+  } catch {
+    return null;
+  }
+}
+
+/** The teachable page for one person; null when the template is gone (the generic page then). */
+export async function teachablePageOf(
+  db: Db,
+  recipient: RecipientWithCampaign,
+  options: { phishBase: string; trainingAssigned: boolean },
+): Promise<string | null> {
+  const template = await templateOfRecipient(db, recipient);
+  if (!template) return null;
+  const vars = await varsOf(db, recipient);
+  const senderDomain = recipient.sender_domain ?? new URL(options.phishBase).hostname;
+  try {
+    const email = renderTeachableEmail(template, {
+      ...vars,
+      link: simulationLink(options.phishBase, recipient.token),
+      sender_domain: senderDomain,
+    });
+    return teachablePage({
+      email,
+      training: { assigned: options.trainingAssigned, email: vars.email || null },
+    });
+  } catch {
+    return null;
+  }
+}
