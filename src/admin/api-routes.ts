@@ -14,6 +14,7 @@ import {
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
+import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campaigns.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
@@ -51,6 +52,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(campaignsAdminRoutes);
       await account.register(coursesAdminRoutes);
       await account.register(messagesAdminRoutes);
+      await account.register(phishingCampaignsAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );
