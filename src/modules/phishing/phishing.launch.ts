@@ -11,6 +11,7 @@ import { MAIL_PRIORITY } from '../mail/mail.queue.js';
 import {
   dueScheduledPhishingCampaignsOfAllAccounts,
   lockPhishingCampaign,
+  ownPhishingCampaignId,
   snapshotTemplates,
   updatePhishingCampaignRow,
 } from './phishing.campaigns.repository.js';
@@ -154,8 +155,11 @@ async function queueSimulations(
           sql.lit(now).as('created_at'),
           'r.id',
         ])
+        // The campaign id itself in the condition (its (campaign, employee) index), the account
+        // checked through the campaign: an (account, employee) index scan would read every
+        // earlier campaign's recipients of the slice's people too.
         .where('r.campaign_id', '=', campaignId)
-        .where('r.account_id', '=', accountId)
+        .where((eb) => eb.exists(ownPhishingCampaignId(trx, accountId, campaignId)))
         .where('r.employee_id', '>', after)
         .where('r.employee_id', '<=', upTo)
         .where('r.employee_deleted_at', 'is', null),
