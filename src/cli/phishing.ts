@@ -5,7 +5,16 @@ import {
   listPhishingCampaignsPage,
 } from '../modules/phishing/phishing.campaigns.service.js';
 import { launchPhishingCampaign } from '../modules/phishing/phishing.launch.js';
-import { type CliContext, collect, idOption, print } from './output.js';
+import {
+  type CliContext,
+  collect,
+  idOption,
+  type PageOpts,
+  pageOptions,
+  pageWindow,
+  print,
+  printPage,
+} from './output.js';
 
 /**
  * `vigil phishing create|launch|list`: phishing simulations from the command line.
@@ -111,27 +120,21 @@ export function phishingCommands(program: Command, ctx: CliContext): void {
       );
     });
 
-  phishing
-    .command('list')
-    .description('the account’s phishing campaigns, newest first')
-    .requiredOption('--account <id>', 'account id')
-    .option('--status <status>', 'only this status')
-    .option('--json', 'print JSON')
-    .action(async (opts: { account: string; status?: string; json?: boolean }) => {
-      const accountId = idOption('account', opts.account);
-      const page = await listPhishingCampaignsPage(
-        await ctx.db(),
-        accountId,
-        { limit: 1000, offset: 0 },
-        { status: opts.status },
-      );
-      const shown = page.items.map(presentAdminPhishingCampaign);
-      print(ctx, opts.json, shown, () =>
-        shown.length === 0
-          ? 'no phishing campaigns'
-          : shown
-              .map((c) => `${c.id}\t${c.status}\t${c.figures?.recipients ?? '-'} recipients\t${c.name}`)
-              .join('\n'),
-      );
+  pageOptions(
+    phishing
+      .command('list')
+      .description('the account’s phishing campaigns, newest first')
+      .requiredOption('--account <id>', 'account id')
+      .option('--status <status>', 'only this status')
+      .option('--json', 'print JSON'),
+  ).action(async (opts: PageOpts & { account: string; status?: string }) => {
+    const accountId = idOption('account', opts.account);
+    const window = pageWindow(opts);
+    const page = await listPhishingCampaignsPage(await ctx.db(), accountId, window, { status: opts.status });
+    printPage(ctx, opts, window, page, presentAdminPhishingCampaign, {
+      item: (c) => `${c.id}\t${c.status}\t${c.figures?.recipients ?? '-'} recipients\t${c.name}`,
+      noun: ['phishing campaign', 'phishing campaigns'],
+      empty: 'no phishing campaigns',
     });
+  });
 }
