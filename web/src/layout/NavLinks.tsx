@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import {
   IconBook,
   IconBuildingSkyscraper,
+  IconFishHook,
   IconHome,
   IconMail,
   IconPlugConnected,
@@ -32,6 +33,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Employees', to: accountPath(accountId, 'employees'), icon: icon(IconUsers) },
     { label: 'Groups', to: accountPath(accountId, 'groups'), icon: icon(IconUsersGroup) },
     { label: 'Campaigns', to: accountPath(accountId, 'campaigns'), icon: icon(IconSchool) },
+    { label: 'Phishing', to: accountPath(accountId, 'phishing'), icon: icon(IconFishHook) },
     { label: 'Courses', to: accountPath(accountId, 'courses'), icon: icon(IconBook) },
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'API keys', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
