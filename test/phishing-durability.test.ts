@@ -94,7 +94,9 @@ function simulationCounts(campaignId: number) {
 }
 
 describe('killing the server while a phishing campaign is sending', () => {
-  it('gives every recipient exactly one simulation, bar attempts recorded in doubt', async ({ annotate }) => {
+  it('gives every recipient exactly one simulation, bar attempts recorded in doubt', {
+    timeout: 180_000,
+  }, async ({ annotate }) => {
     const { campaignId } = await seed();
     const env = testEnv(testDb.url, {
       SMTP_URL: smtp.url,
