@@ -154,6 +154,11 @@ export const ERRORS = {
     message: 'Campaign not found',
     meaning: 'No such campaign in this account (non-numeric ids included).',
   },
+  phishing_campaign_not_found: {
+    status: 404,
+    message: 'Phishing campaign not found',
+    meaning: 'No such phishing campaign in this account (non-numeric ids included).',
+  },
   course_not_found: { status: 404, message: 'Course not found', meaning: 'No such course for this account.' },
   employee_not_found: {
     status: 404,

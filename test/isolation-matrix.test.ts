@@ -4,6 +4,7 @@ import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js
 import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
+import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phishing-campaign-rows.js';
 import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
@@ -35,6 +36,7 @@ const ROWS = [
   ...customerPhishingRows,
   ...adminPhishingResultsRows,
   ...adminPhishingEventRows,
+  ...adminPhishingCampaignRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */

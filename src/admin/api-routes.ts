@@ -14,6 +14,7 @@ import {
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
+import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campaigns.admin-routes.js';
 import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
 import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
@@ -57,6 +58,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(phishingTemplatesAdminRoutes);
       await account.register(phishingResultsAdminRoutes);
       await account.register(phishingEventsAdminRoutes);
+      await account.register(phishingCampaignsAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

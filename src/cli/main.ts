@@ -11,6 +11,7 @@ import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
 import type { CliContext, Io } from './output.js';
 import { NoDatabaseError, print, UsageError } from './output.js';
+import { phishingCommands } from './phishing.js';
 import { workerCommands } from './worker.js';
 
 /** The version in package.json (next to dist/ and src/ alike). */
@@ -122,6 +123,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   keyCommands(program, context);
   groupCommands(program, context);
   campaignCommands(program, context);
+  phishingCommands(program, context);
   workerCommands(program, context);
 
   try {

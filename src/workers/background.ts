@@ -32,6 +32,7 @@ export function startBackgroundWork(options: {
     db,
     transport,
     baseUrl,
+    phishBaseUrl: config.phishUrl ?? baseUrl,
     ...mail,
     linkTtlMs: config.learner.linkTtlMs,
     log,

@@ -10,6 +10,7 @@ import {
   releaseClaims,
 } from '../modules/mail/mail.repository.js';
 import { classifySendError, MailSendError, type MailTransport } from '../modules/mail/mail.transport.js';
+import { recordSimulationOutcome } from '../modules/phishing/phishing.delivery.js';
 import { type Clock, systemClock } from './clock.js';
 import { retryDelay, SendRate } from './send-rate.js';
 
@@ -30,6 +31,8 @@ export interface MailWorkerOptions
   transport: MailTransport;
   /** Where learners reach the server: the links in the mail start with it. */
   baseUrl: string;
+  /** Where simulations' links and tracking images point (PHISH_URL); `baseUrl` when absent. */
+  phishBaseUrl?: string;
   linkTtlMs: number;
   log: WorkerLog;
   clock?: Clock;
@@ -90,7 +93,12 @@ export class MailWorker {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     const batchSize = options.batchSize ?? Math.min(50, Math.max(10, options.concurrency * 4));
-    this.options = { pollMs: 1000, ...options, batchSize };
+    this.options = {
+      pollMs: 1000,
+      ...options,
+      phishBaseUrl: options.phishBaseUrl ?? options.baseUrl,
+      batchSize,
+    };
     this.rate = new SendRate(
       options.ratePerMinute,
       SendRate.capacityFor(options.ratePerMinute, batchSize),
@@ -117,9 +125,10 @@ export class MailWorker {
     this.rate.take(claims.length);
     if (claims.length === 0) return { ...totals, claimed: 0, full: false };
 
-    const { baseUrl, from, linkTtlMs } = this.options;
+    const { baseUrl, phishBaseUrl, from, linkTtlMs } = this.options;
     const render = await mailComposer(this.options.db, claims, {
       baseUrl,
+      phishBaseUrl,
       from,
       linkTtlMs,
       now: () => this.clock.now(),
@@ -229,6 +238,24 @@ export class MailWorker {
   }
 
   /**
+   * A simulation's outcome on its phishing recipient (status, event, figures), after the
+   * message's own record. A failure here is logged, never undoes the send: the scheduler's
+   * catch-up records it later (catchUpSimulationOutcomesOfAllAccounts).
+   */
+  private async recordSimulation(claim: Claim, render: Composer, outcome: 'sent' | 'failed', at: number) {
+    const recipientId = render.simulationOf?.(claim.id);
+    if (recipientId === undefined) return;
+    try {
+      await recordSimulationOutcome(this.options.db, claim.accountId, recipientId, outcome, at);
+    } catch (err) {
+      this.options.log.error(
+        { err, message: claim.id },
+        'mail worker: could not record a simulation’s delivery',
+      );
+    }
+  }
+
+  /**
    * Sends one claimed message and records what happened; never throws. The transport hands it
    * over through `handOff` (over SMTP just before the final "."), which records everything known
    * before the delivery; after the server's 250 only a status flip remains (recordSent). A crash
@@ -278,6 +305,7 @@ export class MailWorker {
         // Nothing else between the server's acceptance and this commit.
         const recorded = await recordSent(db, claim, now);
         this.serverFailures = 0;
+        if (recorded) await this.recordSimulation(claim, render, 'sent', now);
         if (!recorded) log.warn({ message: claim.id }, 'mail worker: sent a message whose claim had run out');
         return recorded ? 'sent' : 'lost';
       }
@@ -293,9 +321,9 @@ export class MailWorker {
         giveUp ? 'mail worker: message failed' : 'mail worker: send failed, will retry',
       );
       if (giveUp) {
-        return (await finishClaim(db, ended, { status: 'failed', last_error: failure.message }))
-          ? 'failed'
-          : 'lost';
+        const failed = await finishClaim(db, ended, { status: 'failed', last_error: failure.message });
+        if (failed) await this.recordSimulation(claim, render, 'failed', now);
+        return failed ? 'failed' : 'lost';
       }
       const retried = await finishClaim(db, ended, {
         status: 'queued',

@@ -91,6 +91,8 @@ describe('the scheduler', () => {
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       ['error', 'scheduler: could not launch scheduled campaigns'],
       ['error', 'scheduler: could not queue reminders'],
+      ['error', 'scheduler: could not launch scheduled phishing campaigns'],
+      ['error', 'scheduler: could not complete phishing campaigns'],
     ]);
     await broken.drop();
   });

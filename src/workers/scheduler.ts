@@ -1,11 +1,17 @@
 import type { Db } from '../db/database.js';
 import { launchDueCampaignsOfAllAccounts } from '../modules/campaigns/campaigns.launch.js';
 import { queueDueRemindersOfAllAccounts } from '../modules/campaigns/campaigns.reminders.js';
+import { completeEndedPhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.campaigns.transitions.js';
+import { catchUpSimulationOutcomesOfAllAccounts } from '../modules/phishing/phishing.delivery.js';
+import { launchDuePhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.launch.js';
 import type { WorkerLog } from './mail-worker.js';
 
 export interface ScheduledWork {
   launched: number;
   reminders: number;
+  /** Phishing campaigns launched (their window opened) and completed (window and grace ended). */
+  phishingLaunched?: number;
+  phishingCompleted?: number;
 }
 
 /**
@@ -26,7 +32,24 @@ export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Pro
   } catch (err) {
     log.error({ err }, 'scheduler: could not queue reminders');
   }
-  if (work.launched + work.reminders > 0)
+  try {
+    const launched = await launchDuePhishingCampaignsOfAllAccounts(db, now, log);
+    if (launched > 0) {
+      work.phishingLaunched = launched;
+      // Counted with the launches too: the simulations queued wake the mail worker.
+      work.launched += launched;
+    }
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not launch scheduled phishing campaigns');
+  }
+  try {
+    const completed = await completeEndedPhishingCampaignsOfAllAccounts(db, now);
+    if (completed > 0) work.phishingCompleted = completed;
+    await catchUpSimulationOutcomesOfAllAccounts(db, now);
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not complete phishing campaigns');
+  }
+  if (work.launched + work.reminders + (work.phishingCompleted ?? 0) > 0)
     log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');
   return work;
 }

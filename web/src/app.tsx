@@ -23,6 +23,9 @@ import { HomeRedirect } from './pages/HomeRedirect';
 import { IntegrationPage } from './pages/integration/IntegrationPage';
 import { OutboxPage } from './pages/outbox/OutboxPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
+import { PhishingCampaignFormPage } from './pages/phishing/campaigns/PhishingCampaignFormPage';
+import { PhishingCampaignPage } from './pages/phishing/campaigns/PhishingCampaignPage';
+import { PhishingCampaignsPage } from './pages/phishing/campaigns/PhishingCampaignsPage';
 import { queryClient } from './queryClient';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -87,6 +90,10 @@ const router = createBrowserRouter(
             // Code-split: the charts (recharts) and the Markdown editor (markdown-it) load only on these pages.
             { path: 'campaigns/:campaignId', lazy: campaignPage },
             { path: 'campaigns/:campaignId/edit', element: <CampaignFormPage /> },
+            { path: 'phishing', element: <PhishingCampaignsPage /> },
+            { path: 'phishing/campaigns/new', element: <PhishingCampaignFormPage /> },
+            { path: 'phishing/campaigns/:campaignId', element: <PhishingCampaignPage /> },
+            { path: 'phishing/campaigns/:campaignId/edit', element: <PhishingCampaignFormPage /> },
             { path: 'courses', element: <CoursesPage /> },
             { path: 'courses/new', lazy: courseFormPage },
             { path: 'courses/:courseKey', element: <CoursePage /> },

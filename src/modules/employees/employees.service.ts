@@ -9,6 +9,7 @@ import { employeeSearchText } from '../../search-text.js';
 import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repository.js';
 import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
 import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
+import { keepRecipientsOfDeletedEmployee } from '../phishing/phishing.campaigns.repository.js';
 import {
   countEmployees,
   deleteEmployeeRow,
@@ -186,6 +187,7 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: numb
       await leaveAllGroups(trx, accountId, employeeId, deletedAt);
       await deleteMembershipsOfEmployee(trx, accountId, employeeId);
       await keepEnrollmentsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
+      await keepRecipientsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
       await deleteEmployeeRow(trx, accountId, employeeId);
       return true;
     });

@@ -11,6 +11,10 @@ import { getAccount } from '../accounts/accounts.service.js';
 import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';
 import { readEmployeePage } from '../employees/employees.search.repository.js';
+import {
+  phishingCampaignsTargetingGroup,
+  removeGroupFromDraftPhishingCampaigns,
+} from '../phishing/phishing.campaigns.repository.js';
 import type { GroupPagesCache } from './groups.cache.js';
 import { groupEtag } from './groups.etag.js';
 import { deleteMembershipsOfGroup, memberSummaryChunk } from './groups.members.repository.js';
@@ -225,13 +229,17 @@ export async function deleteGroup(db: Db, accountId: number, groupId: number): P
   await db.transaction().execute(async (trx) => {
     const group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
-    const running = await campaignsTargetingGroup(trx, accountId, groupId, ['scheduled', 'active']);
+    const running = [
+      ...(await campaignsTargetingGroup(trx, accountId, groupId, ['scheduled', 'active'])),
+      ...(await phishingCampaignsTargetingGroup(trx, accountId, groupId, ['scheduled', 'running'])),
+    ];
     if (running.length > 0) {
       throw new AppError('group_in_use', {
         message: `This group is a target of ${running.map((name) => `"${name}"`).join(', ')}; stop or change that campaign first`,
       });
     }
     await deleteMembershipsOfGroup(trx, accountId, groupId);
+    await removeGroupFromDraftPhishingCampaigns(trx, accountId, groupId);
     await deleteGroupRow(trx, accountId, groupId);
   });
 }

@@ -1,12 +1,27 @@
 import type { Db } from '../../db/database.js';
 import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../../learner-links.js';
 import { coursesOfCampaigns } from '../courses/courses.lookup.js';
-import { type Claim, type MessageContext, messageContexts } from './mail.repository.js';
+import { SIMULATION_HEADER, simulationLink, trackingImageUrl } from '../phishing/phishing.links.js';
+import type { PhishingTemplateContent } from '../phishing/phishing.template-rules.js';
+import { renderEmail } from '../phishing/phishing.templates.js';
+import {
+  type Claim,
+  type MessageContext,
+  messageContexts,
+  type SimulationContext,
+  simulationContexts,
+} from './mail.repository.js';
 import { messageIdFor, renderMail } from './mail.templates.js';
 import type { OutgoingMail } from './mail.transport.js';
 
-/** Composes one claimed message: the mail to send, or why it will not be sent (it is then cancelled). */
-export type Composer = (claim: Claim) => OutgoingMail | string;
+/**
+ * Composes one claimed message: the mail to send, or why it will not be sent (it is then
+ * cancelled). `simulationOf` tells the worker which phishing recipient a message is the
+ * simulation of, so it records the step once the outcome is known.
+ */
+export type Composer = ((claim: Claim) => OutgoingMail | string) & {
+  simulationOf?: (messageId: number) => number | undefined;
+};
 
 export interface ComposeOptions {
   /** Where learners reach the server: the personal links start with it. */
@@ -14,6 +29,74 @@ export interface ComposeOptions {
   from: string;
   linkTtlMs: number;
   now: () => number;
+  /** Where simulations' links and tracking images point: PHISH_URL, else `baseUrl`. */
+  phishBaseUrl?: string;
+}
+
+/** Why a simulation will not be sent, or null when it should go out. */
+function simulationCancelReason(ctx: SimulationContext | undefined): string | null {
+  if (!ctx || ctx.recipient_id === null || ctx.token === null)
+    return 'not sent: the simulation no longer exists';
+  if (ctx.employee_deleted_at !== null || ctx.email === null) return 'not sent: the employee was deleted';
+  if (ctx.campaign_status !== 'running')
+    return `not sent: the campaign is ${ctx.campaign_status ?? 'deleted'}`;
+  if (ctx.snapshot === null) return 'not sent: the template is missing';
+  return null;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '') || 'vigil.invalid';
+  } catch {
+    return 'vigil.invalid';
+  }
+}
+
+/** A display name as a quoted string of an address header. */
+function quotedName(name: string): string {
+  return `"${name.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+/**
+ * One simulation: the recipient's template as the launch snapshotted it, with the person's
+ * current name and address, the account's name, the personal link and tracking image on
+ * PHISH_URL, the campaign's sender domain, and the `X-Vigil-Simulation` header.
+ */
+function composeSimulation(
+  claim: Claim,
+  ctx: SimulationContext,
+  options: ComposeOptions,
+): OutgoingMail | string {
+  const reason = simulationCancelReason(ctx);
+  if (reason !== null) return reason;
+  const token = ctx.token as string;
+  const phishBase = options.phishBaseUrl ?? options.baseUrl;
+  const template = JSON.parse(ctx.snapshot as string) as PhishingTemplateContent;
+  const senderDomain = ctx.sender_domain ?? hostOf(phishBase);
+  const rendered = renderEmail(
+    template,
+    {
+      first_name: ctx.first_name ?? '',
+      last_name: ctx.last_name ?? '',
+      email: ctx.email ?? '',
+      company: ctx.account_name ?? '',
+      link: simulationLink(phishBase, token),
+      sender_domain: senderDomain,
+    },
+    { trackingImageUrl: trackingImageUrl(phishBase, token) },
+  );
+  return {
+    from: rendered.sender_name
+      ? `${quotedName(rendered.sender_name)} <${rendered.sender_address}>`
+      : rendered.sender_address,
+    to: ctx.email as string,
+    subject: rendered.subject,
+    text: rendered.text,
+    html: rendered.html,
+    messageId: messageIdFor(claim.id, phishBase),
+    headers: { [SIMULATION_HEADER]: token },
+    secrets: [token],
+  };
 }
 
 /** Why a message will not be sent at all, or null when it should go out. */
@@ -58,10 +141,16 @@ async function mailCoursesOfCampaigns(db: Db, contexts: MessageContext[]) {
 export async function mailComposer(db: Db, claims: Claim[], options: ComposeOptions): Promise<Composer> {
   // Cross-account by design: the claims come from the one queue of every account.
   const contexts = await messageContexts(db, claims);
+  const simulationIds = [...contexts.values()].filter((c) => c.kind === 'simulation').map((c) => c.id);
+  const simulations = await simulationContexts(db, simulationIds);
   const courses = await mailCoursesOfCampaigns(db, [...contexts.values()]);
   const secret = await learnerLinkSecret(db);
-  return (claim) => {
+  const compose: Composer = (claim) => {
     const ctx = contexts.get(claim.id);
+    if (ctx?.kind === 'simulation') {
+      const sim = simulations.get(claim.id);
+      return sim ? composeSimulation(claim, sim, options) : 'not sent: the simulation no longer exists';
+    }
     const reason = cancelReason(ctx);
     if (reason !== null || !ctx) return reason ?? 'not sent';
     const now = options.now();
@@ -88,4 +177,6 @@ export async function mailComposer(db: Db, claims: Claim[], options: ComposeOpti
       secrets: [token],
     };
   };
+  compose.simulationOf = (messageId) => simulations.get(messageId)?.recipient_id ?? undefined;
+  return compose;
 }

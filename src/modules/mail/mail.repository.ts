@@ -128,6 +128,62 @@ export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<numb
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** What a claimed simulation is composed of, read when it is sent (current name and address). */
+export interface SimulationContext {
+  id: number;
+  account_name: string | null;
+  recipient_id: number | null;
+  token: string | null;
+  employee_deleted_at: number | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  campaign_status: string | null;
+  sender_domain: string | null;
+  /** The template as the launch snapshotted it (JSON). */
+  snapshot: string | null;
+}
+
+/** What these claimed simulations (messages of kind `simulation`, of any accounts) are composed of. */
+export async function simulationContexts(
+  db: Db,
+  messageIds: number[],
+): Promise<Map<number, SimulationContext>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('messages as m')
+    .leftJoin('accounts as a', 'a.id', 'm.account_id')
+    .leftJoin('phishing_recipients as r', (j) =>
+      j.onRef('r.id', '=', 'm.phishing_recipient_id').onRef('r.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('employees as p', (j) =>
+      j.onRef('p.id', '=', 'r.employee_id').onRef('p.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('phishing_campaigns as pc', (j) =>
+      j.onRef('pc.id', '=', 'r.campaign_id').onRef('pc.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('phishing_campaign_templates as pt', (j) =>
+      j.onRef('pt.campaign_id', '=', 'pc.id').onRef('pt.template_key', '=', 'r.template_key'),
+    )
+    .select([
+      'm.id',
+      'a.name as account_name',
+      'r.id as recipient_id',
+      'r.token',
+      'r.employee_deleted_at',
+      'p.first_name',
+      'p.last_name',
+      'p.email',
+      'pc.status as campaign_status',
+      'pc.sender_domain',
+      'pt.snapshot',
+    ])
+    .where('m.id', 'in', messageIds)
+    .where('m.kind', '=', 'simulation')
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** The claimed message, as long as the claim is ours: still `sending`, at our attempt. */
 function stillClaimed(claim: Claim) {
   return (eb: ExpressionBuilder<DB, 'messages'>) =>

@@ -13,6 +13,8 @@ export interface OutgoingMail {
   messageId: string;
   /** Credentials in this message (the learner link's token): a server's reply quoting them is redacted. */
   secrets?: string[];
+  /** Extra headers (a simulation's `X-Vigil-Simulation`). */
+  headers?: Record<string, string>;
 }
 
 export type TransportKind = 'smtp' | 'outbox';
@@ -151,6 +153,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
         text: mail.text,
         html: mail.html,
         messageId: mail.messageId,
+        ...(mail.headers && { headers: mail.headers }),
         handOff,
       };
       try {

@@ -110,28 +110,44 @@ export function withPeople(messages: MessagesQuery) {
     );
 }
 
-/** The account's messages as the outbox lists them. */
+/**
+ * The account's messages as the outbox lists them. A simulation has no enrollment or training
+ * campaign: its person is its phishing recipient's employee (`sp`), its campaign the phishing
+ * campaign, labelled "Phishing simulation" (the web interface links it by the message's kind).
+ */
 function outboxRows(db: Db, accountId: number, filter: MessageFilter) {
-  return withPeople(listed(db, accountId, filter)).select([
-    'm.id',
-    'm.kind',
-    'm.status',
-    'm.to_address',
-    'm.subject',
-    'm.attempts',
-    'm.attempts_in_doubt',
-    'm.last_error',
-    'm.transport',
-    'm.created_at',
-    'm.sent_at',
-    'm.next_attempt_at',
-    'c.id as campaign_id',
-    'c.name as campaign_name',
-    'p.id as employee_id',
-    'p.first_name',
-    'p.last_name',
-    'p.email',
-  ]);
+  return withPeople(listed(db, accountId, filter))
+    .leftJoin('phishing_recipients as sr', (j) =>
+      j.onRef('sr.id', '=', 'm.phishing_recipient_id').onRef('sr.account_id', '=', 'm.account_id'),
+    )
+    .leftJoin('employees as sp', (j) =>
+      j.onRef('sp.id', '=', 'sr.employee_id').onRef('sp.account_id', '=', 'm.account_id'),
+    )
+    .select((eb) => [
+      'm.id',
+      'm.kind',
+      'm.status',
+      'm.to_address',
+      'm.subject',
+      'm.attempts',
+      'm.attempts_in_doubt',
+      'm.last_error',
+      'm.transport',
+      'm.created_at',
+      'm.sent_at',
+      'm.next_attempt_at',
+      eb.fn<number | null>('coalesce', ['c.id', 'sr.campaign_id']).as('campaign_id'),
+      eb
+        .fn<string | null>('coalesce', [
+          'c.name',
+          sql<string | null>`case when m.kind = 'simulation' then 'Phishing simulation' end`,
+        ])
+        .as('campaign_name'),
+      eb.fn<number | null>('coalesce', ['p.id', 'sp.id']).as('employee_id'),
+      eb.fn<string | null>('coalesce', ['p.first_name', 'sp.first_name']).as('first_name'),
+      eb.fn<string | null>('coalesce', ['p.last_name', 'sp.last_name']).as('last_name'),
+      eb.fn<string | null>('coalesce', ['p.email', 'sp.email']).as('email'),
+    ]);
 }
 
 export type MessageRow = Awaited<ReturnType<typeof listMessages>>[number];

@@ -98,7 +98,7 @@ function viewOfBuiltIn(template: LibraryTemplate): PhishingTemplateView {
 export async function templatesByKeys(
   db: Db,
   accountId: number,
-  keys: string[],
+  keys: readonly string[],
 ): Promise<Map<string, { key: string; name: string; content: PhishingTemplateContent }>> {
   const found = new Map<string, { key: string; name: string; content: PhishingTemplateContent }>();
   const ids: number[] = [];

@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import {
   IconBook,
   IconBuildingSkyscraper,
+  IconFishHook,
   IconHome,
   IconMail,
   IconMailExclamation,
@@ -34,6 +35,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Groups', to: accountPath(accountId, 'groups'), icon: icon(IconUsersGroup) },
     { label: 'Campaigns', to: accountPath(accountId, 'campaigns'), icon: icon(IconSchool) },
     { label: 'Courses', to: accountPath(accountId, 'courses'), icon: icon(IconBook) },
+    { label: 'Phishing', to: accountPath(accountId, 'phishing'), icon: icon(IconFishHook) },
     {
       label: 'Phishing templates',
       to: accountPath(accountId, 'phishing', 'templates'),
@@ -52,10 +54,18 @@ export function NavLinks({ accountId }: { accountId: number | null }) {
   const narrow = useMediaQuery('(max-width: 47.99em)', false, { getInitialValueInEffect: false });
   const isOperator = user.role === 'operator';
 
+  const matches = (item: Item) =>
+    item.exact ? pathname === item.to : pathname === item.to || pathname.startsWith(`${item.to}/`);
+  // The most specific section is the current one: /phishing/templates is Phishing templates, not Phishing.
+  const current =
+    accountId === null
+      ? undefined
+      : accountItems(accountId)
+          .filter(matches)
+          .sort((a, b) => b.to.length - a.to.length)[0];
   const link = (item: Item) => {
-    const active = item.exact
-      ? pathname === item.to
-      : pathname === item.to || pathname.startsWith(`${item.to}/`);
+    const active =
+      matches(item) && (current === undefined || current.to === item.to || !item.to.startsWith('/a/'));
     return (
       <NavLink
         key={item.to}

@@ -115,7 +115,11 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
               {m.campaign ? (
                 <Anchor
                   component={Link}
-                  to={accountPath(accountId, 'campaigns', m.campaign.id)}
+                  to={
+                    m.kind === 'simulation'
+                      ? accountPath(accountId, 'phishing', 'campaigns', m.campaign.id)
+                      : accountPath(accountId, 'campaigns', m.campaign.id)
+                  }
                   onClick={onClose}
                 >
                   {m.campaign.name}

@@ -196,7 +196,15 @@ export function OutboxPage() {
               title: 'Campaign',
               render: (m) =>
                 m.campaign ? (
-                  <Anchor component={Link} to={accountPath(account.id, 'campaigns', m.campaign.id)} size="sm">
+                  <Anchor
+                    component={Link}
+                    to={
+                      m.kind === 'simulation'
+                        ? accountPath(account.id, 'phishing', 'campaigns', m.campaign.id)
+                        : accountPath(account.id, 'campaigns', m.campaign.id)
+                    }
+                    size="sm"
+                  >
                     {m.campaign.name}
                   </Anchor>
                 ) : (

@@ -1,0 +1,303 @@
+import {
+  Button,
+  Checkbox,
+  MultiSelect,
+  NumberInput,
+  Group as Row,
+  Select,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, call } from '../../../api/client';
+import { BackLink } from '../../../components/BackLink';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { Loading } from '../../../components/Loading';
+import { PageHeader } from '../../../components/PageHeader';
+import { accountPath, useAccount } from '../../../layout/account-context';
+import { CoursePicker } from '../../campaigns/CoursePicker';
+import { GroupPicker, type PickedGroup } from '../../campaigns/GroupPicker';
+import { BUILT_IN_TEMPLATE_KEYS } from './phishing-api';
+
+const WEEKDAYS = [
+  ['mon', 'Mon'],
+  ['tue', 'Tue'],
+  ['wed', 'Wed'],
+  ['thu', 'Thu'],
+  ['fri', 'Fri'],
+  ['sat', 'Sat'],
+  ['sun', 'Sun'],
+] as const;
+
+const ZONES: string[] = (() => {
+  try {
+    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone');
+  } catch {
+    return ['UTC'];
+  }
+})();
+
+/** `2026-12-01T09:00` (the browser's local time) from an ISO instant, and back. */
+const toLocalInput = (iso: string | null | undefined) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : null);
+
+interface Form {
+  name: string;
+  description: string;
+  groups: PickedGroup[];
+  template_keys: string[];
+  window_start: string;
+  window_end: string;
+  weekdays: string[];
+  hour_start: number;
+  hour_end: number;
+  time_zone: string;
+  landing: string;
+  remedial_on: string;
+  remedial_course_keys: string[];
+  grace_hours: number;
+}
+
+const EMPTY: Form = {
+  name: '',
+  description: '',
+  groups: [],
+  template_keys: [],
+  window_start: '',
+  window_end: '',
+  weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+  hour_start: 9,
+  hour_end: 17,
+  time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  landing: 'teach_on_click',
+  remedial_on: 'click',
+  remedial_course_keys: [],
+  grace_hours: 72,
+};
+
+/** /a/:accountId/phishing/campaigns/new and …/:campaignId/edit — a phishing campaign's settings. */
+export function PhishingCampaignFormPage() {
+  const account = useAccount();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const param = useParams().campaignId;
+  const campaignId = param ? Number(param) : undefined;
+  const [form, setForm] = useState<Form>(EMPTY);
+  const existing = useQuery({
+    queryKey: ['phishing-campaign', account.id, campaignId],
+    queryFn: () =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/campaigns/{campaignId}', {
+          params: { path: { accountId: account.id, campaignId: campaignId as number } },
+        }),
+      ),
+    enabled: campaignId !== undefined,
+  });
+  useEffect(() => {
+    const c = existing.data;
+    if (!c) return;
+    setForm({
+      name: c.name,
+      description: c.description,
+      groups: c.groups,
+      template_keys: c.template_keys,
+      window_start: toLocalInput(c.window_start_at),
+      window_end: toLocalInput(c.window_end_at),
+      weekdays: c.weekdays,
+      hour_start: c.hour_start,
+      hour_end: c.hour_end,
+      time_zone: c.time_zone,
+      landing: c.landing,
+      remedial_on: c.remedial_on,
+      remedial_course_keys: c.remedial_course_keys,
+      grace_hours: c.grace_hours,
+    });
+  }, [existing.data]);
+  const set =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+  const save = useMutation({
+    mutationFn: () => {
+      const body = {
+        name: form.name,
+        description: form.description,
+        group_ids: form.groups.map((g) => g.id),
+        template_keys: form.template_keys,
+        window_start_at: fromLocalInput(form.window_start),
+        window_end_at: fromLocalInput(form.window_end),
+        weekdays: form.weekdays,
+        hour_start: form.hour_start,
+        hour_end: form.hour_end,
+        time_zone: form.time_zone,
+        landing: form.landing,
+        remedial_on: form.remedial_on,
+        remedial_course_keys: form.remedial_course_keys,
+        grace_hours: form.grace_hours,
+      };
+      return campaignId === undefined
+        ? call(
+            api.POST('/accounts/{accountId}/phishing/campaigns', {
+              params: { path: { accountId: account.id } },
+              body,
+            }),
+          )
+        : call(
+            api.PATCH('/accounts/{accountId}/phishing/campaigns/{campaignId}', {
+              params: { path: { accountId: account.id, campaignId } },
+              body,
+            }),
+          );
+    },
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: ['phishing-campaigns', account.id] });
+      queryClient.setQueryData(['phishing-campaign', account.id, saved.id], saved);
+      navigate(accountPath(account.id, 'phishing', 'campaigns', saved.id));
+    },
+  });
+  if (campaignId !== undefined && existing.isPending) return <Loading />;
+  const locked = (field: string) =>
+    existing.data !== undefined && existing.data.status !== 'draft' && existing.data.status !== 'scheduled'
+      ? !['name', 'description', 'grace_hours'].includes(field)
+      : false;
+  const templateOptions = [...new Set([...BUILT_IN_TEMPLATE_KEYS, ...form.template_keys])];
+  return (
+    <>
+      <BackLink to={accountPath(account.id, 'phishing')}>Phishing simulations</BackLink>
+      <PageHeader
+        title={campaignId === undefined ? 'New phishing campaign' : `Edit ${existing.data?.name ?? ''}`}
+      />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Stack maw={720}>
+          <ErrorAlert error={save.error} title="Could not save the campaign" />
+          <TextInput
+            label="Name"
+            required
+            value={form.name}
+            onChange={(e) => set('name')(e.currentTarget.value)}
+          />
+          <Textarea
+            label="Description"
+            value={form.description}
+            onChange={(e) => set('description')(e.currentTarget.value)}
+          />
+          <GroupPicker
+            accountId={account.id}
+            value={form.groups}
+            onChange={set('groups')}
+            disabled={locked('group_ids')}
+          />
+          <MultiSelect
+            label="Templates"
+            description="One template, or a pool: each person gets one drawn at random."
+            data={templateOptions}
+            value={form.template_keys}
+            onChange={set('template_keys')}
+            searchable
+            disabled={locked('template_keys')}
+          />
+          <Row grow>
+            <TextInput
+              type="datetime-local"
+              label="Window starts"
+              value={form.window_start}
+              onChange={(e) => set('window_start')(e.currentTarget.value)}
+              disabled={locked('window_start_at')}
+            />
+            <TextInput
+              type="datetime-local"
+              label="Window ends"
+              value={form.window_end}
+              onChange={(e) => set('window_end')(e.currentTarget.value)}
+              disabled={locked('window_end_at')}
+            />
+          </Row>
+          <Checkbox.Group label="Weekdays" value={form.weekdays} onChange={set('weekdays')}>
+            <Row gap="sm" mt={4}>
+              {WEEKDAYS.map(([value, label]) => (
+                <Checkbox key={value} value={value} label={label} disabled={locked('weekdays')} />
+              ))}
+            </Row>
+          </Checkbox.Group>
+          <Row grow>
+            <NumberInput
+              label="From hour"
+              min={0}
+              max={23}
+              value={form.hour_start}
+              onChange={(v) => set('hour_start')(Number(v))}
+              disabled={locked('hour_start')}
+            />
+            <NumberInput
+              label="Until hour"
+              min={1}
+              max={24}
+              value={form.hour_end}
+              onChange={(v) => set('hour_end')(Number(v))}
+              disabled={locked('hour_end')}
+            />
+          </Row>
+          <Select
+            label="Time zone"
+            data={ZONES}
+            searchable
+            value={form.time_zone}
+            onChange={(v) => set('time_zone')(v ?? 'UTC')}
+            disabled={locked('time_zone')}
+          />
+          <Select
+            label="Landing"
+            data={[
+              { value: 'teach_on_click', label: 'Teach on click' },
+              { value: 'teach_on_submit', label: 'Show the landing page, teach after the form' },
+            ]}
+            value={form.landing}
+            onChange={(v) => set('landing')(v ?? 'teach_on_click')}
+            disabled={locked('landing')}
+          />
+          <CoursePicker
+            accountId={account.id}
+            value={form.remedial_course_keys}
+            onChange={set('remedial_course_keys')}
+            description="Given to the people who fail."
+            disabled={locked('course_keys')}
+          />
+          <Select
+            label="Failing means"
+            data={[
+              { value: 'click', label: 'Clicking the link' },
+              { value: 'submit', label: 'Submitting the form' },
+            ]}
+            value={form.remedial_on}
+            onChange={(v) => set('remedial_on')(v ?? 'click')}
+            disabled={locked('remedial_on')}
+          />
+          <NumberInput
+            label="Grace period (hours)"
+            description="Clicks still count this long after the window ends."
+            min={0}
+            value={form.grace_hours}
+            onChange={(v) => set('grace_hours')(Number(v))}
+          />
+          <Row>
+            <Button type="submit" loading={save.isPending}>
+              {campaignId === undefined ? 'Create draft' : 'Save'}
+            </Button>
+          </Row>
+        </Stack>
+      </form>
+    </>
+  );
+}
