@@ -57,8 +57,12 @@ export async function startVigil(
   { browserArgs = [] }: { browserArgs?: string[] } = {},
 ): Promise<Vigil> {
   const database = await createTestDatabase();
-  const env = testEnv(database.url, extraEnv);
-  const server = await startServer(env);
+  const server = await startServer(testEnv(database.url, extraEnv));
+  // The CLI sees what the server saw: `{port}` (server-process.ts) is the server's port.
+  const port = new URL(server.baseUrl).port;
+  const env = Object.fromEntries(
+    Object.entries(testEnv(database.url, extraEnv)).map(([k, v]) => [k, v?.replaceAll('{port}', port)]),
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...browserArgs] });
   afterFile(async () => {
     await browser.close();

@@ -38,9 +38,13 @@ export async function startServer(
   { waitForReady = true }: StartOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
+  // `{port}` in a value is the port chosen here (PHISH_URL=http://localhost:{port}).
+  const withPort = Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [name, value?.replaceAll('{port}', String(port))]),
+  );
   const child = spawn(process.execPath, [resolve(ROOT, 'dist/server.js')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...withPort },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
