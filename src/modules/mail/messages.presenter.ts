@@ -1,4 +1,5 @@
 import { iso, isoOrNull } from '../../time.js';
+import { withoutTrackingImage } from '../phishing/phishing.templates.js';
 import type { MessageDetailRow, MessageRow } from './messages.repository.js';
 
 /**
@@ -35,5 +36,7 @@ export function presentMessage(row: MessageRow) {
 
 /** The message with what was sent (null until it is). */
 export function presentMessageDetail(row: MessageDetailRow) {
-  return { ...presentMessage(row), body_text: row.body_text, body_html: row.body_html };
+  const html =
+    row.kind === 'simulation' && row.body_html ? withoutTrackingImage(row.body_html) : row.body_html;
+  return { ...presentMessage(row), body_text: row.body_text, body_html: html };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { checkTemplate, PHISHING_TEMPLATE_LIMITS } from './phishing.template-rules.js';
-import { checkTemplateSource, EMAIL_VARIABLES, type EmailVars, renderEmail } from './phishing.templates.js';
+import {
+  checkTemplateSource,
+  EMAIL_VARIABLES,
+  type EmailVars,
+  renderEmail,
+  withoutTrackingImage,
+} from './phishing.templates.js';
 
 const template = {
   name: 'Parcel on hold',
@@ -28,6 +34,32 @@ const vars: EmailVars = {
   sender_domain: 'mail.example',
 };
 const TRACKING = 'https://phish.example/t/abc.png';
+
+describe('withoutTrackingImage', () => {
+  it('takes the open-tracking image out of a rendered simulation, and nothing else', () => {
+    const token = 'A'.repeat(32);
+    const { html } = renderEmail(
+      {
+        subject: 's',
+        sender_name: 'n',
+        sender_address: 'a',
+        html: '<p>Hi <img src="logo.png"></p>',
+        text: 't',
+      },
+      {
+        first_name: 'A',
+        last_name: 'B',
+        email: 'a@b.c',
+        company: 'C',
+        link: 'https://x/v/t',
+        sender_domain: 'd',
+      },
+      { trackingImageUrl: `https://phish.example/t/${token}.png` },
+    );
+    expect(html).toContain(`/t/${token}.png`);
+    expect(withoutTrackingImage(html)).toBe('<p>Hi <img src="logo.png"></p>');
+  });
+});
 
 describe('renderEmail', () => {
   it('escapes every value in the HTML body', () => {

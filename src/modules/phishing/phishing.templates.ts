@@ -180,6 +180,17 @@ function trackingImage(url: string): string {
   return `<img src="${escapeHtml(url)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">`;
 }
 
+/**
+ * A sent simulation's HTML without its open-tracking image: for an administrator reading it in
+ * the Outbox, whose browser would otherwise record an open as the recipient's.
+ */
+export function withoutTrackingImage(html: string): string {
+  return html.replace(
+    /<img src="[^"]*\/t\/[A-Za-z0-9_-]{32}\.png" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">/g,
+    '',
+  );
+}
+
 /** Just before the last `</body>`, or at the end when there is none. */
 function insertBeforeBodyEnd(html: string, insert: string): string {
   const ends = [...html.matchAll(/<\/body\s*>/gi)];
