@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +43,8 @@ const { values: args } = parseArgs({
     members: { type: 'string', default: '10000' },
     /** Comma-separated subset of the scenarios (for profiling one endpoint); the baseline always runs. */
     only: { type: 'string', default: SCENARIOS.join(',') },
+    /** Then the phishing benches: launch, tracking against the baseline, results (off: --no-phishing). */
+    phishing: { type: 'boolean', default: true },
   },
 });
 
@@ -242,4 +245,25 @@ try {
   }
 } finally {
   await cleanUp();
+}
+
+// Phishing simulations (issue 11): each bench is its own script (npm run bench:phishing-…),
+// run here in turn on the same databases, writing its own sections of bench/RESULTS.md.
+if (args.phishing) {
+  for (const name of ['phishing-launch', 'phishing-tracking', 'phishing-results']) {
+    say(`running bench/${name}.ts`);
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        resolve(ROOT, `bench/${name}.ts`),
+        '--db',
+        dbArg,
+        ...(args.write ? ['--write'] : []),
+      ],
+      { stdio: 'inherit', cwd: ROOT },
+    );
+    if (run.status !== 0) process.exitCode = 1;
+  }
 }
