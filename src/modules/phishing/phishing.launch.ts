@@ -50,14 +50,22 @@ function simulationTokens(count: number): string[] {
   return out;
 }
 
-/** The members of the campaign's groups with id in (after, upTo], the account's employees only, each with their groups. */
+/**
+ * The members of the campaign's groups with id in (after, upTo], the account's employees only,
+ * once each, with the campaign's groups they are in as a JSON array text ascending (`[3,7]`,
+ * made by the database: no per-row JSON in Node).
+ */
 async function peopleOfSlice(
   trx: Db,
   accountId: number,
   campaignId: number,
   after: number,
   upTo: number,
-): Promise<Map<number, number[]>> {
+): Promise<{ employee_id: number; group_ids: string }[]> {
+  const groups =
+    dialectOf(trx) === 'postgres'
+      ? sql<string>`'[' || string_agg(cg.group_id::text, ',' order by cg.group_id) || ']'`
+      : sql<string>`'[' || group_concat(cg.group_id, ',' order by cg.group_id) || ']'`;
   const rows = await trx
     .selectFrom('phishing_campaign_groups as cg')
     .innerJoin('phishing_campaigns as c', 'c.id', 'cg.campaign_id')
@@ -68,66 +76,71 @@ async function peopleOfSlice(
     .innerJoin('employees as e', (j) =>
       j.onRef('e.id', '=', 'gm.employee_id').onRef('e.account_id', '=', 'c.account_id'),
     )
-    .select(['gm.employee_id', 'cg.group_id'])
+    .select(['gm.employee_id', groups.as('group_ids')])
     .where('c.account_id', '=', accountId)
     .where('cg.campaign_id', '=', campaignId)
     .where('gm.employee_id', '>', after)
     .where('gm.employee_id', '<=', upTo)
+    .groupBy('gm.employee_id')
     .execute();
-  const people = new Map<number, number[]>();
-  for (const r of rows) {
-    const groups = people.get(r.employee_id);
-    if (groups) groups.push(r.group_id);
-    else people.set(r.employee_id, [r.group_id]);
-  }
-  return people;
+  return rows.map((r) => ({ employee_id: Number(r.employee_id), group_ids: r.group_ids }));
 }
 
-interface PlannedRecipient {
-  employee_id: number;
-  token: string;
-  template_key: string;
-  group_ids: string;
-  planned_at: number;
+/** A slice's planned recipients, column by column (each array one entry per person). */
+interface PlannedSlice {
+  employeeIds: number[];
+  tokens: string[];
+  templateKeys: string[];
+  groupIds: string[];
+  plannedAt: number[];
 }
 
-/** Inserts a slice's recipients in one statement (the rows travel as one parameter). */
-async function insertRecipients(
+/**
+ * Inserts a slice's recipients and queues one simulation for each, due at its planned moment.
+ * PostgreSQL: one statement (the recipients inserted `returning` feed the messages insert), the
+ * columns travelling as five array parameters. SQLite: the recipients from one JSON parameter,
+ * then the messages as one `insert … select` of this campaign's recipients of the slice.
+ * No `on conflict`: the campaign is locked and was a draft or scheduled, so it has no
+ * recipients and no simulations yet, and the people of a slice are distinct; the unique indexes
+ * (campaign, employee) and messages.phishing_recipient_id still refuse any duplicate.
+ */
+async function insertSlice(
   trx: Db,
   accountId: number,
   campaignId: number,
-  rows: PlannedRecipient[],
+  slice: PlannedSlice,
+  range: { after: number; upTo: number },
+  now: number,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (slice.employeeIds.length === 0) return;
   if (dialectOf(trx) === 'postgres') {
-    await sql`insert into phishing_recipients
-        (account_id, campaign_id, employee_id, token, template_key, group_ids, planned_at, status)
-      select ${accountId}, ${campaignId}, u.employee_id, u.token, u.template_key, u.group_ids, u.planned_at, 'scheduled'
-      from unnest(${rows.map((r) => r.employee_id)}::bigint[], ${rows.map((r) => r.token)}::text[],
-        ${rows.map((r) => r.template_key)}::text[], ${rows.map((r) => r.group_ids)}::text[],
-        ${rows.map((r) => r.planned_at)}::bigint[]) as u(employee_id, token, template_key, group_ids, planned_at)
-      on conflict (campaign_id, employee_id) do nothing`.execute(trx);
+    await sql`with r as (
+        insert into phishing_recipients
+          (account_id, campaign_id, employee_id, token, template_key, group_ids, planned_at, status)
+        select ${accountId}, ${campaignId}, u.employee_id, u.token, u.template_key, u.group_ids, u.planned_at, 'scheduled'
+        from unnest(${slice.employeeIds}::bigint[], ${slice.tokens}::text[], ${slice.templateKeys}::text[],
+          ${slice.groupIds}::text[], ${slice.plannedAt}::bigint[]) as u(employee_id, token, template_key, group_ids, planned_at)
+        returning id, account_id, planned_at)
+      insert into messages
+        (account_id, kind, round, status, attempts, priority, next_attempt_at, created_at, phishing_recipient_id)
+      select r.account_id, 'simulation', 0, 'queued', 0, ${MAIL_PRIORITY.bulk}, r.planned_at, ${now}, r.id
+      from r`.execute(trx);
     return;
   }
-  const json = JSON.stringify(
-    rows.map((r) => [r.employee_id, r.token, r.template_key, r.group_ids, r.planned_at]),
-  );
+  const rows = new Array<unknown[]>(slice.employeeIds.length);
+  for (let i = 0; i < rows.length; i++) {
+    rows[i] = [
+      slice.employeeIds[i],
+      slice.tokens[i],
+      slice.templateKeys[i],
+      slice.groupIds[i],
+      slice.plannedAt[i],
+    ];
+  }
   await sql`insert into phishing_recipients
       (account_id, campaign_id, employee_id, token, template_key, group_ids, planned_at, status)
     select ${accountId}, ${campaignId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, 'scheduled'
-    from json_each(${json}) where true
-    on conflict (campaign_id, employee_id) do nothing`.execute(trx);
-}
-
-/** Queues one simulation per recipient of the slice, due at its planned moment (never twice: a unique index). */
-async function queueSimulations(
-  trx: Db,
-  accountId: number,
-  campaignId: number,
-  after: number,
-  upTo: number,
-  now: number,
-): Promise<void> {
+    from json_each(${JSON.stringify(rows)})`.execute(trx);
   await trx
     .insertInto('messages')
     .columns([
@@ -160,12 +173,8 @@ async function queueSimulations(
         // earlier campaign's recipients of the slice's people too.
         .where('r.campaign_id', '=', campaignId)
         .where((eb) => eb.exists(ownPhishingCampaignId(trx, accountId, campaignId)))
-        .where('r.employee_id', '>', after)
-        .where('r.employee_id', '<=', upTo)
-        .where('r.employee_deleted_at', 'is', null),
-    )
-    .onConflict((oc) =>
-      oc.column('phishing_recipient_id').where('phishing_recipient_id', 'is not', null).doNothing(),
+        .where('r.employee_id', '>', range.after)
+        .where('r.employee_id', '<=', range.upTo),
     )
     .execute();
 }
@@ -188,6 +197,41 @@ export async function launchPhishingCampaign(
   const now = props.now ?? Date.now();
   const random = props.random ?? Math.random;
   await db.transaction().execute(async (trx) => {
+    const restoreCache = await widenSqliteCache(trx);
+    try {
+      await launchInTransaction(trx, props, now, random);
+    } finally {
+      await restoreCache();
+    }
+  });
+  return getPhishingCampaign(db, accountId, id);
+}
+
+/**
+ * SQLite: a launch adds 100,000 entries at random places of the recipients' token index (and
+ * the messages' due index), which soon outgrow SQLite's default page cache of 2 MB; every
+ * insert then rereads a page from the WAL, and each launch is slower than the one before. The
+ * writer's cache is widened to 64 MB for the launch's transaction, then put back.
+ */
+async function widenSqliteCache(trx: Db): Promise<() => Promise<void>> {
+  if (dialectOf(trx) !== 'sqlite') return async () => {};
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(trx);
+  const before = Number(rows[0]?.cache_size ?? -2000);
+  if (before <= -65536) return async () => {};
+  await sql.raw('pragma cache_size = -65536').execute(trx);
+  return async () => {
+    await sql.raw(`pragma cache_size = ${Math.trunc(before)}`).execute(trx);
+  };
+}
+
+async function launchInTransaction(
+  trx: Db,
+  props: LaunchPhishingProps,
+  now: number,
+  random: () => number,
+): Promise<void> {
+  const { accountId, campaignId: id } = props;
+  {
     const row = await lockPhishingCampaign(trx, accountId, id);
     if (!row) throw phishingCampaignNotFound();
     const from = props.trigger === 'now' ? ['draft', 'scheduled'] : ['scheduled'];
@@ -248,31 +292,38 @@ export async function launchPhishingCampaign(
     const byTemplate = new Map<string, number>(pool.map((k) => [k, 0]));
     let total = 0;
     const size = sliceSize(trx);
+    /** Recipients by their set of groups (a handful of distinct sets): counted per group at the end. */
+    const byGroups = new Map<string, number>();
     for (let after = 0; ; ) {
       const upTo = (await employeeIdAfter(trx, accountId, after, size)) ?? Number.MAX_SAFE_INTEGER;
       const people = await peopleOfSlice(trx, accountId, id, after, upTo);
-      const tokens = simulationTokens(people.size);
-      const rows: PlannedRecipient[] = [];
-      let i = 0;
-      for (const [employeeId, groups] of people) {
-        groups.sort((a, b) => a - b);
+      const n = people.length;
+      const tokens = simulationTokens(n);
+      const slice: PlannedSlice = {
+        employeeIds: new Array<number>(n),
+        tokens,
+        templateKeys: new Array<string>(n),
+        groupIds: new Array<string>(n),
+        plannedAt: new Array<number>(n),
+      };
+      for (let i = 0; i < n; i++) {
+        const person = people[i] as { employee_id: number; group_ids: string };
         const key = pool[Math.floor(random() * pool.length)] as string;
-        rows.push({
-          employee_id: employeeId,
-          token: tokens[i++] as string,
-          template_key: key,
-          group_ids: JSON.stringify(groups),
-          planned_at: sample(),
-        });
-        for (const g of groups) byGroup.set(g, (byGroup.get(g) ?? 0) + 1);
+        slice.employeeIds[i] = person.employee_id;
+        slice.templateKeys[i] = key;
+        slice.groupIds[i] = person.group_ids;
+        slice.plannedAt[i] = sample();
+        byGroups.set(person.group_ids, (byGroups.get(person.group_ids) ?? 0) + 1);
         byTemplate.set(key, (byTemplate.get(key) ?? 0) + 1);
       }
-      total += rows.length;
-      await insertRecipients(trx, accountId, id, rows);
-      await queueSimulations(trx, accountId, id, after, upTo, now);
+      total += n;
+      await insertSlice(trx, accountId, id, slice, { after, upTo }, now);
       if (upTo === Number.MAX_SAFE_INTEGER) break;
       after = upTo;
       await yieldToOthers();
+    }
+    for (const [set, count] of byGroups) {
+      for (const g of JSON.parse(set) as number[]) byGroup.set(g, (byGroup.get(g) ?? 0) + count);
     }
     const figures: { dimension: PhishingDimension; key: string; recipients: number }[] = [
       { dimension: 'all', key: '', recipients: total },
@@ -284,8 +335,7 @@ export async function launchPhishingCampaign(
       ...[...byTemplate].map(([key, n]) => ({ dimension: 'template' as const, key, recipients: n })),
     ];
     await insertFigureRows(trx, id, figures);
-  });
-  return getPhishingCampaign(db, accountId, id);
+  }
 }
 
 /** Launches the scheduled campaigns whose window has opened (the scheduler calls this). Returns how many. */
