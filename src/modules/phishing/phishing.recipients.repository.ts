@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { PhishingRecipientStatus } from '../../db/schema.js';
 
 /**
@@ -46,11 +47,13 @@ function withCampaign(db: Db) {
     .select([...RECIPIENT_COLUMNS, ...CAMPAIGN_COLUMNS]);
 }
 
+const byToken = prepared((db, p: { token: string }) => withCampaign(db).where('r.token', '=', p.token));
+
 export type RecipientWithCampaign = NonNullable<Awaited<ReturnType<typeof recipientByTokenOfAnyAccount>>>;
 
 // Cross-account by design: a simulation's token identifies its account by itself (the link in the email).
 export function recipientByTokenOfAnyAccount(db: Db, token: string) {
-  return withCampaign(db).where('r.token', '=', token).executeTakeFirst();
+  return byToken.executeTakeFirst(db, { token });
 }
 
 /** The account's recipient by its token (a report names the simulation by the token). */
@@ -62,12 +65,15 @@ export function recipientByToken(db: Db, accountId: number, token: string) {
 }
 
 /** The account's recipient by id, locked for the transaction on PostgreSQL (SQLite's write transaction already is). */
+const forUpdate = prepared((db, p: { accountId: number; recipientId: number }) =>
+  withCampaign(db)
+    .where('r.account_id', '=', p.accountId)
+    .where('r.id', '=', p.recipientId)
+    .$if(dialectOf(db) === 'postgres', (q) => q.forUpdate('r')),
+);
+
 export function recipientForUpdate(trx: Db, accountId: number, recipientId: number) {
-  return withCampaign(trx)
-    .where('r.account_id', '=', accountId)
-    .where('r.id', '=', recipientId)
-    .$if(dialectOf(trx) === 'postgres', (q) => q.forUpdate('r'))
-    .executeTakeFirst();
+  return forUpdate.executeTakeFirst(trx, { accountId, recipientId });
 }
 
 /** The account's recipient of one of its campaigns (the admin timeline). */
@@ -103,15 +109,44 @@ export async function updateRecipientSteps(
     .execute();
 }
 
-/** What the person sees in the email and on the teachable page: their name and address now, the account's name. */
-export function personOfRecipient(db: Db, accountId: number, employeeId: number) {
-  return db
+const writeSteps = prepared(
+  (db, p: { [K in keyof RecipientSteps]: RecipientSteps[K] } & { accountId: number; recipientId: number }) =>
+    db
+      .updateTable('phishing_recipients')
+      .set({
+        status: p.status,
+        sent_at: p.sent_at,
+        opened_at: p.opened_at,
+        clicked_at: p.clicked_at,
+        submitted_at: p.submitted_at,
+        reported_at: p.reported_at,
+      })
+      .where('account_id', '=', p.accountId)
+      .where('id', '=', p.recipientId),
+);
+
+/** Writes all of a recipient's first times and status (its row locked by the caller's transaction): one prepared statement. */
+export async function writeRecipientSteps(
+  trx: Db,
+  accountId: number,
+  recipientId: number,
+  steps: RecipientSteps,
+): Promise<void> {
+  await writeSteps.execute(trx, { ...steps, accountId, recipientId });
+}
+
+const person = prepared((db, p: { accountId: number; employeeId: number }) =>
+  db
     .selectFrom('employees as e')
     .innerJoin('accounts as a', 'a.id', 'e.account_id')
     .select(['e.first_name', 'e.last_name', 'e.email', 'a.name as company'])
-    .where('e.account_id', '=', accountId)
-    .where('e.id', '=', employeeId)
-    .executeTakeFirst();
+    .where('e.account_id', '=', p.accountId)
+    .where('e.id', '=', p.employeeId),
+);
+
+/** What the person sees in the email and on the teachable page: their name and address now, the account's name. */
+export function personOfRecipient(db: Db, accountId: number, employeeId: number) {
+  return person.executeTakeFirst(db, { accountId, employeeId });
 }
 
 /** The snapshot (JSON) of the template the recipient was sent, taken at launch. */
