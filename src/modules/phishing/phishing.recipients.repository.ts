@@ -117,6 +117,16 @@ export async function recipientForUpdate(
   return withItsCampaign(trx, await recipientOnlyForUpdate.executeTakeFirst(trx, { accountId, recipientId }));
 }
 
+/** The account's recipients among `ids`, locked in id order (PostgreSQL: a batch of hits reads them in one round trip). */
+export function recipientsForUpdate(trx: Db, accountId: number, ids: readonly number[]) {
+  return withCampaign(trx)
+    .where('r.account_id', '=', accountId)
+    .where('r.id', 'in', [...ids])
+    .orderBy('r.id')
+    .$if(dialectOf(trx) === 'postgres', (q) => q.forUpdate('r'))
+    .execute();
+}
+
 /** The account's recipient of one of its campaigns (the admin timeline). */
 export function recipientOfCampaign(db: Db, accountId: number, campaignId: number, recipientId: number) {
   return withCampaign(db)

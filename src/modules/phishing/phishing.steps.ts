@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingClassification, PhishingEventKind, PhishingRecipientStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { enrollJoiningMembers } from '../campaigns/enrollments.repository.js';
@@ -31,6 +31,7 @@ import {
   type RecipientSteps,
   type RecipientWithCampaign,
   recipientForUpdate,
+  recipientsForUpdate,
   remedialCampaignOf,
   updateRecipientSteps,
   writeRecipientSteps,
@@ -175,6 +176,18 @@ export class StepBatch {
     const row = await recipientForUpdate(trx, accountId, recipientId);
     if (row) this.recipients.set(recipientId, row);
     return row;
+  }
+
+  /** PostgreSQL: the batch's recipients read and locked in one statement (id order), not one round trip each. */
+  async prefetch(trx: Db, keys: readonly { accountId: number; recipientId: number }[]): Promise<void> {
+    if (dialectOf(trx) !== 'postgres' || keys.length < 2) return;
+    const byAccount = new Map<number, Set<number>>();
+    for (const { accountId, recipientId } of keys) {
+      if (!byAccount.has(accountId)) byAccount.set(accountId, new Set());
+      byAccount.get(accountId)?.add(recipientId);
+    }
+    for (const [accountId, ids] of [...byAccount].sort(([a], [b]) => a - b))
+      for (const row of await recipientsForUpdate(trx, accountId, [...ids])) this.recipients.set(row.id, row);
   }
 
   /** Writes what is waiting: the events, then the figures (one upsert per touched row). */
@@ -366,16 +379,21 @@ function alone(db: Db, work: Work): Promise<StepResult> {
 export class StepWriter {
   static readonly MAX_BATCH = 200;
   readonly #db: Db;
-  #queue: { work: Work; resolve: (r: StepResult) => void; reject: (err: unknown) => void }[] = [];
+  #queue: {
+    work: Work;
+    key?: { accountId: number; recipientId: number };
+    resolve: (r: StepResult) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   #scheduled = false;
 
   constructor(db: Db) {
     this.#db = db;
   }
 
-  submit(work: Work): Promise<StepResult> {
+  submit(work: Work, key?: { accountId: number; recipientId: number }): Promise<StepResult> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ work, resolve, reject });
+      this.#queue.push({ work, ...(key ? { key } : {}), resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => void this.#flush());
@@ -394,6 +412,10 @@ export class StepWriter {
         try {
           results = await this.#db.transaction().execute(async (trx) => {
             const shared = new StepBatch();
+            await shared.prefetch(
+              trx,
+              batch.flatMap((item) => (item.key ? [item.key] : [])),
+            );
             const out: StepResult[] = [];
             for (const item of batch) out.push(await item.work(trx, shared));
             await shared.finish(trx);
@@ -529,7 +551,7 @@ export async function recordStep(
     const trainingAssigned = await assignTrainingIfFailed(trx, batch, recipient, after, input.at);
     return { recorded: true, classification, reason, trainingAssigned, recipient: { ...recipient } };
   };
-  return machine.writer ? machine.writer.submit(work) : alone(db, work);
+  return machine.writer ? machine.writer.submit(work, { accountId, recipientId: found.id }) : alone(db, work);
 }
 
 function headerText(value: string | string[] | undefined): string {
