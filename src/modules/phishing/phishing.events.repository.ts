@@ -1,4 +1,5 @@
-import type { Db } from '../../db/database.js';
+import { CompiledQuery } from 'kysely';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingClassification, PhishingEventKind } from '../../db/schema.js';
 
 /**
@@ -39,6 +40,57 @@ export async function insertEvent(trx: Db, accountId: number, event: NewEvent): 
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+const INSERT_COLUMNS = [
+  'account_id',
+  'campaign_id',
+  'recipient_id',
+  'kind',
+  'occurred_at',
+  'client_address',
+  'user_agent',
+  'classification',
+  'reason',
+  'field_names',
+] as const;
+/** Rows per statement (10 parameters each: under both databases' limits). */
+const INSERT_ROWS = 500;
+const insertSql = new Map<string, string>();
+
+/** Each event of its account, in one multi-row insert (in order, so ids follow the list). */
+export async function insertEvents(
+  trx: Db,
+  events: readonly { accountId: number; event: NewEvent }[],
+): Promise<void> {
+  const dialect = dialectOf(trx);
+  for (let i = 0; i < events.length; i += INSERT_ROWS) {
+    const slice = events.slice(i, i + INSERT_ROWS);
+    const id = `${dialect}:${slice.length}`;
+    let text = insertSql.get(id);
+    if (text === undefined) {
+      let n = 0;
+      const row = () =>
+        `(${INSERT_COLUMNS.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+      text = `insert into phishing_events (${INSERT_COLUMNS.join(', ')}) values ${slice.map(row).join(', ')}`;
+      insertSql.set(id, text);
+    }
+    const values: unknown[] = [];
+    for (const { accountId, event } of slice)
+      values.push(
+        accountId,
+        event.campaignId,
+        event.recipientId,
+        event.kind,
+        event.at,
+        event.clientAddress?.slice(0, 100) ?? null,
+        event.userAgent === null ? null : event.userAgent.slice(0, USER_AGENT_MAX),
+        event.classification,
+        event.reason,
+        event.fieldNames ? JSON.stringify(event.fieldNames) : null,
+      );
+    await trx.executeQuery(CompiledQuery.raw(text, values));
+  }
 }
 
 const EVENT_COLUMNS = [

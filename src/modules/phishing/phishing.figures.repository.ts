@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import { CompiledQuery, sql } from 'kysely';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingDimension } from '../../db/schema.js';
 
 /**
@@ -230,4 +230,174 @@ export function medianSeconds(buckets: readonly { bucket: number; people: number
     if (seen >= half) return bucketSeconds(b.bucket);
   }
   return null;
+}
+
+const FIGURE_COUNTERS: readonly FigureCounter[] = [
+  'recipients',
+  'delivered',
+  'failed',
+  'opened',
+  'clicked',
+  'submitted',
+  'reported',
+  'phished',
+  'training_assigned',
+  'raw_opens',
+  'raw_clicks',
+  'raw_submits',
+  'automated_events',
+];
+const ACTIVITY_STEPS: readonly ActivityStep[] = ['delivered', 'opened', 'clicked', 'submitted', 'reported'];
+
+/**
+ * The figures, activity and delay changes of a batch of steps, added up in memory per row
+ * (campaign, dimension, key …) and written at the end of the batch's transaction as one multi-row
+ * upsert per table (`applyFigureChanges`): the same sums as `addToFigures`/`addActivity`/`addDelay`
+ * one by one, in a few statements whatever the batch's size.
+ */
+export class FigureChanges {
+  readonly figures = new Map<
+    string,
+    { campaignId: number; dimension: PhishingDimension; key: string; deltas: number[] }
+  >();
+  readonly activity = new Map<string, { campaignId: number; hour: number; deltas: number[] }>();
+  readonly delays = new Map<
+    string,
+    {
+      campaignId: number;
+      dimension: PhishingDimension;
+      key: string;
+      step: 'click' | 'report';
+      bucket: number;
+      people: number;
+    }
+  >();
+
+  addToFigures(campaignId: number, recipient: FigureMembership, deltas: FigureDeltas): void {
+    const entries = Object.entries(deltas).filter(([, v]) => v !== undefined && v !== 0) as [
+      FigureCounter,
+      number,
+    ][];
+    if (entries.length === 0) return;
+    for (const { dimension, key } of dimensionsOf(recipient)) {
+      const id = `${campaignId}\u0000${dimension}\u0000${key}`;
+      let row = this.figures.get(id);
+      if (!row) {
+        row = { campaignId, dimension, key, deltas: FIGURE_COUNTERS.map(() => 0) };
+        this.figures.set(id, row);
+      }
+      for (const [counter, n] of entries) row.deltas[FIGURE_COUNTERS.indexOf(counter)]! += n;
+    }
+  }
+
+  addActivity(campaignId: number, at: number, step: ActivityStep, delta: number): void {
+    const hour = Math.floor(at / HOUR_MS) * HOUR_MS;
+    const id = `${campaignId}\u0000${hour}`;
+    let row = this.activity.get(id);
+    if (!row) {
+      row = { campaignId, hour, deltas: ACTIVITY_STEPS.map(() => 0) };
+      this.activity.set(id, row);
+    }
+    row.deltas[ACTIVITY_STEPS.indexOf(step)]! += delta;
+  }
+
+  addDelay(
+    campaignId: number,
+    recipient: FigureMembership,
+    step: 'click' | 'report',
+    seconds: number,
+    delta: number,
+  ): void {
+    const bucket = delayBucket(seconds);
+    for (const { dimension, key } of dimensionsOf(recipient)) {
+      const id = `${campaignId}\u0000${dimension}\u0000${key}\u0000${step}\u0000${bucket}`;
+      const row = this.delays.get(id);
+      if (row) row.people += delta;
+      else this.delays.set(id, { campaignId, dimension, key, step, bucket, people: delta });
+    }
+  }
+
+  get empty(): boolean {
+    return this.figures.size === 0 && this.activity.size === 0 && this.delays.size === 0;
+  }
+}
+
+/** Rows per multi-row statement (PostgreSQL allows 65,535 parameters, SQLite 32,766). */
+const UPSERT_ROWS = 400;
+
+/** `insert … values (…), (…) on conflict (…) do update set c = t.c + excluded.c`, SQL text built once per shape. */
+const upsertSql = new Map<string, string>();
+function upsertStatement(
+  dialect: 'sqlite' | 'postgres',
+  table: string,
+  keys: readonly string[],
+  counters: readonly string[],
+  rows: number,
+): string {
+  const id = `${dialect}:${table}:${rows}`;
+  const cached = upsertSql.get(id);
+  if (cached) return cached;
+  const columns = [...keys, ...counters];
+  let n = 0;
+  const param = () => (dialect === 'postgres' ? `$${++n}` : '?');
+  const values: string[] = [];
+  for (let r = 0; r < rows; r++) values.push(`(${columns.map(param).join(', ')})`);
+  const text =
+    `insert into ${table} (${columns.join(', ')}) values ${values.join(', ')} ` +
+    `on conflict (${keys.join(', ')}) do update set ${counters.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
+  if (upsertSql.size > 2000) upsertSql.clear();
+  upsertSql.set(id, text);
+  return text;
+}
+
+async function upsertRows(
+  trx: Db,
+  table: string,
+  keys: readonly string[],
+  counters: readonly string[],
+  rows: unknown[][],
+): Promise<void> {
+  const dialect = dialectOf(trx);
+  for (let i = 0; i < rows.length; i += UPSERT_ROWS) {
+    const slice = rows.slice(i, i + UPSERT_ROWS);
+    await trx.executeQuery(
+      CompiledQuery.raw(upsertStatement(dialect, table, keys, counters, slice.length), slice.flat()),
+    );
+  }
+}
+
+/**
+ * Writes a batch's `FigureChanges` inside the caller's transaction: one upsert per touched row,
+ * rows in a stable order (so two processes' batches lock them in the same order on PostgreSQL).
+ */
+export async function applyFigureChanges(trx: Db, changes: FigureChanges): Promise<void> {
+  const byKey = <T>(map: Map<string, T>) =>
+    [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const figures = byKey(changes.figures)
+    .filter(([, r]) => r.deltas.some((d) => d !== 0))
+    .map(([, r]) => [r.campaignId, r.dimension, r.key, ...r.deltas]);
+  if (figures.length > 0)
+    await upsertRows(
+      trx,
+      'phishing_figures',
+      ['campaign_id', 'dimension', 'dimension_key'],
+      FIGURE_COUNTERS,
+      figures,
+    );
+  const activity = byKey(changes.activity)
+    .filter(([, r]) => r.deltas.some((d) => d !== 0))
+    .map(([, r]) => [r.campaignId, r.hour, ...r.deltas]);
+  if (activity.length > 0)
+    await upsertRows(trx, 'phishing_activity', ['campaign_id', 'hour'], ACTIVITY_STEPS, activity);
+  const delays = byKey(changes.delays)
+    .filter(([, r]) => r.people !== 0)
+    .map(([, r]) => [r.campaignId, r.dimension, r.key, r.step, r.bucket, r.people]);
+  if (delays.length > 0)
+    await upsertRows(
+      trx,
+      'phishing_figure_delays',
+      ['campaign_id', 'dimension', 'dimension_key', 'step', 'bucket'],
+      ['people'],
+      delays,
+    );
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/database.js';
+import { prepared } from '../../db/prepared.js';
 import type { PhishingRecipientStatus } from '../../db/schema.js';
 
 /**
@@ -46,11 +47,48 @@ function withCampaign(db: Db) {
     .select([...RECIPIENT_COLUMNS, ...CAMPAIGN_COLUMNS]);
 }
 
-export type RecipientWithCampaign = NonNullable<Awaited<ReturnType<typeof recipientByTokenOfAnyAccount>>>;
+const byToken = prepared((db, p: { token: string }) => withCampaign(db).where('r.token', '=', p.token));
+// SQLite: the join costs several times its two halves (measured: ~100 µs against ~10 + ~7), so the
+// hot path reads the recipient, then its campaign by primary key.
+const recipientOnlyByToken = prepared((db, p: { token: string }) =>
+  db.selectFrom('phishing_recipients as r').select(RECIPIENT_COLUMNS).where('r.token', '=', p.token),
+);
+const recipientOnlyForUpdate = prepared((db, p: { accountId: number; recipientId: number }) =>
+  db
+    .selectFrom('phishing_recipients as r')
+    .select(RECIPIENT_COLUMNS)
+    .where('r.account_id', '=', p.accountId)
+    .where('r.id', '=', p.recipientId),
+);
+const campaignOfRecipient = prepared((db, p: { accountId: number; campaignId: number }) =>
+  db
+    .selectFrom('phishing_campaigns as c')
+    .select(CAMPAIGN_COLUMNS)
+    .where('c.account_id', '=', p.accountId)
+    .where('c.id', '=', p.campaignId),
+);
+
+export type RecipientWithCampaign = NonNullable<Awaited<ReturnType<typeof byToken.executeTakeFirst>>>;
+
+async function withItsCampaign(
+  db: Db,
+  recipient: Awaited<ReturnType<typeof recipientOnlyByToken.executeTakeFirst>>,
+): Promise<RecipientWithCampaign | undefined> {
+  if (!recipient) return undefined;
+  const campaign = await campaignOfRecipient.executeTakeFirst(db, {
+    accountId: recipient.account_id,
+    campaignId: recipient.campaign_id,
+  });
+  return campaign ? { ...recipient, ...campaign } : undefined;
+}
 
 // Cross-account by design: a simulation's token identifies its account by itself (the link in the email).
-export function recipientByTokenOfAnyAccount(db: Db, token: string) {
-  return withCampaign(db).where('r.token', '=', token).executeTakeFirst();
+export async function recipientByTokenOfAnyAccount(
+  db: Db,
+  token: string,
+): Promise<RecipientWithCampaign | undefined> {
+  if (dialectOf(db) === 'postgres') return byToken.executeTakeFirst(db, { token });
+  return withItsCampaign(db, await recipientOnlyByToken.executeTakeFirst(db, { token }));
 }
 
 /** The account's recipient by its token (a report names the simulation by the token). */
@@ -62,12 +100,31 @@ export function recipientByToken(db: Db, accountId: number, token: string) {
 }
 
 /** The account's recipient by id, locked for the transaction on PostgreSQL (SQLite's write transaction already is). */
-export function recipientForUpdate(trx: Db, accountId: number, recipientId: number) {
+const forUpdate = prepared((db, p: { accountId: number; recipientId: number }) =>
+  withCampaign(db)
+    .where('r.account_id', '=', p.accountId)
+    .where('r.id', '=', p.recipientId)
+    .$if(dialectOf(db) === 'postgres', (q) => q.forUpdate('r')),
+);
+
+export async function recipientForUpdate(
+  trx: Db,
+  accountId: number,
+  recipientId: number,
+): Promise<RecipientWithCampaign | undefined> {
+  if (dialectOf(trx) === 'postgres') return forUpdate.executeTakeFirst(trx, { accountId, recipientId });
+  // SQLite's write transaction is exclusive: no lock to take.
+  return withItsCampaign(trx, await recipientOnlyForUpdate.executeTakeFirst(trx, { accountId, recipientId }));
+}
+
+/** The account's recipients among `ids`, locked in id order (PostgreSQL: a batch of hits reads them in one round trip). */
+export function recipientsForUpdate(trx: Db, accountId: number, ids: readonly number[]) {
   return withCampaign(trx)
     .where('r.account_id', '=', accountId)
-    .where('r.id', '=', recipientId)
+    .where('r.id', 'in', [...ids])
+    .orderBy('r.id')
     .$if(dialectOf(trx) === 'postgres', (q) => q.forUpdate('r'))
-    .executeTakeFirst();
+    .execute();
 }
 
 /** The account's recipient of one of its campaigns (the admin timeline). */
@@ -103,15 +160,50 @@ export async function updateRecipientSteps(
     .execute();
 }
 
-/** What the person sees in the email and on the teachable page: their name and address now, the account's name. */
-export function personOfRecipient(db: Db, accountId: number, employeeId: number) {
-  return db
+const writeSteps = prepared(
+  (db, p: { [K in keyof RecipientSteps]: RecipientSteps[K] } & { accountId: number; recipientId: number }) =>
+    db
+      .updateTable('phishing_recipients')
+      .set({
+        status: p.status,
+        sent_at: p.sent_at,
+        opened_at: p.opened_at,
+        clicked_at: p.clicked_at,
+        submitted_at: p.submitted_at,
+        reported_at: p.reported_at,
+      })
+      .where('account_id', '=', p.accountId)
+      .where('id', '=', p.recipientId),
+);
+
+/** Writes all of a recipient's first times and status (its row locked by the caller's transaction): one prepared statement. */
+export async function writeRecipientSteps(
+  trx: Db,
+  accountId: number,
+  recipientId: number,
+  steps: RecipientSteps,
+): Promise<void> {
+  await writeSteps.execute(trx, { ...steps, accountId, recipientId });
+}
+
+const employee = prepared((db, p: { accountId: number; employeeId: number }) =>
+  db
     .selectFrom('employees as e')
-    .innerJoin('accounts as a', 'a.id', 'e.account_id')
-    .select(['e.first_name', 'e.last_name', 'e.email', 'a.name as company'])
-    .where('e.account_id', '=', accountId)
-    .where('e.id', '=', employeeId)
-    .executeTakeFirst();
+    .select(['e.first_name', 'e.last_name', 'e.email'])
+    .where('e.account_id', '=', p.accountId)
+    .where('e.id', '=', p.employeeId),
+);
+const accountName = prepared((db, p: { accountId: number }) =>
+  db.selectFrom('accounts as a').select('a.name').where('a.id', '=', p.accountId),
+);
+
+/** What the person sees in the email and on the teachable page: their name and address now, the account's name. */
+export async function personOfRecipient(db: Db, accountId: number, employeeId: number) {
+  // Two primary-key reads: cheaper on SQLite than their join (see recipientByTokenOfAnyAccount).
+  const person = await employee.executeTakeFirst(db, { accountId, employeeId });
+  if (!person) return undefined;
+  const account = await accountName.executeTakeFirst(db, { accountId });
+  return account ? { ...person, company: account.name } : undefined;
 }
 
 /** The snapshot (JSON) of the template the recipient was sent, taken at launch. */

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingClassification, PhishingEventKind, PhishingRecipientStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { enrollJoiningMembers } from '../campaigns/enrollments.repository.js';
@@ -16,14 +16,14 @@ import {
 import {
   eventOfCampaign,
   eventsOfRecipient,
-  insertEvent,
+  insertEvents,
+  type NewEvent,
   promoteEvent,
   reclassifyEvent,
 } from './phishing.events.repository.js';
 import {
-  addActivity,
-  addDelay,
-  addToFigures,
+  applyFigureChanges,
+  FigureChanges,
   type FigureDeltas,
   type FigureMembership,
 } from './phishing.figures.repository.js';
@@ -31,8 +31,10 @@ import {
   type RecipientSteps,
   type RecipientWithCampaign,
   recipientForUpdate,
+  recipientsForUpdate,
   remedialCampaignOf,
   updateRecipientSteps,
+  writeRecipientSteps,
 } from './phishing.recipients.repository.js';
 import { parsedScannerNetworksOf } from './phishing.settings-lookup.js';
 
@@ -142,17 +144,71 @@ const delaySeconds = (from: number | null, to: number | null) =>
   from === null || to === null ? null : Math.max(0, Math.round((to - from) / 1000));
 
 /**
+ * What one transaction of steps shares: the figure changes, added up and written at its end; the
+ * events, inserted together (in order) at its end or before anything reads them; the recipients
+ * it has already read (and locked), kept up to date as its steps move them.
+ */
+export class StepBatch {
+  readonly figures = new FigureChanges();
+  readonly recipients = new Map<number, RecipientWithCampaign>();
+  #events: { accountId: number; event: NewEvent }[] = [];
+
+  addEvent(accountId: number, event: NewEvent): void {
+    this.#events.push({ accountId, event });
+  }
+
+  /** Inserts the events waiting (before a read of events in the same transaction). */
+  async flushEvents(trx: Db): Promise<void> {
+    if (this.#events.length === 0) return;
+    const events = this.#events;
+    this.#events = [];
+    await insertEvents(trx, events);
+  }
+
+  /** The recipient, read under lock once per transaction. */
+  async recipient(
+    trx: Db,
+    accountId: number,
+    recipientId: number,
+  ): Promise<RecipientWithCampaign | undefined> {
+    const known = this.recipients.get(recipientId);
+    if (known && known.account_id === accountId) return known;
+    const row = await recipientForUpdate(trx, accountId, recipientId);
+    if (row) this.recipients.set(recipientId, row);
+    return row;
+  }
+
+  /** PostgreSQL: the batch's recipients read and locked in one statement (id order), not one round trip each. */
+  async prefetch(trx: Db, keys: readonly { accountId: number; recipientId: number }[]): Promise<void> {
+    if (dialectOf(trx) !== 'postgres' || keys.length < 2) return;
+    const byAccount = new Map<number, Set<number>>();
+    for (const { accountId, recipientId } of keys) {
+      if (!byAccount.has(accountId)) byAccount.set(accountId, new Set());
+      byAccount.get(accountId)?.add(recipientId);
+    }
+    for (const [accountId, ids] of [...byAccount].sort(([a], [b]) => a - b))
+      for (const row of await recipientsForUpdate(trx, accountId, [...ids])) this.recipients.set(row.id, row);
+  }
+
+  /** Writes what is waiting: the events, then the figures (one upsert per touched row). */
+  async finish(trx: Db): Promise<void> {
+    await this.flushEvents(trx);
+    await applyFigureChanges(trx, this.figures);
+  }
+}
+
+/**
  * Applies the change of a recipient's first times to the figures: a step reached adds one
  * person, a step undone removes one, a first time moved moves its hour and its delay.
  */
-export async function applyStepChanges(
-  trx: Db,
+export function applyStepChanges(
+  changes: FigureChanges,
   campaignId: number,
   member: FigureMembership,
   before: StepTimes,
   after: StepTimes,
   extra: FigureDeltas = {},
-): Promise<void> {
+): void {
   const deltas: FigureDeltas = { ...extra };
   for (const step of STEPS) {
     const was = before[step];
@@ -164,10 +220,10 @@ export async function applyStepChanges(
         deltas[counter] = (deltas[counter] ?? 0) + sign * n;
       }
     }
-    if (was !== null) await addActivity(trx, campaignId, was, STEP_ACTIVITY[step], -1);
-    if (now !== null) await addActivity(trx, campaignId, now, STEP_ACTIVITY[step], 1);
+    if (was !== null) changes.addActivity(campaignId, was, STEP_ACTIVITY[step], -1);
+    if (now !== null) changes.addActivity(campaignId, now, STEP_ACTIVITY[step], 1);
   }
-  await addToFigures(trx, campaignId, member, deltas);
+  changes.addToFigures(campaignId, member, deltas);
   for (const [step, column] of [
     ['click', 'clicked_at'],
     ['report', 'reported_at'],
@@ -175,8 +231,8 @@ export async function applyStepChanges(
     const was = delaySeconds(before.sent_at, before[column]);
     const now = delaySeconds(after.sent_at, after[column]);
     if (was === now) continue;
-    if (was !== null) await addDelay(trx, campaignId, member, step, was, -1);
-    if (now !== null) await addDelay(trx, campaignId, member, step, now, 1);
+    if (was !== null) changes.addDelay(campaignId, member, step, was, -1);
+    if (now !== null) changes.addDelay(campaignId, member, step, now, 1);
   }
 }
 
@@ -195,6 +251,7 @@ const timesOf = (r: StepTimes): StepTimes => ({
  */
 async function assignTrainingIfFailed(
   trx: Db,
+  batch: StepBatch,
   recipient: RecipientWithCampaign,
   times: StepTimes,
   at: number,
@@ -236,7 +293,9 @@ async function assignTrainingIfFailed(
     training_assigned_at: at,
     enrollment_id: enrollmentId,
   });
-  await insertEvent(trx, recipient.account_id, {
+  recipient.training_assigned_at = at;
+  recipient.enrollment_id = enrollmentId;
+  batch.addEvent(recipient.account_id, {
     campaignId: recipient.campaign_id,
     recipientId: recipient.id,
     kind: 'training_assigned',
@@ -246,7 +305,7 @@ async function assignTrainingIfFailed(
     classification: 'human',
     reason: 'remedial_enrollment',
   });
-  await addToFigures(trx, recipient.campaign_id, membershipOf(recipient), { training_assigned: 1 });
+  batch.figures.addToFigures(recipient.campaign_id, membershipOf(recipient), { training_assigned: 1 });
   return true;
 }
 
@@ -269,6 +328,8 @@ export interface StepResult {
   classification?: PhishingClassification;
   reason?: string;
   trainingAssigned?: boolean;
+  /** The recipient as this step left it (committed when the caller is answered). */
+  recipient?: RecipientWithCampaign;
 }
 
 const EVENT_KIND: Record<StepInput['kind'], PhishingEventKind> = {
@@ -293,28 +354,46 @@ export function createStepMachine(options: { batch?: Db } = {}): StepMachine {
   };
 }
 
-type Work = (trx: Db) => Promise<StepResult>;
+type Work = (trx: Db, batch: StepBatch) => Promise<StepResult>;
+
+/** Runs one hit's work in a transaction of its own. */
+function alone(db: Db, work: Work): Promise<StepResult> {
+  return db.transaction().execute(async (trx) => {
+    const batch = new StepBatch();
+    const result = await work(trx, batch);
+    await batch.finish(trx);
+    return result;
+  });
+}
 
 /**
  * Group commit of tracking hits: the hits that arrive in one turn of the event loop are written
  * in one transaction, each as it would be alone and in their order, and each caller is answered
- * after that commit. A burst of thousands of hits then costs one commit per batch instead of one
- * per hit. If a batch fails, each of its hits is retried in a transaction of its own, so one bad
- * hit never loses another's.
+ * after that commit (a hit answered is written). Within the batch a recipient is read (and
+ * locked) once, the events are inserted by one multi-row statement and the figures, activity and
+ * delays are added up in memory and written as one upsert per touched row (`StepBatch`). A burst
+ * of thousands of hits then costs a few statements and one commit per batch instead of ~10
+ * statements and a commit per hit. If a batch fails, each of its hits is retried in a
+ * transaction of its own, so one bad hit never loses another's.
  */
 export class StepWriter {
   static readonly MAX_BATCH = 200;
   readonly #db: Db;
-  #queue: { work: Work; resolve: (r: StepResult) => void; reject: (err: unknown) => void }[] = [];
+  #queue: {
+    work: Work;
+    key?: { accountId: number; recipientId: number };
+    resolve: (r: StepResult) => void;
+    reject: (err: unknown) => void;
+  }[] = [];
   #scheduled = false;
 
   constructor(db: Db) {
     this.#db = db;
   }
 
-  submit(work: Work): Promise<StepResult> {
+  submit(work: Work, key?: { accountId: number; recipientId: number }): Promise<StepResult> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ work, resolve, reject });
+      this.#queue.push({ work, ...(key ? { key } : {}), resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => void this.#flush());
@@ -327,19 +406,24 @@ export class StepWriter {
     try {
       if (batch.length === 1) {
         const [one] = batch;
-        await this.#db.transaction().execute(one!.work).then(one!.resolve, one!.reject);
+        await alone(this.#db, one!.work).then(one!.resolve, one!.reject);
       } else if (batch.length > 1) {
         let results: StepResult[] = [];
         try {
           results = await this.#db.transaction().execute(async (trx) => {
+            const shared = new StepBatch();
+            await shared.prefetch(
+              trx,
+              batch.flatMap((item) => (item.key ? [item.key] : [])),
+            );
             const out: StepResult[] = [];
-            for (const item of batch) out.push(await item.work(trx));
+            for (const item of batch) out.push(await item.work(trx, shared));
+            await shared.finish(trx);
             return out;
           });
           for (const [i, item] of batch.entries()) item.resolve(results[i] as StepResult);
         } catch {
-          for (const item of batch)
-            await this.#db.transaction().execute(item.work).then(item.resolve, item.reject);
+          for (const item of batch) await alone(this.#db, item.work).then(item.resolve, item.reject);
         }
       }
     } finally {
@@ -404,11 +488,11 @@ export async function recordStep(
     reason = verdict.reason;
   }
 
-  const work: Work = async (trx) => {
-    const recipient = await recipientForUpdate(trx, accountId, found.id);
+  const work: Work = async (trx, batch) => {
+    const recipient = await batch.recipient(trx, accountId, found.id);
     if (recipient?.campaign_status !== 'running') return { recorded: false };
     const member = membershipOf(recipient);
-    await insertEvent(trx, accountId, {
+    batch.addEvent(accountId, {
       campaignId: recipient.campaign_id,
       recipientId: recipient.id,
       kind,
@@ -424,7 +508,7 @@ export async function recordStep(
       ...(classification === 'automated' ? { automated_events: 1 } : {}),
     };
     if (classification !== 'human') {
-      await addToFigures(trx, recipient.campaign_id, member, raw);
+      batch.figures.addToFigures(recipient.campaign_id, member, raw);
       return { recorded: true, classification, reason };
     }
 
@@ -435,6 +519,7 @@ export async function recordStep(
       input.kind !== 'report' &&
       promotesEarlierClick({ kind: input.kind }, { classification, reason: reason as ClassificationReason })
     ) {
+      await batch.flushEvents(trx);
       const clicks = (await eventsOfRecipient(trx, accountId, recipient.id))
         .filter((e) => e.kind === 'clicked')
         .map((e) => ({
@@ -454,16 +539,19 @@ export async function recordStep(
         after = timesAfter(after, 'clicked', promoted.occurred_at);
       }
     }
-    await applyStepChanges(trx, recipient.campaign_id, member, before, after, raw);
+    applyStepChanges(batch.figures, recipient.campaign_id, member, before, after, raw);
     const status = statusOf(after, recipient.status);
-    const changed: Partial<RecipientSteps> = {};
-    for (const step of STEPS) if (after[step] !== before[step]) changed[step] = after[step];
-    if (status !== recipient.status) changed.status = status;
-    await updateRecipientSteps(trx, accountId, recipient.id, changed);
-    const trainingAssigned = await assignTrainingIfFailed(trx, recipient, after, input.at);
-    return { recorded: true, classification, reason, trainingAssigned };
+    let changed = status !== recipient.status;
+    for (const step of STEPS) if (after[step] !== before[step]) changed = true;
+    if (changed) {
+      // The row is locked (read for update) and `after` derives from what it holds: all of it is written.
+      await writeRecipientSteps(trx, accountId, recipient.id, { ...after, status });
+      Object.assign(recipient, after, { status });
+    }
+    const trainingAssigned = await assignTrainingIfFailed(trx, batch, recipient, after, input.at);
+    return { recorded: true, classification, reason, trainingAssigned, recipient: { ...recipient } };
   };
-  return machine.writer ? machine.writer.submit(work) : db.transaction().execute(work);
+  return machine.writer ? machine.writer.submit(work, { accountId, recipientId: found.id }) : alone(db, work);
 }
 
 function headerText(value: string | string[] | undefined): string {
@@ -506,6 +594,7 @@ export async function reclassifyPhishingEvent(
     if (!RECLASSIFIABLE.has(event.kind)) throw new AppError('phishing_event_not_reclassifiable');
     const recipient = await recipientForUpdate(trx, props.accountId, event.recipient_id);
     if (!recipient) throw new AppError('phishing_event_not_found');
+    const batch = new StepBatch();
     await reclassifyEvent(trx, props.accountId, event.id, {
       classification: props.classification,
       by: props.adminUserId,
@@ -522,13 +611,14 @@ export async function reclassifyPhishingEvent(
       recipient.sent_at,
       await eventsOfRecipient(trx, props.accountId, recipient.id),
     );
-    await applyStepChanges(trx, recipient.campaign_id, member, before, after, extra);
+    applyStepChanges(batch.figures, recipient.campaign_id, member, before, after, extra);
     const changed: Partial<RecipientSteps> = {};
     for (const step of STEPS) if (after[step] !== before[step]) changed[step] = after[step];
     const status = statusOf(after, recipient.status);
     if (status !== recipient.status) changed.status = status;
     await updateRecipientSteps(trx, props.accountId, recipient.id, changed);
-    await assignTrainingIfFailed(trx, recipient, after, now);
+    await assignTrainingIfFailed(trx, batch, recipient, after, now);
+    await batch.finish(trx);
     const updated = await eventOfCampaign(trx, props.accountId, props.campaignId, props.eventId);
     if (!updated) throw new AppError('phishing_event_not_found');
     return updated;

@@ -92,14 +92,47 @@ export class TrackingLimiter {
 
 export const TRACKING_REQUESTS_PER_MINUTE = 600;
 
+/** How long a token's recipient (and the pages rendered for it) is reused before it is read again. */
+export const TRACKED_RECIPIENT_TTL_MS = 3_000;
+
+/** The columns a step moves: a cached recipient is replaced when one of them changed. */
+const MOVING = [
+  'campaign_status',
+  'status',
+  'sent_at',
+  'opened_at',
+  'clicked_at',
+  'submitted_at',
+  'reported_at',
+  'training_assigned_at',
+  'enrollment_id',
+] as const;
+
+/** What the responses to one token need, kept for a few seconds: a repeat hit never waits on a read. */
+interface Tracked {
+  found: RecipientWithCampaign;
+  /** Pages already rendered for this recipient as it is (`landing`, `teach:0`, `teach:1`). */
+  pages: Map<string, string>;
+}
+
 export interface TrackingOptions {
   perMinute?: number;
+  /** The token cache's TTL (0: no cache) and size. */
+  cacheTtlMs?: number;
+  cacheMax?: number;
 }
 
 export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> = async (app, options) => {
   // Hits of one event-loop turn share a transaction (group commit): see StepWriter.
   const machine: StepMachine = createStepMachine({ batch: app.db });
   const limiter = new TrackingLimiter(options.perMinute ?? TRACKING_REQUESTS_PER_MINUTE);
+  // Per process. The database decides every step (the write re-reads the row under lock), so a
+  // stale entry only shows, for at most the TTL, the page of what the recipient was: the steps this
+  // process records replace it at once, another process's or a campaign's change within the TTL.
+  const tracked = new LRUCache<string, Tracked>({
+    max: options.cacheMax ?? 50_000,
+    ttl: options.cacheTtlMs ?? TRACKED_RECIPIENT_TTL_MS,
+  });
 
   // A landing form: its field names only. Fastify never logs bodies; this keeps no value either.
   app.addContentTypeParser(
@@ -127,16 +160,20 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       return 'limited';
     }
     if (!isSimulationToken(token)) return null;
-    return (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
+    const known = tracked.get(token);
+    if (known) return known.found;
+    const found = (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
+    if (found && tracked.ttl > 0) tracked.set(token, { found, pages: new Map() });
+    return found;
   }
 
-  const record = (
+  const record = async (
     request: FastifyRequest,
     found: RecipientWithCampaign,
     kind: HitKind,
     fieldNames?: string[],
-  ) =>
-    recordStep(app.db, machine, found, {
+  ) => {
+    const result = await recordStep(app.db, machine, found, {
       kind,
       at: Date.now(),
       method: request.method,
@@ -144,12 +181,35 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       clientAddress: request.ip,
       ...(fieldNames ? { fieldNames } : {}),
     });
+    // The recipient as the committed step left it replaces the cached one (and its pages) when it moved.
+    const after = result.recipient;
+    if (after && tracked.ttl > 0 && MOVING.some((column) => after[column] !== found[column])) {
+      const moved = { ...found, ...after };
+      tracked.set(found.token, { found: moved, pages: new Map() });
+      return { ...result, found: moved };
+    }
+    return { ...result, found };
+  };
+
+  /** A page rendered once per cached recipient. */
+  async function pageOf(
+    found: RecipientWithCampaign,
+    key: string,
+    render: () => Promise<string | null>,
+  ): Promise<string | null> {
+    const entry = tracked.get(found.token);
+    const cached = entry?.found === found ? entry.pages.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const page = await render();
+    if (page !== null && entry?.found === found) entry.pages.set(key, page);
+    return page;
+  }
 
   async function sendTeachable(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
-    const page = await teachablePageOf(app.db, found, {
-      phishBase: phishBaseUrl(app),
-      trainingAssigned: trainingAssigned || found.training_assigned_at !== null,
-    });
+    const assigned = trainingAssigned || found.training_assigned_at !== null;
+    const page = await pageOf(found, assigned ? 'teach:1' : 'teach:0', () =>
+      teachablePageOf(app.db, found, { phishBase: phishBaseUrl(app), trainingAssigned: assigned }),
+    );
     if (page === null) return generic(reply);
     return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(page);
   }
@@ -181,15 +241,19 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       const found = await lookUp(request, reply, request.params.token);
       if (found === 'limited') return generic(reply, 429);
       if (found === null) return generic(reply);
-      const result = await record(request, found, 'click');
-      if (found.campaign_status === 'running' && found.landing === 'teach_on_submit') {
-        const submitUrl = linkTo(phishBaseUrl(app), submitPath(found.token));
-        const landing = await landingPageOf(app.db, found, submitUrl);
-        if (landing !== null) return reply.code(200).headers(LANDING_PAGE_HEADERS).send(landing);
-      }
-      return sendTeachable(reply, found, result.trainingAssigned === true);
+      const { found: now, ...result } = await record(request, found, 'click');
+      return sendClick(reply, now, result.trainingAssigned === true);
     },
   );
+
+  async function sendClick(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
+    if (found.campaign_status === 'running' && found.landing === 'teach_on_submit') {
+      const submitUrl = linkTo(phishBaseUrl(app), submitPath(found.token));
+      const landing = await pageOf(found, 'landing', () => landingPageOf(app.db, found, submitUrl));
+      if (landing !== null) return reply.code(200).headers(LANDING_PAGE_HEADERS).send(landing);
+    }
+    return sendTeachable(reply, found, trainingAssigned);
+  }
 
   app.post(
     '/v/:token',
