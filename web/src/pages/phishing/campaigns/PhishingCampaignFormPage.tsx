@@ -215,7 +215,13 @@ export function PhishingCampaignFormPage() {
           <MultiSelect
             label="Templates"
             description="One template, or a pool: each person gets one drawn at random."
-            placeholder={pool.isPending ? 'Loading the templates…' : 'Pick one or more'}
+            placeholder={
+              pool.isPending
+                ? 'Loading the templates…'
+                : form.template_keys.length === 0
+                  ? 'Pick one or more'
+                  : undefined
+            }
             data={templateOptions(pool.data?.results ?? [], form.template_keys)}
             value={form.template_keys}
             onChange={set('template_keys')}
