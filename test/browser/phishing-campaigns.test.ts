@@ -32,7 +32,7 @@ describe('phishing campaigns in the web interface', () => {
     await page.goto(`/admin/a/${accountId}/phishing`);
     // The account's own template: a clone of a built-in one, through the admin API.
     const cloned = await page.evaluate(async (id) => {
-      const session = await (await fetch('/admin/api/session')).json();
+      const session = (await (await fetch('/admin/api/session')).json()) as { csrf_token: string };
       const res = await fetch(
         `/admin/api/accounts/${id}/phishing/templates/builtin:invoice-final-notice/clone`,
         {
