@@ -167,6 +167,8 @@ describe('phishing campaigns in the web interface', () => {
       await page.goto(`/admin/a/${accountId}/phishing/campaigns/${running.id}`);
       await page.getByText('Recipients').first().waitFor();
       expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(1);
+      await page.getByText('Phish-prone').waitFor();
+      await page.getByRole('link', { name: 'Results' }).waitFor();
       await page.screenshot({ path: `${OUT}/phishing-campaign-${size}.png`, fullPage: true });
 
       await page.goto(`/admin/a/${accountId}/phishing/campaigns/${draft.id}/edit`);

@@ -246,7 +246,8 @@ export function PhishingCampaignFormPage() {
           <Select
             label="Time zone"
             description="The window's dates, the weekdays and the hours are in this zone."
-            data={ZONES}
+            // Chromium's list leaves out UTC and some names a campaign may hold (Asia/Kolkata).
+            data={[...new Set([form.time_zone, 'UTC', ...ZONES])].sort()}
             searchable
             value={form.time_zone}
             onChange={(v) => set('time_zone')(v ?? 'UTC')}
