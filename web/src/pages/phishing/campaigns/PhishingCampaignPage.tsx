@@ -140,8 +140,12 @@ export function PhishingCampaignPage() {
             <Row gap="lg">
               {all && (
                 <>
-                  <Fact label="Phish-prone">{percentOf(all.phish_prone_percent)}</Fact>
-                  <Fact label="Report rate">{percentOf(100 * all.report_rate)}</Fact>
+                  <Fact label="Phish-prone">
+                    {all.delivered > 0 ? percentOf(all.phish_prone_percent) : '—'}
+                  </Fact>
+                  <Fact label="Report rate">
+                    {all.delivered > 0 ? percentOf(100 * all.report_rate) : '—'}
+                  </Fact>
                 </>
               )}
               {f && (
