@@ -127,4 +127,46 @@ describe('phishing results in the web interface', () => {
     await phone.page.getByRole('table', { name: 'Phishing simulations' }).getByRole('link').first().waitFor();
     await shoot(phone.page, `${OUT}/employee-phone.png`);
   });
+
+  it('reclassifies a person’s click as automated, with why; the timeline and the figures follow', async () => {
+    const { page } = await signedInPage(vigil, { accountId });
+    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    const stat = async (label: string) =>
+      (await page
+        .locator('dt', { hasText: new RegExp(`^${label}$`) })
+        .locator('xpath=following-sibling::dd[1]/span[1]')
+        .textContent()) ?? '';
+    await page.getByRole('heading', { name: 'Results: Q4 invoice simulation' }).waitFor();
+    expect(await stat('Phish-prone')).toMatch(/^40 %$/);
+    await page.getByRole('button', { name: 'Events of Gus Hart' }).click();
+    const timeline = page.getByRole('list', { name: 'Events of Gus Hart' });
+    await timeline.getByText('Clicked the link').waitFor();
+    await timeline.getByRole('button', { name: /^Reclassify Clicked the link/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reclassify the event' });
+    await dialog.getByRole('radio', { name: 'Automated (a scanner)' }).waitFor();
+    expect(await dialog.getByRole('radio', { name: 'Automated (a scanner)' }).isChecked()).toBe(true);
+    // The reason is required and at most 500 characters.
+    expect(await dialog.getByRole('button', { name: 'Reclassify' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Reason').fill('x'.repeat(600));
+    expect((await dialog.getByLabel('Reason').inputValue()).length).toBe(500);
+    await dialog.getByLabel('Reason').fill('The mail gateway’s sandbox, seen in its logs');
+    await shoot(page, `${OUT}/phishing-reclassify-desktop.png`);
+    await dialog.getByRole('button', { name: 'Reclassify' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await timeline
+      .getByText(/Reclassified by .* \(was a person\): “The mail gateway’s sandbox, seen in its logs”/)
+      .waitFor();
+    // Gus no longer counts as phished: 3 of 10 delivered people.
+    await expect.poll(() => stat('Phish-prone'), { timeout: 10_000 }).toMatch(/^30 %$/);
+    expect(await accessibilityProblems(page, 'phishing results after a reclassification')).toEqual([]);
+
+    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    await phone.page.getByRole('button', { name: 'Events of Gus Hart' }).click();
+    await phone.page
+      .getByRole('list', { name: 'Events of Gus Hart' })
+      .getByText(/Reclassified by/)
+      .waitFor();
+    await shoot(phone.page, `${OUT}/phishing-reclassified-phone.png`);
+  });
 });

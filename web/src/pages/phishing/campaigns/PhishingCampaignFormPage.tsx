@@ -5,7 +5,9 @@ import {
   NumberInput,
   Group as Row,
   Select,
+  SimpleGrid,
   Stack,
+  Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
@@ -20,7 +22,9 @@ import { PageHeader } from '../../../components/PageHeader';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { CoursePicker } from '../../campaigns/CoursePicker';
 import { GroupPicker, type PickedGroup } from '../../campaigns/GroupPicker';
-import { BUILT_IN_TEMPLATE_KEYS } from './phishing-api';
+import { categoryLabel, difficultyLabel } from '../templates/template-format';
+import { type TemplateSummary, useTemplatePool } from './phishing-api';
+import { fromZonedInput, toZonedInput } from './zoned-time';
 
 const WEEKDAYS = [
   ['mon', 'Mon'],
@@ -40,13 +44,20 @@ const ZONES: string[] = (() => {
   }
 })();
 
-/** `2026-12-01T09:00` (the browser's local time) from an ISO instant, and back. */
-const toLocalInput = (iso: string | null | undefined) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocalInput = (value: string) => (value ? new Date(value).toISOString() : null);
+/** The picker's options: built-in and the account's own, plus chosen keys no longer listed. */
+function templateOptions(pool: TemplateSummary[], chosen: string[]) {
+  const item = (t: TemplateSummary) => ({ value: t.key, label: t.name });
+  const known = new Set(pool.map((t) => t.key));
+  const groups = [
+    { group: 'Your templates', items: pool.filter((t) => t.source === 'custom').map(item) },
+    { group: 'Built-in library', items: pool.filter((t) => t.source === 'builtin').map(item) },
+    {
+      group: 'No longer available',
+      items: chosen.filter((k) => !known.has(k)).map((k) => ({ value: k, label: k })),
+    },
+  ];
+  return groups.filter((g) => g.items.length > 0);
+}
 
 interface Form {
   name: string;
@@ -90,6 +101,8 @@ export function PhishingCampaignFormPage() {
   const param = useParams().campaignId;
   const campaignId = param ? Number(param) : undefined;
   const [form, setForm] = useState<Form>(EMPTY);
+  const pool = useTemplatePool(account.id);
+  const templateByKey = new Map((pool.data?.results ?? []).map((t) => [t.key, t]));
   const existing = useQuery({
     queryKey: ['phishing-campaign', account.id, campaignId],
     queryFn: () =>
@@ -108,8 +121,8 @@ export function PhishingCampaignFormPage() {
       description: c.description,
       groups: c.groups,
       template_keys: c.template_keys,
-      window_start: toLocalInput(c.window_start_at),
-      window_end: toLocalInput(c.window_end_at),
+      window_start: toZonedInput(c.window_start_at, c.time_zone),
+      window_end: toZonedInput(c.window_end_at, c.time_zone),
       weekdays: c.weekdays,
       hour_start: c.hour_start,
       hour_end: c.hour_end,
@@ -131,8 +144,8 @@ export function PhishingCampaignFormPage() {
         description: form.description,
         group_ids: form.groups.map((g) => g.id),
         template_keys: form.template_keys,
-        window_start_at: fromLocalInput(form.window_start),
-        window_end_at: fromLocalInput(form.window_end),
+        window_start_at: fromZonedInput(form.window_start, form.time_zone),
+        window_end_at: fromZonedInput(form.window_end, form.time_zone),
         weekdays: form.weekdays,
         hour_start: form.hour_start,
         hour_end: form.hour_end,
@@ -167,7 +180,6 @@ export function PhishingCampaignFormPage() {
     existing.data !== undefined && existing.data.status !== 'draft' && existing.data.status !== 'scheduled'
       ? !['name', 'description', 'grace_hours'].includes(field)
       : false;
-  const templateOptions = [...new Set([...BUILT_IN_TEMPLATE_KEYS, ...form.template_keys])];
   return (
     <>
       <BackLink to={accountPath(account.id, 'phishing')}>Phishing simulations</BackLink>
@@ -199,19 +211,53 @@ export function PhishingCampaignFormPage() {
             onChange={set('groups')}
             disabled={locked('group_ids')}
           />
+          <ErrorAlert error={pool.error} title="Could not load the templates" />
           <MultiSelect
             label="Templates"
             description="One template, or a pool: each person gets one drawn at random."
-            data={templateOptions}
+            placeholder={
+              pool.isPending
+                ? 'Loading the templates…'
+                : form.template_keys.length === 0
+                  ? 'Pick one or more'
+                  : undefined
+            }
+            data={templateOptions(pool.data?.results ?? [], form.template_keys)}
             value={form.template_keys}
             onChange={set('template_keys')}
             searchable
+            nothingFoundMessage="No template matches"
+            maxDropdownHeight={320}
+            renderOption={({ option }) => {
+              const t = templateByKey.get(option.value);
+              return (
+                <Stack gap={0}>
+                  <Text size="sm">{option.label}</Text>
+                  {t && (
+                    <Text size="xs" c="dimmed">
+                      Difficulty {difficultyLabel(t.difficulty)} · {categoryLabel(t.category)}
+                    </Text>
+                  )}
+                </Stack>
+              );
+            }}
             disabled={locked('template_keys')}
           />
-          <Row grow>
+          <Select
+            label="Time zone"
+            description="The window's dates, the weekdays and the hours are in this zone."
+            // Chromium's list leaves out UTC and some names a campaign may hold (Asia/Kolkata).
+            data={[...new Set([form.time_zone, 'UTC', ...ZONES])].sort()}
+            searchable
+            value={form.time_zone}
+            onChange={(v) => set('time_zone')(v ?? 'UTC')}
+            disabled={locked('time_zone')}
+          />
+          <SimpleGrid cols={{ base: 1, xs: 2 }}>
             <TextInput
               type="datetime-local"
               label="Window starts"
+              description={`In ${form.time_zone}`}
               value={form.window_start}
               onChange={(e) => set('window_start')(e.currentTarget.value)}
               disabled={locked('window_start_at')}
@@ -219,11 +265,12 @@ export function PhishingCampaignFormPage() {
             <TextInput
               type="datetime-local"
               label="Window ends"
+              description={`In ${form.time_zone}`}
               value={form.window_end}
               onChange={(e) => set('window_end')(e.currentTarget.value)}
               disabled={locked('window_end_at')}
             />
-          </Row>
+          </SimpleGrid>
           <Checkbox.Group label="Weekdays" value={form.weekdays} onChange={set('weekdays')}>
             <Row gap="sm" mt={4}>
               {WEEKDAYS.map(([value, label]) => (
@@ -249,14 +296,6 @@ export function PhishingCampaignFormPage() {
               disabled={locked('hour_end')}
             />
           </Row>
-          <Select
-            label="Time zone"
-            data={ZONES}
-            searchable
-            value={form.time_zone}
-            onChange={(v) => set('time_zone')(v ?? 'UTC')}
-            disabled={locked('time_zone')}
-          />
           <Select
             label="Landing"
             data={[

@@ -1,4 +1,5 @@
-import { Anchor, Button, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconChartBar } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -13,7 +14,9 @@ import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageHeader } from '../../../components/PageHeader';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { accountPath, useAccount } from '../../../layout/account-context';
+import { percentOf } from '../results/results-format';
 import { type PhishingAction, phishingAction } from './phishing-api';
+import { formatInZone } from './zoned-time';
 
 const ACTIONS: { action: PhishingAction; label: string; confirm: string; color?: string }[] = [
   { action: 'schedule', label: 'Schedule', confirm: 'It launches by itself when its send window opens.' },
@@ -73,12 +76,27 @@ export function PhishingCampaignPage() {
     },
   });
   const [dialog, setDialog] = useState<PhishingAction | null>(null);
+  const launched = Boolean(campaign.data?.launched_at);
+  // The rates come from the results summary (the same query the results page reads).
+  const results = useQuery({
+    queryKey: ['phishing-results', account.id, campaignId],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/campaigns/{campaignId}/results', {
+          params: { path: { accountId: account.id, campaignId } },
+          signal,
+        }),
+      ),
+    enabled: launched,
+  });
   const back = <BackLink to={accountPath(account.id, 'phishing')}>Phishing simulations</BackLink>;
   if (campaign.isPending && Number.isInteger(campaignId)) return <Loading />;
   if (!campaign.data) return <NotFoundPage thing="campaign" back={back} error={campaign.error} />;
   const c = campaign.data;
   const open = ACTIONS.find((a) => a.action === dialog);
   const f = c.figures;
+  const all = results.data?.all;
+  const resultsPath = accountPath(account.id, 'phishing', 'campaigns', c.id, 'results');
   return (
     <>
       {back}
@@ -117,25 +135,44 @@ export function PhishingCampaignPage() {
       </ConfirmDelete>
       <Stack>
         <ErrorAlert error={step.error} title="Could not change the campaign" />
-        {f && (
-          <Row gap="lg">
-            <Fact label="Recipients">{formatNumber(f.recipients)}</Fact>
-            <Fact label="Delivered">{formatNumber(f.delivered)}</Fact>
-            <Fact label="Opened">{formatNumber(f.opened)}</Fact>
-            <Fact label="Clicked">{formatNumber(f.clicked)}</Fact>
-            <Fact label="Submitted">{formatNumber(f.submitted)}</Fact>
-            <Fact label="Reported">{formatNumber(f.reported)}</Fact>
-            <Anchor component={Link} to={accountPath(account.id, 'phishing', 'campaigns', c.id, 'results')}>
+        {launched && (
+          <Row justify="space-between" align="flex-end" gap="md">
+            <Row gap="lg">
+              {all && (
+                <>
+                  <Fact label="Phish-prone">
+                    {all.delivered > 0 ? percentOf(all.phish_prone_percent) : '—'}
+                  </Fact>
+                  <Fact label="Report rate">
+                    {all.delivered > 0 ? percentOf(100 * all.report_rate) : '—'}
+                  </Fact>
+                </>
+              )}
+              {f && (
+                <>
+                  <Fact label="Recipients">{formatNumber(f.recipients)}</Fact>
+                  <Fact label="Delivered">{formatNumber(f.delivered)}</Fact>
+                  <Fact label="Opened">{formatNumber(f.opened)}</Fact>
+                  <Fact label="Clicked">{formatNumber(f.clicked)}</Fact>
+                  <Fact label="Submitted">{formatNumber(f.submitted)}</Fact>
+                  <Fact label="Reported">{formatNumber(f.reported)}</Fact>
+                </>
+              )}
+            </Row>
+            <Button component={Link} to={resultsPath} leftSection={<IconChartBar size={16} aria-hidden />}>
               Results
-            </Anchor>
+            </Button>
           </Row>
         )}
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
           <Fact label="Target groups">{c.groups.map((g) => g.name).join(', ') || '—'}</Fact>
           <Fact label="Templates">{c.templates.map((t) => t.name ?? t.key).join(', ') || '—'}</Fact>
           <Fact label="Send window">
-            {c.window_start_at ? <DateText value={c.window_start_at} absolute /> : '—'} –{' '}
-            {c.window_end_at ? <DateText value={c.window_end_at} absolute /> : '—'}
+            {c.window_start_at ? formatInZone(c.window_start_at, c.time_zone) : '—'} –{' '}
+            {c.window_end_at ? formatInZone(c.window_end_at, c.time_zone) : '—'}
+            <Text size="xs" c="dimmed">
+              in {c.time_zone}
+            </Text>
           </Fact>
           <Fact label="Days and hours">
             {c.weekdays.join(', ')} · {c.hour_start}:00–{c.hour_end}:00 ({c.time_zone})

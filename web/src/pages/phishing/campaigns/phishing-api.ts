@@ -1,31 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../../api/client';
 import type { components } from '../../../api/generated/admin-api';
 
 export type PhishingCampaign = components['schemas']['PhishingCampaign'];
 export type PhishingAction = 'schedule' | 'unschedule' | 'launch' | 'stop' | 'archive';
 
-/**
- * The built-in templates' keys, offered in the form until the templates list of the admin API
- * (`GET …/phishing/templates`) feeds the picker.
- */
-export const BUILT_IN_TEMPLATE_KEYS = [
-  'benefits-enrolment-deadline',
-  'calendar-team-restructure',
-  'cfo-confidential-data-room',
-  'contract-redlines-reply',
-  'docuvault-shared-spreadsheet',
-  'executive-quick-favour',
-  'invoice-final-notice',
-  'mailbox-migration-confirm',
-  'mailbox-quota-exceeded',
-  'mfa-deny-sign-in',
-  'parcel-redelivery-fee',
-  'password-expiry-today',
-  'payslip-tax-adjustment',
-  'supplier-new-bank-details',
-  'verification-reregistration',
-  'voicemail-missed-call',
-].map((slug) => `builtin:${slug}`);
+export type TemplateSummary = components['schemas']['PhishingTemplateSummary'];
+
+/** Every template an account can send: the built-in library, then its own (one page of 200). */
+export function useTemplatePool(accountId: number) {
+  return useQuery({
+    queryKey: ['phishing-templates', accountId, 'pool'],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/templates', {
+          params: { path: { accountId }, query: { page_size: 200 } },
+          signal,
+        }),
+      ),
+    staleTime: 60_000,
+  });
+}
 
 export function phishingAction(accountId: number, campaignId: number, action: PhishingAction) {
   const params = { params: { path: { accountId, campaignId } } };

@@ -21,6 +21,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatDateTime } from '../../../components/format';
 import { useClampPage, useListState } from '../../../components/list-state';
 import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../../components/table';
+import { ReclassifyDialog } from './ReclassifyDialog';
 import { EVENT_LABELS, RECIPIENT_STATUS_COLORS, RECIPIENT_STATUS_LABELS } from './results-format';
 
 type Recipient = components['schemas']['PhishingRecipient'];
@@ -261,6 +262,7 @@ function Timeline({
   campaignId: number;
   recipient: Recipient;
 }) {
+  const [reclassifying, setReclassifying] = useState<PhishingEvent | null>(null);
   const events = useQuery({
     queryKey: ['phishing-events', accountId, campaignId, recipient.id],
     queryFn: ({ signal }) =>
@@ -306,6 +308,14 @@ function Timeline({
                   Reclassified
                 </Badge>
               )}
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                onClick={() => setReclassifying(e)}
+                aria-label={`Reclassify ${EVENT_LABELS[e.kind] ?? e.kind}, ${formatDateTime(e.occurred_at)}`}
+              >
+                Reclassify
+              </Button>
             </Row>
             <Text size="xs" c="dimmed">
               {e.reason_text}
@@ -313,6 +323,19 @@ function Timeline({
                 <> Fields: {e.field_names.join(', ')} (values are never stored).</>
               )}
             </Text>
+            {e.reclassification && (
+              <Text size="xs" c="grape.8" style={{ overflowWrap: 'anywhere' }}>
+                Reclassified by {e.reclassification.by_name ?? 'an administrator'}
+                {e.reclassification.at && <> on {formatDateTime(e.reclassification.at)}</>}
+                {e.reclassification.original_classification && (
+                  <>
+                    {' '}
+                    (was {e.reclassification.original_classification === 'human' ? 'a person' : 'automated'})
+                  </>
+                )}
+                : “{e.reclassification.reason}”
+              </Text>
+            )}
             {(e.client_address || e.user_agent) && (
               <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {e.client_address && <Code>{e.client_address}</Code>} {e.user_agent}
@@ -321,6 +344,12 @@ function Timeline({
           </li>
         ))}
       </ol>
+      <ReclassifyDialog
+        accountId={accountId}
+        campaignId={campaignId}
+        event={reclassifying}
+        onClose={() => setReclassifying(null)}
+      />
     </Stack>
   );
 }
