@@ -1,15 +1,47 @@
 import { defineConfig } from 'vitest/config';
+import { filesIndependentOfTheDialect } from './test/helpers/dialect-files.js';
 
 // `npm test` runs every suite on SQLite with in-memory rate limits; `npm run test:pg` runs the
-// same suites on PostgreSQL with Redis (TEST_DATABASE_URL, TEST_REDIS_URL).
+// same suites on PostgreSQL with Redis (TEST_DATABASE_URL, TEST_REDIS_URL), less the files that
+// read neither variable, directly or through their imports: those run the same either way, and
+// `npm test` has run them.
+const browser = 'test/browser';
+const underTestServices = Boolean(process.env.TEST_DATABASE_URL || process.env.TEST_REDIS_URL);
+
+/**
+ * Files that bound how long the server takes to answer under faults, or race kills against the
+ * mail worker's batches: they run one at a time, after the others, so that no other test file
+ * competes with them for the CPU (however many files run at once before them).
+ */
+const ALONE = [
+  'test/durability.test.ts',
+  'test/faults.test.ts',
+  'test/mail-durability.test.ts',
+  'test/metrics.test.ts',
+  'test/operations.test.ts',
+  'test/phishing-durability.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The browser suite has its own command (`npm run test:browser`, vitest.browser.config.ts).
-    exclude: ['test/browser/**', 'node_modules/**'],
+    exclude: [
+      `${browser}/**`,
+      'node_modules/**',
+      ...(underTestServices
+        ? filesIndependentOfTheDialect(import.meta.dirname, ['src', 'test'], [browser])
+        : []),
+    ],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'files', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ALONE },
+      },
+      { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false } },
+    ],
   },
 });

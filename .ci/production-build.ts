@@ -64,6 +64,9 @@ const BASE_ENV: Record<string, string> = {
   npm_config_update_notifier: 'false',
   // node-gyp compiles better-sqlite3 (when no prebuilt binary is found) on every core.
   JOBS: 'max',
+  // .ci/run puts ccache's cc and g++ first on PATH: compiles made before are cache hits, the
+  // same object files as a plain compile gives. Its settings (CCACHE_DIR …) come along.
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('CCACHE_'))),
 };
 
 const work = mkdtempSync(join(tmpdir(), 'vigil-production-build-'));

@@ -126,7 +126,9 @@ describe('killing the server while a campaign’s mail is being sent', () => {
     expect(acceptedAtKill).toEqual([KILL_AT - 1]);
     const afterKill = await statusCounts(campaign.campaignId);
     expect(afterKill.sent).toBe(KILL_AT - 1);
-    expect(afterKill.sending).toBe(1); // the claim of the killed server, until its lease runs out
+    // The claim of the killed server, until its lease runs out: the message cut off, and on a
+    // starved machine the next ones it had claimed already (they were never handed over).
+    expect(afterKill.sending).toBeGreaterThanOrEqual(1);
     const cutOff = await db
       .selectFrom('messages')
       .select(['message_id', 'handed_over_at', 'subject', 'transport'])

@@ -38,11 +38,14 @@ export async function createThrowawayDatabase(options: {
   postgresUrl?: string;
   prefix: string;
   parentDir: string;
+  /** PostgreSQL: commits that do not wait for the disk (`synchronous_commit = off`). */
+  asyncCommit?: boolean;
 }): Promise<TestDatabase> {
-  const { postgresUrl, prefix, parentDir } = options;
+  const { postgresUrl, prefix, parentDir, asyncCommit = false } = options;
   if (postgresUrl) {
     const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
     await adminQuery(postgresUrl, `create database ${name}`);
+    if (asyncCommit) await adminQuery(postgresUrl, `alter database ${name} set synchronous_commit = off`);
     const url = new URL(postgresUrl);
     url.pathname = `/${name}`;
     return {
@@ -64,6 +67,10 @@ export function createTestDatabase(): Promise<TestDatabase> {
     postgresUrl: TEST_POSTGRES_URL,
     prefix: 'vigil_test',
     parentDir: tmpdir(),
+    // A commit need not wait for the disk: what a test sees is the same, only a crash of the
+    // PostgreSQL server itself (which no test causes) could lose the last commits. The benchmarks
+    // (bench/seed.ts) keep the server's setting.
+    asyncCommit: true,
   });
 }
 
