@@ -6,12 +6,11 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { normalizeEmail } from '../src/fields.js';
 import { createAccount } from '../src/modules/accounts/accounts.service.js';
 import { createAdmin } from '../src/modules/admins/admins.service.js';
 import { replaceMembership } from '../src/modules/groups/groups.membership.js';
 import { createGroup } from '../src/modules/groups/groups.service.js';
-import { employeeSearchText } from '../src/search-text.js';
+import { employeeRow } from './employees.js';
 import { gitRevision, ROOT, startProcess, TMP } from './processes.js';
 import { median } from './replace.js';
 import { writeSection } from './report.js';
@@ -92,20 +91,16 @@ const LAST = (
 
 const ascii = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-function employeeRow(accountId: number, i: number, domain: string, now: number) {
+/** Person `i`: names drawn from the lists, created a second after the one before. */
+function benchEmployee(accountId: number, i: number, domain: string, now: number) {
   const first = FIRST[(i * 7) % FIRST.length] as string;
   const last = LAST[(i * 13 + Math.floor(i / 97)) % LAST.length] as string;
   const email = `${ascii(first)}.${ascii(last)}.${i}@${domain}`;
-  return {
-    account_id: accountId,
-    first_name: first,
-    last_name: last,
-    email,
-    email_normalized: normalizeEmail(email),
-    search_text: employeeSearchText({ first_name: first, last_name: last, email }),
-    created_at: now - (SIZE.employees - i) * 1000,
-    updated_at: now - (SIZE.employees - i) * 1000,
-  };
+  return employeeRow(
+    accountId,
+    { first_name: first, last_name: last, email },
+    now - (SIZE.employees - i) * 1000,
+  );
 }
 
 const BATCH = 2000;
@@ -119,7 +114,7 @@ async function insertEmployees(db: Db, big: number, other: number): Promise<numb
     for (let start = 0; start < SIZE.employees; start += BATCH) {
       const rows = [];
       for (let i = start; i < Math.min(SIZE.employees, start + BATCH); i++) {
-        rows.push(employeeRow(big, i, 'big.example.com', now));
+        rows.push(benchEmployee(big, i, 'big.example.com', now));
       }
       const inserted = await trx.insertInto('employees').values(rows).returning('id').execute();
       bigIds.push(...inserted.map((r) => Number(r.id)));
@@ -128,7 +123,7 @@ async function insertEmployees(db: Db, big: number, other: number): Promise<numb
       if (due > 0) {
         const theirs = [];
         for (let i = otherDone; i < otherDone + due; i++)
-          theirs.push(employeeRow(other, i, 'other.example.com', now));
+          theirs.push(benchEmployee(other, i, 'other.example.com', now));
         await trx.insertInto('employees').values(theirs).execute();
         otherDone += due;
       }

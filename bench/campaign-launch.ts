@@ -1,19 +1,13 @@
-import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { normalizeEmail } from '../src/fields.js';
-import { createAccount } from '../src/modules/accounts/accounts.service.js';
+import type { Dialect } from '../src/db/database.js';
 import { launchCampaign } from '../src/modules/campaigns/campaigns.launch.js';
 import { createCampaign } from '../src/modules/campaigns/campaigns.service.js';
-import { createGroup } from '../src/modules/groups/groups.service.js';
-import { employeeSearchText } from '../src/search-text.js';
-import { gitRevision, ROOT } from './processes.js';
-import { median } from './replace.js';
+import { type LaunchResult, launchRow, launchRunLine, measureLaunches } from './launch-bench.js';
+import { ROOT } from './processes.js';
 import { TARGETS, writeSection } from './report.js';
-import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
+import { DEFAULT_POSTGRES_URL } from './seed.js';
 
 /**
  * Launching a training campaign for 100,000 employees (issue 4: "answers promptly: enrollments
@@ -43,128 +37,48 @@ const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
 const dialects: Dialect[] = args.db === 'both' ? ['sqlite', 'postgres'] : [args.db as Dialect];
 const RUNS = Number(args.runs);
 const EMPLOYEES = Number(args.employees);
-const LABEL: Record<Dialect, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const BATCH = 2000;
 
 function say(message: string): void {
   console.error(`[bench:launch] ${message}`);
 }
 
-async function seed(db: Db): Promise<{ accountId: number; groupIds: number[] }> {
-  const account = await createAccount(db, { name: 'Launch benchmark' });
-  const all = await createGroup(db, account.id, { name: 'All staff' });
-  const office = await createGroup(db, account.id, { name: 'Office' });
-  const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < EMPLOYEES; start += BATCH) {
-      const rows = [];
-      for (let i = start; i < Math.min(EMPLOYEES, start + BATCH); i++) {
-        const email = `person.${i}@launch.example.com`;
-        rows.push({
-          account_id: account.id,
-          first_name: `First${i}`,
-          last_name: `Last${i}`,
-          email,
-          email_normalized: normalizeEmail(email),
-          search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      const ids = await trx.insertInto('employees').values(rows).returning('id').execute();
-      await trx
-        .insertInto('group_members')
-        .values(ids.map((r) => ({ group_id: all.id, employee_id: r.id })))
-        .execute();
-      await trx
-        .insertInto('group_members')
-        .values(ids.filter((_, i) => i % 2 === 0).map((r) => ({ group_id: office.id, employee_id: r.id })))
-        .execute();
-    }
-  });
-  await sql`analyze`.execute(db);
-  return { accountId: account.id, groupIds: [all.id, office.id] };
-}
-
-interface Result {
-  dialect: Dialect;
-  launchMs: number[];
-  /** The longest a 10 ms timer in this process was late during the launches: the event loop held. */
-  longestStallMs: number;
-}
-
-/** How late a 10 ms interval timer runs while `work` goes on: the longest the event loop was held. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let stallMs = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last - 10);
-    last = now;
-  }, 10);
-  try {
-    return { value: await work(), stallMs };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-async function measure(dialect: Dialect): Promise<Result> {
-  const bench = await createBenchDatabase(dialect, postgresUrl);
-  const database = openDatabase(bench.url);
-  try {
-    const db = database.db;
-    await migrateToLatest(db);
-    say(`${LABEL[dialect]}: seeding ${EMPLOYEES.toLocaleString('en')} employees`);
-    const { accountId, groupIds } = await seed(db);
-    const launchMs: number[] = [];
-    let longestStallMs = 0;
-    for (let run = 1; run <= RUNS; run++) {
-      const draft = await createCampaign(db, accountId, {
-        name: `Launch ${run}`,
-        course_keys: ['phishing', 'passwords-and-mfa'],
-        group_ids: groupIds,
-        due_date: new Date(Date.now() + 14 * 86_400_000).toISOString(),
-      });
-      const start = performance.now();
-      const { value: launched, stallMs } = await longestStall(() =>
-        launchCampaign(db, { accountId, campaignId: draft.id, trigger: 'now' }),
-      );
-      const ms = performance.now() - start;
-      longestStallMs = Math.max(longestStallMs, stallMs);
+/** Launches of a new draft with two courses and both groups, each checked: everyone enrolled and invited. */
+const measure = (dialect: Dialect) =>
+  measureLaunches(dialect, {
+    accountName: 'Launch benchmark',
+    employees: EMPLOYEES,
+    runs: RUNS,
+    postgresUrl,
+    say,
+    draft: async (db, accountId, groupIds, run) =>
+      (
+        await createCampaign(db, accountId, {
+          name: `Launch ${run}`,
+          course_keys: ['phishing', 'passwords-and-mfa'],
+          group_ids: groupIds,
+          due_date: new Date(Date.now() + 14 * 86_400_000).toISOString(),
+        })
+      ).id,
+    launch: (db, accountId, campaignId) => launchCampaign(db, { accountId, campaignId, trigger: 'now' }),
+    check: async (db, campaignId, launched) => {
       const queued = await db
         .selectFrom('messages')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('campaign_id', '=', draft.id)
+        .where('campaign_id', '=', campaignId)
         .executeTakeFirstOrThrow();
-      if (launched.counts.enrolled !== EMPLOYEES || Number(queued.n) !== EMPLOYEES) {
-        throw new Error(`run ${run}: ${launched.counts.enrolled} enrolled, ${queued.n} queued`);
-      }
-      say(`${LABEL[dialect]} run ${run}: ${ms.toFixed(0)} ms`);
-      launchMs.push(ms);
-      if (dialect === 'postgres') await sql`analyze enrollments, messages`.execute(db);
-    }
-    return { dialect, launchMs, longestStallMs };
-  } finally {
-    await database.close();
-    await bench.drop();
-  }
-}
-
-function render(results: Result[]): string {
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const rows = results.map((r) => {
-    const sorted = [...r.launchMs].sort((a, b) => a - b);
-    const target = TARGETS[r.dialect].launchMs;
-    const met = median(r.launchMs) <= target ? 'yes' : '**no**';
-    return `| ${LABEL[r.dialect]} | ${median(r.launchMs).toFixed(0)} | ${(sorted[0] ?? 0).toFixed(0)} | ${(sorted.at(-1) ?? 0).toFixed(0)} | ≤ ${target.toLocaleString('en')} ms | ${met} | ${Math.round(EMPLOYEES / (median(r.launchMs) / 1000)).toLocaleString('en')} | ${r.longestStallMs.toFixed(0)} |`;
+      return launched.counts.enrolled !== EMPLOYEES || Number(queued.n) !== EMPLOYEES
+        ? `${launched.counts.enrolled} enrolled, ${queued.n} queued`
+        : null;
+    },
+    analyze: sql`analyze enrollments, messages`,
   });
+
+function render(results: LaunchResult[]): string {
+  const rows = results.map((r) => launchRow(r, TARGETS[r.dialect].launchMs, EMPLOYEES));
   return [
     `## Campaign launch (${EMPLOYEES.toLocaleString('en')} employees)`,
     '',
-    `${new Date().toISOString().slice(0, 10)}, revision ${gitRevision()}, ${availableParallelism()} × ${cpu}, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}. \`npm run bench:launch\` (bench/campaign-launch.ts).`,
+    launchRunLine('npm run bench:launch', 'bench/campaign-launch.ts'),
     '',
     `One launch = one transaction: the campaign becomes active, ${EMPLOYEES.toLocaleString('en')} people in two overlapping groups are enrolled once each, and one invitation per person is queued (nothing is sent in the request; the mail workers take it from there). ${RUNS} launches per database, each a new campaign, so the tables grow as they would in use.`,
     '',
@@ -174,7 +88,7 @@ function render(results: Result[]): string {
   ].join('\n');
 }
 
-const results: Result[] = [];
+const results: LaunchResult[] = [];
 for (const dialect of dialects) results.push(await measure(dialect));
 const section = render(results);
 console.log(section);

@@ -8,8 +8,8 @@ import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { queueCampaignMessages } from '../src/modules/mail/mail.queue.js';
 import { type MailTransport, outboxTransport, smtpTransport } from '../src/modules/mail/mail.transport.js';
-import { employeeSearchText } from '../src/search-text.js';
 import { MailWorker } from '../src/workers/mail-worker.js';
+import { insertEmployees } from './employees.js';
 import { gitRevision, ROOT } from './processes.js';
 import { writeSection } from './report.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
@@ -85,23 +85,11 @@ async function seed(db: Db): Promise<number> {
     ])
     .execute();
   await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < N; start += 2000) {
-      const rows = [];
-      for (let i = start; i < Math.min(N, start + 2000); i++) {
-        const email = `learner${i}@bench.example.com`;
-        rows.push({
-          account_id: account.id,
-          first_name: `Learner${i}`,
-          last_name: 'Bench',
-          email,
-          email_normalized: email,
-          search_text: employeeSearchText({ first_name: `Learner${i}`, last_name: 'Bench', email }),
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      await trx.insertInto('employees').values(rows).execute();
-    }
+    await insertEmployees(trx, account.id, N, (i) => ({
+      first_name: `Learner${i}`,
+      last_name: 'Bench',
+      email: `learner${i}@bench.example.com`,
+    }));
     await trx
       .insertInto('enrollments')
       .columns(['account_id', 'campaign_id', 'employee_id', 'enrolled_at'])

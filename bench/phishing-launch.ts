@@ -1,19 +1,13 @@
-import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { normalizeEmail } from '../src/fields.js';
-import { createAccount } from '../src/modules/accounts/accounts.service.js';
-import { createGroup } from '../src/modules/groups/groups.service.js';
+import type { Dialect } from '../src/db/database.js';
 import { createPhishingCampaign } from '../src/modules/phishing/phishing.campaigns.service.js';
 import { launchPhishingCampaign } from '../src/modules/phishing/phishing.launch.js';
-import { employeeSearchText } from '../src/search-text.js';
-import { gitRevision, ROOT } from './processes.js';
-import { median } from './replace.js';
+import { type LaunchResult, launchRow, launchRunLine, measureLaunches } from './launch-bench.js';
+import { ROOT } from './processes.js';
 import { writeSection } from './report.js';
-import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
+import { DEFAULT_POSTGRES_URL } from './seed.js';
 
 /**
  * Launching a phishing campaign for 100,000 employees (issue 11: "launching 100,000 recipients,
@@ -46,139 +40,60 @@ const postgresUrl = process.env.BENCH_DATABASE_URL || DEFAULT_POSTGRES_URL;
 const dialects: Dialect[] = args.db === 'both' ? ['sqlite', 'postgres'] : [args.db as Dialect];
 const RUNS = Number(args.runs);
 const EMPLOYEES = Number(args.employees);
-const LABEL: Record<Dialect, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-const BATCH = 2000;
 
 function say(message: string): void {
   console.error(`[bench:phishing-launch] ${message}`);
 }
 
-async function seed(db: Db): Promise<{ accountId: number; groupIds: number[] }> {
-  const account = await createAccount(db, { name: 'Phishing launch benchmark' });
-  const all = await createGroup(db, account.id, { name: 'All staff' });
-  const office = await createGroup(db, account.id, { name: 'Office' });
-  const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < EMPLOYEES; start += BATCH) {
-      const rows = [];
-      for (let i = start; i < Math.min(EMPLOYEES, start + BATCH); i++) {
-        const email = `person.${i}@launch.example.com`;
-        rows.push({
-          account_id: account.id,
-          first_name: `First${i}`,
-          last_name: `Last${i}`,
-          email,
-          email_normalized: normalizeEmail(email),
-          search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      const ids = await trx.insertInto('employees').values(rows).returning('id').execute();
-      await trx
-        .insertInto('group_members')
-        .values(ids.map((r) => ({ group_id: all.id, employee_id: r.id })))
-        .execute();
-      await trx
-        .insertInto('group_members')
-        .values(ids.filter((_, i) => i % 2 === 0).map((r) => ({ group_id: office.id, employee_id: r.id })))
-        .execute();
-    }
-  });
-  await sql`analyze`.execute(db);
-  return { accountId: account.id, groupIds: [all.id, office.id] };
-}
-
-interface Result {
-  dialect: Dialect;
-  launchMs: number[];
-  /** The longest a 10 ms timer in this process was late during the launches: the event loop held. */
-  longestStallMs: number;
-}
-
-/** How late a 10 ms interval timer runs while `work` goes on: the longest the event loop was held. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let stallMs = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    stallMs = Math.max(stallMs, now - last - 10);
-    last = now;
-  }, 10);
-  try {
-    return { value: await work(), stallMs };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-async function measure(dialect: Dialect): Promise<Result> {
-  const bench = await createBenchDatabase(dialect, postgresUrl);
-  const database = openDatabase(bench.url);
-  try {
-    const db = database.db;
-    await migrateToLatest(db);
-    say(`${LABEL[dialect]}: seeding ${EMPLOYEES.toLocaleString('en')} employees`);
-    const { accountId, groupIds } = await seed(db);
-    const launchMs: number[] = [];
-    let longestStallMs = 0;
-    for (let run = 1; run <= RUNS; run++) {
-      const draft = await createPhishingCampaign(db, accountId, {
-        name: `Phishing launch ${run}`,
-        group_ids: groupIds,
-        template_keys: [
-          'builtin:invoice-final-notice',
-          'builtin:mfa-deny-sign-in',
-          'builtin:parcel-redelivery-fee',
-        ],
-        window_start_at: new Date(Date.now() + 86_400_000).toISOString(),
-        window_end_at: new Date(Date.now() + 15 * 86_400_000).toISOString(),
-        weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'],
-        hour_start: 9,
-        hour_end: 17,
-        time_zone: 'Europe/Berlin',
-      });
-      const start = performance.now();
-      const { value: launched, stallMs } = await longestStall(() =>
-        launchPhishingCampaign(db, { accountId, campaignId: draft.id, trigger: 'now' }),
-      );
-      const ms = performance.now() - start;
-      longestStallMs = Math.max(longestStallMs, stallMs);
+/** Launches of a new draft with both groups and three templates, each checked: everyone a recipient with a simulation queued. */
+const measure = (dialect: Dialect) =>
+  measureLaunches(dialect, {
+    accountName: 'Phishing launch benchmark',
+    employees: EMPLOYEES,
+    runs: RUNS,
+    postgresUrl,
+    say,
+    draft: async (db, accountId, groupIds, run) =>
+      (
+        await createPhishingCampaign(db, accountId, {
+          name: `Phishing launch ${run}`,
+          group_ids: groupIds,
+          template_keys: [
+            'builtin:invoice-final-notice',
+            'builtin:mfa-deny-sign-in',
+            'builtin:parcel-redelivery-fee',
+          ],
+          window_start_at: new Date(Date.now() + 86_400_000).toISOString(),
+          window_end_at: new Date(Date.now() + 15 * 86_400_000).toISOString(),
+          weekdays: ['mon', 'tue', 'wed', 'thu', 'fri'],
+          hour_start: 9,
+          hour_end: 17,
+          time_zone: 'Europe/Berlin',
+        })
+      ).id,
+    launch: (db, accountId, campaignId) =>
+      launchPhishingCampaign(db, { accountId, campaignId, trigger: 'now' }),
+    check: async (db, campaignId, launched) => {
       const queued = await db
         .selectFrom('messages')
         .innerJoin('phishing_recipients as r', 'r.id', 'messages.phishing_recipient_id')
         .select((eb) => eb.fn.countAll().as('n'))
-        .where('r.campaign_id', '=', draft.id)
+        .where('r.campaign_id', '=', campaignId)
         .executeTakeFirstOrThrow();
       const recipients = launched.figures?.recipients ?? 0;
-      if (recipients !== EMPLOYEES || Number(queued.n) !== EMPLOYEES) {
-        throw new Error(`run ${run}: ${recipients} recipients, ${queued.n} queued`);
-      }
-      say(`${LABEL[dialect]} run ${run}: ${ms.toFixed(0)} ms`);
-      launchMs.push(ms);
-      if (dialect === 'postgres') await sql`analyze phishing_recipients, messages`.execute(db);
-    }
-    return { dialect, launchMs, longestStallMs };
-  } finally {
-    await database.close();
-    await bench.drop();
-  }
-}
-
-function render(results: Result[]): string {
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  const rows = results.map((r) => {
-    const sorted = [...r.launchMs].sort((a, b) => a - b);
-    const target = TARGETS_MS[r.dialect];
-    const met = median(r.launchMs) <= target ? 'yes' : '**no**';
-    return `| ${LABEL[r.dialect]} | ${median(r.launchMs).toFixed(0)} | ${(sorted[0] ?? 0).toFixed(0)} | ${(sorted.at(-1) ?? 0).toFixed(0)} | ≤ ${target.toLocaleString('en')} ms | ${met} | ${Math.round(EMPLOYEES / (median(r.launchMs) / 1000)).toLocaleString('en')} | ${r.longestStallMs.toFixed(0)} |`;
+      return recipients !== EMPLOYEES || Number(queued.n) !== EMPLOYEES
+        ? `${recipients} recipients, ${queued.n} queued`
+        : null;
+    },
+    analyze: sql`analyze phishing_recipients, messages`,
   });
+
+function render(results: LaunchResult[]): string {
+  const rows = results.map((r) => launchRow(r, TARGETS_MS[r.dialect], EMPLOYEES));
   return [
     `## Phishing campaign launch (${EMPLOYEES.toLocaleString('en')} recipients)`,
     '',
-    `${new Date().toISOString().slice(0, 10)}, revision ${gitRevision()}, ${availableParallelism()} × ${cpu}, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}. \`npm run bench:phishing-launch\` (bench/phishing-launch.ts).`,
+    launchRunLine('npm run bench:phishing-launch', 'bench/phishing-launch.ts'),
     '',
     `One launch = one transaction: the campaign becomes running, ${EMPLOYEES.toLocaleString('en')} people in two overlapping groups get one recipient row each (token, template drawn from a pool of three, a random moment in two weeks of weekday office hours in Europe/Berlin), the templates are snapshotted, the figures rows made, and one simulation per person is queued, due at its moment. ${RUNS} launches per database, each a new campaign.`,
     '',
@@ -188,7 +103,7 @@ function render(results: Result[]): string {
   ].join('\n');
 }
 
-const results: Result[] = [];
+const results: LaunchResult[] = [];
 for (const dialect of dialects) results.push(await measure(dialect));
 const section = render(results);
 console.log(section);

@@ -37,14 +37,14 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     'cpu-prof': { type: 'boolean', default: false },
     employees: { type: 'string', default: '100000' },
-    /** Also load the same endpoints on a server of WEB_CONCURRENCY=2 (off: --no-cluster). */
-    cluster: { type: 'boolean', default: true },
+    /** Leave out the same endpoints on a server of WEB_CONCURRENCY=2 (Node 20's parseArgs has no negated flags). */
+    'no-cluster': { type: 'boolean', default: false },
     groups: { type: 'string', default: '200' },
     members: { type: 'string', default: '10000' },
     /** Comma-separated subset of the scenarios (for profiling one endpoint); the baseline always runs. */
     only: { type: 'string', default: SCENARIOS.join(',') },
-    /** Then the phishing benches: launch, tracking against the baseline, results (off: --no-phishing). */
-    phishing: { type: 'boolean', default: true },
+    /** Leave out the phishing benches (launch, tracking against the baseline, results) that follow. */
+    'no-phishing': { type: 'boolean', default: false },
   },
 });
 
@@ -167,7 +167,7 @@ async function benchDialect(dialect: Dialect): Promise<Measured> {
   // judged at CLUSTER_CONNECTIONS connections, on one process and on two.
   let cluster: Measured['endpoints'] | undefined;
   const clustered = clusterScenarios(scenarios);
-  if (args.cluster && clustered.single) {
+  if (!args['no-cluster'] && clustered.single) {
     const single = await measure(clustered.single.spec, vigil);
     const pair = await startProcess({
       args: ['dist/server.js'],
@@ -249,7 +249,7 @@ try {
 
 // Phishing simulations (issue 11): each bench is its own script (npm run bench:phishing-…),
 // run here in turn on the same databases, writing its own sections of bench/RESULTS.md.
-if (args.phishing) {
+if (!args['no-phishing']) {
   for (const name of ['phishing-launch', 'phishing-tracking', 'phishing-results']) {
     say(`running bench/${name}.ts`);
     const run = spawnSync(

@@ -6,8 +6,8 @@ import { createAccount } from '../src/modules/accounts/accounts.service.js';
 import { replaceMembership } from '../src/modules/groups/groups.membership.js';
 import { createGroup } from '../src/modules/groups/groups.service.js';
 import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
-import { employeeSearchText } from '../src/search-text.js';
 import { createThrowawayDatabase } from '../test/helpers/database.js';
+import { insertEmployees } from './employees.js';
 import { TMP } from './processes.js';
 
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,34 +51,17 @@ export interface SeedSize {
   bigGroupMembers: number;
 }
 
-const BATCH = 2000;
-
-async function insertEmployees(db: Db, accountId: number, count: number) {
-  const now = Date.now();
-  const ids: number[] = [];
-  const emails: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < count; start += BATCH) {
-      const rows = [];
-      for (let i = start; i < Math.min(count, start + BATCH); i++) {
-        const email = `employee.${i}@bench.example.com`;
-        emails.push(email);
-        rows.push({
-          account_id: accountId,
-          first_name: `First${i}`,
-          last_name: `Last${i}`,
-          email,
-          email_normalized: email,
-          search_text: employeeSearchText({ first_name: `First${i}`, last_name: `Last${i}`, email }),
-          created_at: now,
-          updated_at: now,
-        });
-      }
-      const inserted = await trx.insertInto('employees').values(rows).returning('id').execute();
-      ids.push(...inserted.map((r) => Number(r.id)));
-    }
-  });
-  return { ids, emails };
+/** The account's `count` employees, `employee.<i>@bench.example.com`, in one transaction. */
+async function insertBenchEmployees(db: Db, accountId: number, count: number) {
+  const email = (i: number) => `employee.${i}@bench.example.com`;
+  const ids = await db.transaction().execute((trx) =>
+    insertEmployees(trx, accountId, count, (i) => ({
+      first_name: `First${i}`,
+      last_name: `Last${i}`,
+      email: email(i),
+    })),
+  );
+  return { ids, emails: Array.from({ length: count }, (_, i) => email(i)) };
 }
 
 /**
@@ -102,7 +85,7 @@ export async function seed(url: string, size: SeedSize): Promise<Seeded> {
       });
       keys[scenario] = created.key;
     }
-    const { ids, emails } = await insertEmployees(db, account.id, size.employees);
+    const { ids, emails } = await insertBenchEmployees(db, account.id, size.employees);
     const groupIds: number[] = [];
     for (let i = 0; i < size.groups; i++) {
       const group = await createGroup(db, account.id, {

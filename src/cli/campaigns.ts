@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { launchCampaign } from '../modules/campaigns/campaigns.launch.js';
 import { presentCampaign } from '../modules/campaigns/campaigns.presenter.js';
 import { createCampaign } from '../modules/campaigns/campaigns.service.js';
+import { launchCommand, withAccount } from './campaign-commands.js';
 import { type CliContext, collect, idOption, print } from './output.js';
 
 export function campaignCommands(program: Command, ctx: CliContext): void {
@@ -38,7 +39,7 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
           start_date: opts.startDate,
           due_date: opts.dueDate,
         });
-        const shown = { ...presentCampaign(created), account_id: created.account_id };
+        const shown = withAccount(created, presentCampaign);
         print(
           ctx,
           opts.json,
@@ -48,27 +49,12 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
       },
     );
 
-  campaign
-    .command('launch')
-    .description(
+  launchCommand(campaign, ctx, {
+    description:
       'launch a draft or scheduled campaign now: enroll the target groups and queue the invitations',
-    )
-    .requiredOption('--account <id>', 'account id')
-    .requiredOption('--id <id>', 'campaign id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { account: string; id: string; json?: boolean }) => {
-      const accountId = idOption('account', opts.account);
-      const launched = await launchCampaign(await ctx.db(), {
-        accountId,
-        campaignId: idOption('id', opts.id),
-        trigger: 'now',
-      });
-      const shown = { ...presentCampaign(launched), account_id: launched.account_id };
-      print(
-        ctx,
-        opts.json,
-        shown,
-        () => `launched training campaign ${shown.id} "${shown.name}": ${shown.enrolled_count} enrolled`,
-      );
-    });
+    launch: launchCampaign,
+    present: presentCampaign,
+    summary: (shown) =>
+      `launched training campaign ${shown.id} "${shown.name}": ${shown.enrolled_count} enrolled`,
+  });
 }

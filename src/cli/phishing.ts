@@ -5,6 +5,7 @@ import {
   listPhishingCampaignsPage,
 } from '../modules/phishing/phishing.campaigns.service.js';
 import { launchPhishingCampaign } from '../modules/phishing/phishing.launch.js';
+import { launchCommand, withAccount } from './campaign-commands.js';
 import {
   type CliContext,
   collect,
@@ -85,7 +86,7 @@ export function phishingCommands(program: Command, ctx: CliContext): void {
           grace_hours: opts.graceHours === undefined ? undefined : Number(opts.graceHours),
           sender_domain: opts.senderDomain,
         });
-        const shown = { ...presentAdminPhishingCampaign(created), account_id: created.account_id };
+        const shown = withAccount(created, presentAdminPhishingCampaign);
         print(
           ctx,
           opts.json,
@@ -95,30 +96,14 @@ export function phishingCommands(program: Command, ctx: CliContext): void {
       },
     );
 
-  phishing
-    .command('launch')
-    .description(
+  launchCommand(phishing, ctx, {
+    description:
       'launch a draft or scheduled phishing campaign now: plan each send moment and queue the mail',
-    )
-    .requiredOption('--account <id>', 'account id')
-    .requiredOption('--id <id>', 'campaign id')
-    .option('--json', 'print JSON')
-    .action(async (opts: { account: string; id: string; json?: boolean }) => {
-      const accountId = idOption('account', opts.account);
-      const launched = await launchPhishingCampaign(await ctx.db(), {
-        accountId,
-        campaignId: idOption('id', opts.id),
-        trigger: 'now',
-      });
-      const shown = { ...presentAdminPhishingCampaign(launched), account_id: launched.account_id };
-      print(
-        ctx,
-        opts.json,
-        shown,
-        () =>
-          `launched phishing campaign ${shown.id} "${shown.name}": ${shown.figures?.recipients ?? 0} recipients, sending ${shown.window_start_at} to ${shown.window_end_at}`,
-      );
-    });
+    launch: launchPhishingCampaign,
+    present: presentAdminPhishingCampaign,
+    summary: (shown) =>
+      `launched phishing campaign ${shown.id} "${shown.name}": ${shown.figures?.recipients ?? 0} recipients, sending ${shown.window_start_at} to ${shown.window_end_at}`,
+  });
 
   pageOptions(
     phishing

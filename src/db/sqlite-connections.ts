@@ -131,6 +131,9 @@ export class ReaderPool {
   }
 }
 
+/** Each connection's page cache, KiB. */
+export const CACHE_KIB = 65_536;
+
 export function openConnection(path: string, role: 'writer' | 'reader'): Connection {
   const sqlite = new SQLite(path);
   // WAL + synchronous=NORMAL: a committed transaction survives the process being killed
@@ -141,5 +144,10 @@ export function openConnection(path: string, role: 'writer' | 'reader'): Connect
   // The writer never sleeps inside SQLite (that would block the event loop): a busy write lock
   // is retried asynchronously. Readers in WAL mode wait only in rare recoveries, briefly.
   sqlite.pragma(`busy_timeout = ${role === 'writer' ? 0 : 50}`);
+  // A page cache of up to 64 MiB per connection (SQLite's default is 2 MiB), filled only as pages
+  // are read. With the default, the random entries of a large index (a campaign's 100,000 tokens,
+  // the messages' due times) fall out between two uses, and every look-up or insert rereads its
+  // pages from the WAL or the file: launches and tracking hits cost two to three times as much.
+  sqlite.pragma(`cache_size = -${CACHE_KIB}`);
   return new Connection(sqlite);
 }

@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import {
+  accessibilityProblems,
   type CustomerApi,
   customerApi,
   DESKTOP,
@@ -9,6 +11,8 @@ import {
   startVigil,
   type Vigil,
 } from './harness.js';
+
+const OUT = 'docs/screenshots';
 
 /**
  * A phishing simulation end to end, with nothing faked: the built server (its own process, its
@@ -24,6 +28,7 @@ let vigil: Vigil;
 let api: CustomerApi;
 let accountId: number;
 beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
   smtp = await startSmtpServer();
   vigil = await startVigil({
     SMTP_URL: smtp.url,
@@ -146,10 +151,20 @@ describe('a phishing simulation from launch to remedial training', () => {
     await page.setContent(mail.html);
     await page.waitForLoadState('networkidle');
     await page.goto(link);
+    await page.getByLabel('Password').waitFor();
+    await page.screenshot({ path: `${OUT}/phishing-landing-phone.png`, fullPage: true });
     await page.getByLabel('Password').fill('hunter2-correct-horse');
     await page.getByRole('button', { name: 'Validate mailbox' }).click();
     await page.getByRole('heading', { name: 'This was a phishing simulation' }).waitFor();
     await page.getByText('A short course about spotting phishing was assigned to you').waitFor();
+    await page.screenshot({ path: `${OUT}/phishing-teachable-phone.png`, fullPage: true });
+    expect(await accessibilityProblems(page, 'teachable page')).toEqual([]);
+    // The page leads straight to her course (her own learner link, as the invitation carries).
+    await page.getByRole('link', { name: 'Start the course now' }).click();
+    await page.waitForURL(/\/learn\//);
+    expect(new URL(page.url()).origin).toBe(new URL(vigil.baseUrl).origin);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.textContent('body')).toContain('Mailbox quota: remedial training');
     await context.close();
 
     // She is enrolled in the remedial course and invited by mail.

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountOf } from '../../admin/request.js';
 import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
+import { sendCsvFile } from '../../http/csv-download.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
 import {
@@ -215,14 +216,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const csv = await exportEnrollments(app.db, accountOf(request).accountId, request.params.campaignId);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="campaign-${request.params.campaignId}-enrollments.csv"`,
-        )
-        .header('Cache-Control', 'no-store')
-        .send(csv);
+      return sendCsvFile(reply, `campaign-${request.params.campaignId}-enrollments.csv`, csv);
     },
   );
 };

@@ -1,9 +1,27 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import {
+  type CampaignTables,
+  type GroupRef,
+  linkedGroupsOfCampaigns,
+  ownCampaignIdIn,
+  ownCampaignIdsIn,
+  replaceCourseLinks,
+  replaceGroupLinks,
+} from '../../db/campaign-links.js';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { CampaignStatus, TrainingCampaignsTable } from '../../db/schema.js';
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
+export { existingGroupIds } from '../../db/campaign-links.js';
+export type { GroupRef };
+
+/** Training campaigns and their link tables, for the SQL both kinds of campaign share. */
+const TRAINING: CampaignTables = {
+  campaigns: 'training_campaigns',
+  groups: 'campaign_groups',
+  courses: 'campaign_courses',
+};
 
 /**
  * The account's campaign id as a subquery, evaluated once (no row: not the account's). Tables
@@ -12,20 +30,12 @@ export type CampaignRow = Selectable<TrainingCampaignsTable>;
  * (so the planner sees it) and check the ownership with `exists` on this subquery.
  */
 export function ownCampaignId(db: Db, accountId: number, campaignId: number) {
-  return db
-    .selectFrom('training_campaigns as owner')
-    .select('owner.id')
-    .where('owner.account_id', '=', accountId)
-    .where('owner.id', '=', campaignId);
+  return ownCampaignIdIn(db, accountId, campaignId, TRAINING);
 }
 
 /** Those of these campaign ids that are the account's, as a subquery (see ownCampaignId). */
 export function ownCampaignIds(db: Db, accountId: number, campaignIds: number[]) {
-  return db
-    .selectFrom('training_campaigns as owner')
-    .select('owner.id')
-    .where('owner.account_id', '=', accountId)
-    .where('owner.id', 'in', campaignIds);
+  return ownCampaignIdsIn(db, accountId, campaignIds, TRAINING);
 }
 
 export async function insertCampaign(
@@ -100,50 +110,23 @@ export async function lockTargetGroups(trx: Db, accountId: number, campaignId: n
 }
 
 /** Sets the target groups of the account's campaign: only groups of the same account are taken. */
-export async function replaceCampaignGroups(
+export function replaceCampaignGroups(
   trx: Db,
   accountId: number,
   campaignId: number,
   groupIds: number[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('campaign_groups')
-    .where('campaign_id', '=', ownCampaignId(trx, accountId, campaignId))
-    .execute();
-  if (groupIds.length === 0) return;
-  await trx
-    .insertInto('campaign_groups')
-    .columns(['campaign_id', 'group_id'])
-    .expression(
-      trx
-        .selectFrom('training_campaigns as c')
-        .innerJoin('groups as g', 'g.account_id', 'c.account_id')
-        .select(['c.id', 'g.id as group_id'])
-        .where('c.account_id', '=', accountId)
-        .where('c.id', '=', campaignId)
-        .where('g.id', 'in', groupIds),
-    )
-    .execute();
+  return replaceGroupLinks(trx, accountId, campaignId, groupIds, TRAINING);
 }
 
 /** Sets the courses of the account's campaign, in this order (nothing for another account's). */
-export async function replaceCampaignCourses(
+export function replaceCampaignCourses(
   trx: Db,
   accountId: number,
   campaignId: number,
   courseKeys: string[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('campaign_courses')
-    .where('campaign_id', '=', ownCampaignId(trx, accountId, campaignId))
-    .execute();
-  if (courseKeys.length === 0) return;
-  const owned = await ownCampaignId(trx, accountId, campaignId).executeTakeFirst();
-  if (!owned) return;
-  await trx
-    .insertInto('campaign_courses')
-    .values(courseKeys.map((course_key, position) => ({ campaign_id: owned.id, course_key, position })))
-    .execute();
+  return replaceCourseLinks(trx, accountId, campaignId, courseKeys, TRAINING);
 }
 
 export interface EnrollmentCounts {
@@ -238,18 +221,6 @@ export function listCampaigns(
     .execute();
 }
 
-/** Which of these group ids are groups of this account. */
-export async function existingGroupIds(db: Db, accountId: number, groupIds: number[]): Promise<Set<number>> {
-  if (groupIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('groups')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('id', 'in', groupIds)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 export function findCampaign(
   db: Db,
   accountId: number,
@@ -263,28 +234,11 @@ export function findCampaign(
     .executeTakeFirst();
 }
 
-export interface GroupRef {
-  id: number;
-  name: string;
-}
-
 /** Target groups of each of the account's campaigns, by name. */
-export async function groupsOfCampaigns(
+export function groupsOfCampaigns(
   db: Db,
   accountId: number,
   campaignIds: number[],
 ): Promise<Map<number, GroupRef[]>> {
-  const byCampaign = new Map<number, GroupRef[]>(campaignIds.map((id) => [id, []]));
-  if (campaignIds.length === 0) return byCampaign;
-  const rows = await db
-    .selectFrom('campaign_groups as cg')
-    .innerJoin('groups as g', 'g.id', 'cg.group_id')
-    .select(['cg.campaign_id', 'g.id', 'g.name'])
-    .where('g.account_id', '=', accountId)
-    .where('cg.campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
-    .orderBy(sql`lower(g.name)`)
-    .orderBy('g.id')
-    .execute();
-  for (const row of rows) byCampaign.get(row.campaign_id)?.push({ id: row.id, name: row.name });
-  return byCampaign;
+  return linkedGroupsOfCampaigns(db, accountId, campaignIds, TRAINING);
 }

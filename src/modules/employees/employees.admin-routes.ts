@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountOf } from '../../admin/request.js';
 import { AccountParams, CsvFile, NoContent, responses } from '../../admin/schemas.js';
+import { sendCsvFile } from '../../http/csv-download.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { listWindow } from '../../pagination.js';
 import {
@@ -96,11 +97,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', 'attachment; filename="employees.csv"')
-        .header('Cache-Control', 'no-store')
-        .send(exportEmployees(app.db, accountOf(request).accountId)),
+      sendCsvFile(reply, 'employees.csv', exportEmployees(app.db, accountOf(request).accountId)),
   );
 
   app.get(

@@ -1,7 +1,17 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import {
+  type CampaignTables,
+  linkedGroupsOfCampaigns,
+  ownCampaignIdIn,
+  ownCampaignIdsIn,
+  replaceCourseLinks,
+  replaceGroupLinks,
+} from '../../db/campaign-links.js';
 import { countRows } from '../../db/count.js';
 import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingCampaignStatus, PhishingCampaignsTable } from '../../db/schema.js';
+
+export { existingGroupIds } from '../../db/campaign-links.js';
 
 /**
  * SQL of an account's phishing campaigns and their children (groups, template pool, remedial
@@ -10,21 +20,16 @@ import type { PhishingCampaignStatus, PhishingCampaignsTable } from '../../db/sc
 
 export type PhishingCampaignRow = Selectable<PhishingCampaignsTable>;
 
+/** Phishing campaigns and their group and course link tables, for the SQL both kinds of campaign share. */
+const PHISHING: CampaignTables = {
+  campaigns: 'phishing_campaigns',
+  groups: 'phishing_campaign_groups',
+  courses: 'phishing_campaign_courses',
+};
+
 /** The account's campaign id as a subquery (no row: not the account's). */
 export function ownPhishingCampaignId(db: Db, accountId: number, campaignId: number) {
-  return db
-    .selectFrom('phishing_campaigns as owner')
-    .select('owner.id')
-    .where('owner.account_id', '=', accountId)
-    .where('owner.id', '=', campaignId);
-}
-
-function ownPhishingCampaignIds(db: Db, accountId: number, campaignIds: number[]) {
-  return db
-    .selectFrom('phishing_campaigns as owner')
-    .select('owner.id')
-    .where('owner.account_id', '=', accountId)
-    .where('owner.id', 'in', campaignIds);
+  return ownCampaignIdIn(db, accountId, campaignId, PHISHING);
 }
 
 export function insertPhishingCampaign(
@@ -121,30 +126,13 @@ export function listPhishingCampaigns(
 }
 
 /** Sets the target groups of the account's campaign: only groups of the same account are taken. */
-export async function replacePhishingGroups(
+export function replacePhishingGroups(
   trx: Db,
   accountId: number,
   campaignId: number,
   groupIds: number[],
 ): Promise<void> {
-  await trx
-    .deleteFrom('phishing_campaign_groups')
-    .where('campaign_id', '=', ownPhishingCampaignId(trx, accountId, campaignId))
-    .execute();
-  if (groupIds.length === 0) return;
-  await trx
-    .insertInto('phishing_campaign_groups')
-    .columns(['campaign_id', 'group_id'])
-    .expression(
-      trx
-        .selectFrom('phishing_campaigns as c')
-        .innerJoin('groups as g', 'g.account_id', 'c.account_id')
-        .select(['c.id', 'g.id as group_id'])
-        .where('c.account_id', '=', accountId)
-        .where('c.id', '=', campaignId)
-        .where('g.id', 'in', groupIds),
-    )
-    .execute();
+  return replaceGroupLinks(trx, accountId, campaignId, groupIds, PHISHING);
 }
 
 /** Sets the template pool (or the remedial courses) of the account's campaign, in this order. */
@@ -155,25 +143,18 @@ export async function replacePhishingKeys(
   which: 'templates' | 'courses',
   keys: string[],
 ): Promise<void> {
-  const table = which === 'templates' ? 'phishing_campaign_templates' : 'phishing_campaign_courses';
+  if (which === 'courses') return replaceCourseLinks(trx, accountId, campaignId, keys, PHISHING);
   await trx
-    .deleteFrom(table)
+    .deleteFrom('phishing_campaign_templates')
     .where('campaign_id', '=', ownPhishingCampaignId(trx, accountId, campaignId))
     .execute();
   if (keys.length === 0) return;
   const owned = await ownPhishingCampaignId(trx, accountId, campaignId).executeTakeFirst();
   if (!owned) return;
-  if (which === 'templates') {
-    await trx
-      .insertInto('phishing_campaign_templates')
-      .values(keys.map((template_key, position) => ({ campaign_id: owned.id, template_key, position })))
-      .execute();
-  } else {
-    await trx
-      .insertInto('phishing_campaign_courses')
-      .values(keys.map((course_key, position) => ({ campaign_id: owned.id, course_key, position })))
-      .execute();
-  }
+  await trx
+    .insertInto('phishing_campaign_templates')
+    .values(keys.map((template_key, position) => ({ campaign_id: owned.id, template_key, position })))
+    .execute();
 }
 
 /** Stores the templates' content at launch. */
@@ -209,49 +190,26 @@ export async function childrenOfPhishingCampaigns(
     campaignIds.map((id) => [id, { groups: [], template_keys: [], course_keys: [] }]),
   );
   if (campaignIds.length === 0) return out;
+  const owned = ownCampaignIdsIn(db, accountId, campaignIds, PHISHING);
   const [groups, templates, courses] = await Promise.all([
-    db
-      .selectFrom('phishing_campaign_groups as cg')
-      .innerJoin('groups as g', 'g.id', 'cg.group_id')
-      .select(['cg.campaign_id', 'g.id', 'g.name'])
-      .where('g.account_id', '=', accountId)
-      .where('cg.campaign_id', 'in', ownPhishingCampaignIds(db, accountId, campaignIds))
-      .orderBy(sql`lower(g.name)`)
-      .orderBy('g.id')
-      .execute(),
+    linkedGroupsOfCampaigns(db, accountId, campaignIds, PHISHING),
     db
       .selectFrom('phishing_campaign_templates')
       .select(['campaign_id', 'template_key'])
-      .where('campaign_id', 'in', ownPhishingCampaignIds(db, accountId, campaignIds))
+      .where('campaign_id', 'in', owned)
       .orderBy('position')
       .execute(),
     db
       .selectFrom('phishing_campaign_courses')
       .select(['campaign_id', 'course_key'])
-      .where('campaign_id', 'in', ownPhishingCampaignIds(db, accountId, campaignIds))
+      .where('campaign_id', 'in', owned)
       .orderBy('position')
       .execute(),
   ]);
-  for (const g of groups) out.get(g.campaign_id)?.groups.push({ id: g.id, name: g.name });
+  for (const [id, targets] of groups) out.get(id)?.groups.push(...targets);
   for (const t of templates) out.get(t.campaign_id)?.template_keys.push(t.template_key);
   for (const c of courses) out.get(c.campaign_id)?.course_keys.push(c.course_key);
   return out;
-}
-
-/** Which of these group ids are groups of this account. */
-export async function existingGroupIdsOf(
-  db: Db,
-  accountId: number,
-  groupIds: number[],
-): Promise<Set<number>> {
-  if (groupIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('groups')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('id', 'in', groupIds)
-    .execute();
-  return new Set(rows.map((r) => r.id));
 }
 
 /** Cancels the campaign's simulations still waiting in the queue (a stop). Returns how many. */

@@ -8,7 +8,7 @@ import {
   childrenOfPhishingCampaigns,
   countPhishingCampaigns,
   deletePhishingCampaignRow,
-  existingGroupIdsOf,
+  existingGroupIds,
   findPhishingCampaign,
   insertPhishingCampaign,
   listPhishingCampaigns,
@@ -105,7 +105,7 @@ async function checkReferences(
   errors: FieldErrorCollector,
 ): Promise<void> {
   if (c.group_ids?.length) {
-    const known = await existingGroupIdsOf(db, accountId, c.group_ids);
+    const known = await existingGroupIds(db, accountId, c.group_ids);
     const unknown = c.group_ids.filter((id) => !known.has(id));
     if (unknown.length > 0) errors.add('group_ids', `unknown groups: ${unknown.join(', ')}`);
   }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { PhishingCampaignStatus } from '../../db/schema.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
+import { campaignStatusChanged } from './phishing.campaign-changes.js';
 import {
   cancelQueuedSimulations,
   endedRunningPhishingCampaignsOfAllAccounts,
@@ -66,6 +67,7 @@ async function transition(
       );
     }
   });
+  campaignStatusChanged(campaignId);
 }
 
 /** draft → scheduled: the scheduler launches it when its window opens. */

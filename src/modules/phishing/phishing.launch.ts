@@ -196,32 +196,8 @@ export async function launchPhishingCampaign(
   const { accountId, campaignId: id } = props;
   const now = props.now ?? Date.now();
   const random = props.random ?? Math.random;
-  await db.transaction().execute(async (trx) => {
-    const restoreCache = await widenSqliteCache(trx);
-    try {
-      await launchInTransaction(trx, props, now, random);
-    } finally {
-      await restoreCache();
-    }
-  });
+  await db.transaction().execute((trx) => launchInTransaction(trx, props, now, random));
   return getPhishingCampaign(db, accountId, id);
-}
-
-/**
- * SQLite: a launch adds 100,000 entries at random places of the recipients' token index (and
- * the messages' due index), which soon outgrow SQLite's default page cache of 2 MB; every
- * insert then rereads a page from the WAL, and each launch is slower than the one before. The
- * writer's cache is widened to 64 MB for the launch's transaction, then put back.
- */
-async function widenSqliteCache(trx: Db): Promise<() => Promise<void>> {
-  if (dialectOf(trx) !== 'sqlite') return async () => {};
-  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(trx);
-  const before = Number(rows[0]?.cache_size ?? -2000);
-  if (before <= -65536) return async () => {};
-  await sql.raw('pragma cache_size = -65536').execute(trx);
-  return async () => {
-    await sql.raw(`pragma cache_size = ${Math.trunc(before)}`).execute(trx);
-  };
 }
 
 async function launchInTransaction(

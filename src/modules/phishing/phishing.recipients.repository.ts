@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import { dialectOf } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type { PhishingRecipientStatus } from '../../db/schema.js';
+import { aliased, TRACKED_RECIPIENT_COLUMNS } from './phishing.recipient-columns.js';
 
 /**
  * SQL of one phishing recipient as tracking, reports and reclassification move it. Every
@@ -9,25 +10,7 @@ import type { PhishingRecipientStatus } from '../../db/schema.js';
  * tracking link finds its account.
  */
 
-const RECIPIENT_COLUMNS = [
-  'r.id',
-  'r.account_id',
-  'r.campaign_id',
-  'r.employee_id',
-  'r.employee_deleted_at',
-  'r.token',
-  'r.template_key',
-  'r.group_ids',
-  'r.status',
-  'r.sent_at',
-  'r.opened_at',
-  'r.clicked_at',
-  'r.submitted_at',
-  'r.reported_at',
-  'r.failed_at',
-  'r.training_assigned_at',
-  'r.enrollment_id',
-] as const;
+const RECIPIENT_COLUMNS = aliased('r', TRACKED_RECIPIENT_COLUMNS);
 
 const CAMPAIGN_COLUMNS = [
   'c.status as campaign_status',

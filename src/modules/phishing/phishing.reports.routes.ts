@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { phishBaseUrl, publicBaseUrl } from '../../http/links.js';
+import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
 import { REPORTED_MESSAGE_MAX_BYTES } from './phishing.reports.js';
 import { ReportBody, reportResponses } from './phishing.reports.schemas.js';
 import { reportSimulation } from './phishing.reports.service.js';
@@ -27,6 +28,7 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       bodyLimit: REPORTED_MESSAGE_MAX_BYTES,
       schema: {
+        operationId: 'reportPhishingSimulation',
         summary: 'Report a phishing simulation',
         description:
           'An employee reported an email. Send either `{"token": "…"}` (the value of the email’s `X-Vigil-Simulation` header) as `application/json`, or the reported email itself as `message/rfc822` (at most 10 MiB): the token is found in its header, in the header of an email attached to it, or in its links (links rewritten by Microsoft Safe Links, Proofpoint, Google, Barracuda, Cisco or Sophos included). The first token that is one of the account’s simulations is marked reported: the first report’s time is kept, and a report after a click still counts. Nothing of the message is kept. Answers with that recipient’s result.',
@@ -37,6 +39,7 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'message/rfc822': {
               schema: Type.Unsafe<unknown>({
                 description: 'The reported email, as received (an .eml file).',
+                [OPENAPI_OVERRIDE]: { type: 'string', format: 'binary' },
               }),
             },
           },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { errorSchema, standardErrors } from '../../http/error-responses.js';
+import { errorSchema, idempotencyErrors, standardErrors } from '../../http/error-responses.js';
 
 import { RecipientResult } from './phishing.schemas.js';
 
@@ -17,8 +17,9 @@ export const ReportBody = Type.Object(
 export const reportResponses = {
   202: RecipientResult,
   ...standardErrors('campaigns', 'write'),
+  ...idempotencyErrors,
   400: errorSchema(
-    'The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email.',
+    'The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email (or `Idempotency-Key` is not 1 to 255 visible ASCII characters).',
     [
       { code: 'malformed_json' },
       { code: 'validation_failed', details: { token: ['is required'] } },

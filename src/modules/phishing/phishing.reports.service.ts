@@ -4,6 +4,7 @@ import type { HitHeaders } from './phishing.classify.js';
 import { recipientByToken } from './phishing.recipients.repository.js';
 import { ReportedMessageError, tokenFromReportBody, tokensFromReportedMessage } from './phishing.reports.js';
 import type { RecipientResultRow } from './phishing.results.presenter.js';
+import { recipientResultRow } from './phishing.results.repository.js';
 import { recordStep, type StepMachine } from './phishing.steps.js';
 
 /**
@@ -44,33 +45,8 @@ export async function reportSimulation(
       clientAddress: props.clientAddress,
       reportReason: props.report.kind === 'json' ? 'report_api' : 'report_message',
     });
-    const result = await resultOfRecipient(db, props.accountId, found.id);
+    const result = await recipientResultRow(db, props.accountId, found.id);
     if (result) return result;
   }
   throw new AppError('simulation_not_found');
-}
-
-/** One recipient of the account with its employee's address, as a result shows it. */
-export function resultOfRecipient(db: Db, accountId: number, recipientId: number) {
-  return db
-    .selectFrom('phishing_recipients as r')
-    .leftJoin('employees as e', (join) =>
-      join.onRef('e.id', '=', 'r.employee_id').onRef('e.account_id', '=', 'r.account_id'),
-    )
-    .select([
-      'r.employee_id',
-      'r.employee_deleted_at',
-      'e.email',
-      'r.template_key',
-      'r.status',
-      'r.sent_at',
-      'r.opened_at',
-      'r.clicked_at',
-      'r.submitted_at',
-      'r.reported_at',
-      'r.training_assigned_at',
-    ])
-    .where('r.account_id', '=', accountId)
-    .where('r.id', '=', recipientId)
-    .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountOf } from '../../admin/request.js';
 import { CsvFile, responses } from '../../admin/schemas.js';
+import { sendCsvFile } from '../../http/csv-download.js';
 import { listEnvelope } from '../../http/page-envelope.js';
 import { parseId } from '../../ids.js';
 import { listWindow } from '../../pagination.js';
@@ -91,14 +92,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
     },
     async (request, reply) => {
       const csv = await exportRecipients(app.db, accountOf(request).accountId, request.params.campaignId);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header(
-          'Content-Disposition',
-          `attachment; filename="phishing-campaign-${request.params.campaignId}-results.csv"`,
-        )
-        .header('Cache-Control', 'no-store')
-        .send(csv);
+      return sendCsvFile(reply, `phishing-campaign-${request.params.campaignId}-results.csv`, csv);
     },
   );
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { PhishingRecipientStatus } from '../../db/schema.js';
+import { aliased, LISTED_RECIPIENT_COLUMNS, type ListedRecipient } from './phishing.recipient-columns.js';
 
 /**
  * SQL of a phishing campaign's results (read only): the campaigns as the Customer API lists
@@ -151,41 +152,8 @@ export async function countRecipients(db: Db, accountId: number, f: RecipientFil
   return Number(row.n);
 }
 
-const RECIPIENT_COLUMNS = [
-  'r.id',
-  'r.campaign_id',
-  'r.employee_id',
-  'r.employee_deleted_at',
-  'r.template_key',
-  'r.group_ids',
-  'r.planned_at',
-  'r.status',
-  'r.sent_at',
-  'r.opened_at',
-  'r.clicked_at',
-  'r.submitted_at',
-  'r.reported_at',
-  'r.failed_at',
-  'r.training_assigned_at',
-] as const;
-
-const PAGE_COLUMNS = RECIPIENT_COLUMNS.map((c) => `p.${c.slice(2)}`) as unknown as readonly [
-  'p.id',
-  'p.campaign_id',
-  'p.employee_id',
-  'p.employee_deleted_at',
-  'p.template_key',
-  'p.group_ids',
-  'p.planned_at',
-  'p.status',
-  'p.sent_at',
-  'p.opened_at',
-  'p.clicked_at',
-  'p.submitted_at',
-  'p.reported_at',
-  'p.failed_at',
-  'p.training_assigned_at',
-];
+const RECIPIENT_COLUMNS = aliased('r', LISTED_RECIPIENT_COLUMNS);
+const PAGE_COLUMNS = aliased('p', LISTED_RECIPIENT_COLUMNS);
 
 /** The page's recipients with the people they name (the join runs on the page's rows only). */
 function withPeople(db: Db, accountId: number, ids: { id: number }[]) {
@@ -228,22 +196,7 @@ export async function recipientRows(
   return (await withPeople(db, accountId, ids)) as RecipientListRow[];
 }
 
-export interface RecipientListRow {
-  id: number;
-  campaign_id: number;
-  employee_id: number;
-  employee_deleted_at: number | null;
-  template_key: string;
-  group_ids: string;
-  planned_at: number;
-  status: PhishingRecipientStatus;
-  sent_at: number | null;
-  opened_at: number | null;
-  clicked_at: number | null;
-  submitted_at: number | null;
-  reported_at: number | null;
-  failed_at: number | null;
-  training_assigned_at: number | null;
+export interface RecipientListRow extends ListedRecipient {
   first_name: string | null;
   last_name: string | null;
   email: string | null;
@@ -313,4 +266,10 @@ export function employeeOfAccount(db: Db, accountId: number, employeeId: number)
     .where('id', '=', employeeId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
+}
+
+/** One recipient of the account with its person, as a result shows it (the report's answer). */
+export async function recipientResultRow(db: Db, accountId: number, recipientId: number) {
+  const [row] = await withPeople(db, accountId, [{ id: recipientId }]);
+  return row;
 }

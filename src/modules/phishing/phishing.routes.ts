@@ -25,6 +25,7 @@ export const phishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/phishing/',
     {
       schema: {
+        operationId: 'listPhishingCampaigns',
         summary: 'List phishing campaigns',
         description:
           'Ordered by id, with the target groups, template pool, send window and figures (human events only: scanners are not counted).',
@@ -46,6 +47,7 @@ export const phishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/phishing/:campaign_id/',
     {
       schema: {
+        operationId: 'getPhishingCampaign',
         summary: 'Get a phishing campaign',
         tags,
         params: PhishingCampaignParams,
@@ -63,6 +65,7 @@ export const phishingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/phishing/:campaign_id/results/',
     {
       schema: {
+        operationId: 'listPhishingCampaignResults',
         summary: 'List a phishing campaign’s results',
         description:
           'One per person targeted, ordered by employee id: the template they were sent, their status and the first time of each step. Optional `status` and `employee_id` filters.',

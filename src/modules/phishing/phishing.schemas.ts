@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorSchema, listErrors, standardErrors } from '../../http/error-responses.js';
+import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
 import {
   Id,
   IdParam,
@@ -163,6 +164,7 @@ export const ListResultsQuery = Type.Object({
     Type.String({
       description: `Only people in this status (\`reported\`: people who reported, whatever their status). One of ${RECIPIENT_STATUS_FILTERS.map((s) => `\`${s}\``).join(', ')}.`,
       examples: ['clicked'],
+      [OPENAPI_OVERRIDE]: { type: 'string', enum: [...RECIPIENT_STATUS_FILTERS], examples: ['clicked'] },
     }),
   ),
   employee_id: Type.Optional(
@@ -170,6 +172,7 @@ export const ListResultsQuery = Type.Object({
       pattern: POSITIVE_INTEGER_PATTERN,
       description: 'Only this employee’s result (a positive integer).',
       examples: ['17'],
+      [OPENAPI_OVERRIDE]: { type: 'integer', format: 'int64', minimum: 1, examples: [17] },
     }),
   ),
 });

@@ -37,6 +37,9 @@ p{margin:0 0 1rem}
 .notice{border-radius:12px;padding:1rem 1.25rem;margin:0 0 1.25rem;border:1px solid #b7d3ec;background:var(--accent-soft)}
 .notice.ok{background:var(--ok-soft);border-color:#b7e0c4}
 .notice p:last-child{margin-bottom:0}
+.button{display:inline-flex;align-items:center;justify-content:center;min-height:3rem;padding:.75rem 1.5rem;border-radius:10px;background:var(--ok);color:#fff;font-weight:600;text-decoration:none}
+.button:hover,.button:focus-visible{background:#0f4d27;color:#fff}
+@media (max-width:30rem){.button{width:100%}}
 .email{background:var(--surface);border:1px solid var(--line);border-radius:12px;overflow:hidden;margin:0 0 1rem}
 .email dl{margin:0;padding:1rem 1.25rem;border-bottom:1px solid var(--line);display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
 .email dt{color:var(--muted);font-weight:600}
@@ -75,8 +78,11 @@ ${body}
 
 export interface TeachableView {
   email: TeachableEmail;
-  /** Whether a remedial course was assigned to the person, and where its invitation went. */
-  training: { assigned: boolean; email: string | null };
+  /**
+   * Whether a remedial course was assigned to the person, where its invitation went, and their
+   * personal learner link (the same kind the invitation carries) when the enrollment is known.
+   */
+  training: { assigned: boolean; email: string | null; link?: string | null };
 }
 
 /** The teachable page: this was a simulation, the email with its red flags marked, the course assigned. */
@@ -91,7 +97,11 @@ export function teachablePage(view: TeachableView): string {
         view.training.email
           ? html` An invitation with your personal link was sent to <strong>${view.training.email}</strong>.`
           : ''
-      }</p></div>`
+      }</p>${
+        view.training.link
+          ? html`<p style="margin-bottom:0"><a class="button" href="${view.training.link}">Start the course now</a></p>`
+          : ''
+      }</div>`
     : '';
   return page(
     'This was a phishing simulation',

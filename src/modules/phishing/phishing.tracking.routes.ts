@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { linkTo, phishBaseUrl } from '../../http/links.js';
+import { linkTo, phishBaseUrl, publicBaseUrl } from '../../http/links.js';
+import { campaignChangedSince, campaignChangesSeen } from './phishing.campaign-changes.js';
 import type { HitKind } from './phishing.classify.js';
 import { LANDING_PAGE_HEADERS } from './phishing.landing.js';
 import { submitPath, teachablePath } from './phishing.links.js';
@@ -32,6 +33,14 @@ export const TRACKING_PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** Never cached, indexed or passed on as a referrer: every answer of these routes carries them. */
+const NOT_KEPT_HEADERS = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'referrer-policy': 'no-referrer',
+} as const;
+const IMAGE_HEADERS = { 'content-type': 'image/png', ...NOT_KEPT_HEADERS } as const;
 
 /** The most field names kept from one submission, and the longest name. */
 const FIELD_NAMES_MAX = 50;
@@ -113,6 +122,8 @@ interface Tracked {
   found: RecipientWithCampaign;
   /** Pages already rendered for this recipient as it is (`landing`, `teach:0`, `teach:1`). */
   pages: Map<string, string>;
+  /** `campaignChangesSeen()` before it was read: a later status change here makes it stale. */
+  seen: number;
 }
 
 export interface TrackingOptions {
@@ -161,9 +172,10 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     }
     if (!isSimulationToken(token)) return null;
     const known = tracked.get(token);
-    if (known) return known.found;
+    if (known && !campaignChangedSince(known.found.campaign_id, known.seen)) return known.found;
+    const seen = campaignChangesSeen();
     const found = (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
-    if (found && tracked.ttl > 0) tracked.set(token, { found, pages: new Map() });
+    if (found && tracked.ttl > 0) tracked.set(token, { found, pages: new Map(), seen });
     return found;
   }
 
@@ -173,6 +185,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     kind: HitKind,
     fieldNames?: string[],
   ) => {
+    const seen = campaignChangesSeen();
     const result = await recordStep(app.db, machine, found, {
       kind,
       at: Date.now(),
@@ -185,7 +198,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     const after = result.recipient;
     if (after && tracked.ttl > 0 && MOVING.some((column) => after[column] !== found[column])) {
       const moved = { ...found, ...after };
-      tracked.set(found.token, { found: moved, pages: new Map() });
+      tracked.set(found.token, { found: moved, pages: new Map(), seen });
       return { ...result, found: moved };
     }
     return { ...result, found };
@@ -208,7 +221,11 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
   async function sendTeachable(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
     const assigned = trainingAssigned || found.training_assigned_at !== null;
     const page = await pageOf(found, assigned ? 'teach:1' : 'teach:0', () =>
-      teachablePageOf(app.db, found, { phishBase: phishBaseUrl(app), trainingAssigned: assigned }),
+      teachablePageOf(app.db, found, {
+        phishBase: phishBaseUrl(app),
+        trainingAssigned: assigned,
+        learner: { baseUrl: publicBaseUrl(app), linkTtlMs: app.config.learner.linkTtlMs },
+      }),
     );
     if (page === null) return generic(reply);
     return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(page);
@@ -224,12 +241,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       if (found !== 'limited' && found !== null) await record(request, found, 'open');
       return reply
         .code(found === 'limited' ? 429 : 200)
-        .headers({
-          'content-type': 'image/png',
-          'cache-control': 'no-store',
-          'x-robots-tag': 'noindex, nofollow',
-          'referrer-policy': 'no-referrer',
-        })
+        .headers(IMAGE_HEADERS)
         .send(TRACKING_PIXEL);
     },
   );
@@ -265,15 +277,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       const body = request.body as { fieldNames?: string[] } | undefined;
       await record(request, found, 'submit', body?.fieldNames ?? []);
       // Back to a GET (no resubmission on reload), on the same origin (the landing CSP's form-action 'self').
-      return reply
-        .code(303)
-        .headers({
-          'cache-control': 'no-store',
-          'x-robots-tag': 'noindex, nofollow',
-          'referrer-policy': 'no-referrer',
-        })
-        .header('location', teachablePath(found.token))
-        .send();
+      return reply.code(303).headers(NOT_KEPT_HEADERS).header('location', teachablePath(found.token)).send();
     },
   );
 
@@ -285,11 +289,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
       if (found !== 'limited' && found !== null) await record(request, found, 'interaction');
       return reply
         .code(found === 'limited' ? 429 : 204)
-        .headers({
-          'cache-control': 'no-store',
-          'x-robots-tag': 'noindex, nofollow',
-          'referrer-policy': 'no-referrer',
-        })
+        .headers(NOT_KEPT_HEADERS)
         .send();
     },
   );

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
+import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../../learner-links.js';
 import { renderLandingPage, renderTeachableEmail } from './phishing.landing.js';
 import { builtInPhishingTemplates } from './phishing.library.js';
 import { simulationLink } from './phishing.links.js';
@@ -103,7 +104,12 @@ export async function landingPageOf(
 export async function teachablePageOf(
   db: Db,
   recipient: RecipientWithCampaign,
-  options: { phishBase: string; trainingAssigned: boolean },
+  options: {
+    phishBase: string;
+    trainingAssigned: boolean;
+    /** Where the person's learner link points (PUBLIC_URL) and how long it is valid. */
+    learner?: LearnerLinks;
+  },
 ): Promise<string | null> {
   const template = await templateOfRecipient(db, recipient);
   if (!template) return null;
@@ -117,9 +123,31 @@ export async function teachablePageOf(
     });
     return teachablePage({
       email,
-      training: { assigned: options.trainingAssigned, email: vars.email || null },
+      training: {
+        assigned: options.trainingAssigned,
+        email: vars.email || null,
+        link: options.trainingAssigned ? await learnerLinkOf(db, recipient, options.learner) : null,
+      },
     });
   } catch {
     return null;
   }
+}
+
+/** Where learner links point (PUBLIC_URL) and how long one stays valid. */
+interface LearnerLinks {
+  baseUrl: string;
+  linkTtlMs: number;
+}
+
+/** The person's own learner link for their remedial enrollment, as the invitation carries it. */
+async function learnerLinkOf(
+  db: Db,
+  recipient: RecipientWithCampaign,
+  learner: LearnerLinks | undefined,
+): Promise<string | null> {
+  if (!learner || recipient.enrollment_id === null) return null;
+  const expiresAt = Date.now() + learner.linkTtlMs;
+  const token = signLearnerToken(await learnerLinkSecret(db), recipient.enrollment_id, expiresAt);
+  return learnerUrl(learner.baseUrl, token);
 }

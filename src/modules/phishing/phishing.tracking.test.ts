@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
 import { BROWSER, figuresOf, recountFigures, seedPhishingCampaign } from '../../../test/helpers/phishing.js';
+import { stopPhishingCampaign } from './phishing.campaigns.transitions.js';
 import { newSimulationToken } from './phishing.links.js';
 
 let t: TestApp;
@@ -246,6 +247,21 @@ describe('tracking routes', () => {
     }
   });
 
+  it('a campaign stopped a moment after a click shows the teachable page on the next click, not the cached landing page', async () => {
+    const account = await makeAccount(t.app);
+    const c = await seedPhishingCampaign(t.app, account.id, { landing: 'teach_on_submit' });
+    const [p] = c.people;
+    const address = nextAddress();
+    expect((await hit('GET', `/v/${p!.token}`, browser, address)).body).toContain('<form');
+    const events = (await eventsOf(p!.id)).length;
+    await stopPhishingCampaign(t.app.db, account.id, c.campaignId);
+    const again = await hit('GET', `/v/${p!.token}`, browser, address);
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('This was a phishing simulation');
+    expect(again.body).not.toContain('<form');
+    expect(await eventsOf(p!.id)).toHaveLength(events);
+  });
+
   it('wrong, malformed and unknown tokens get identical answers that name no account', async () => {
     const account = await makeAccount(t.app, 'Very Distinctive Name Ltd');
     await seedPhishingCampaign(t.app, account.id);
@@ -303,6 +319,28 @@ describe('tracking routes', () => {
     expect(r.sent_at).toBe(r.clicked_at);
     expect(await figuresOf(t.app, c.campaignId)).toMatchObject({ delivered: 1, clicked: 1 });
     await expectFiguresMatchRecount(c.campaignId);
+  });
+
+  it('a failing click’s teachable page links to the person’s own remedial course, which opens', async () => {
+    const account = await makeAccount(t.app);
+    const c = await seedPhishingCampaign(t.app, account.id, { remedial: true, landing: 'teach_on_click' });
+    const [p] = c.people;
+    const res = await hit('GET', `/v/${p!.token}`);
+    expect(res.body).toContain('A short course about spotting phishing was assigned to you.');
+    const link = /<a class="button" href="([^"]+)">Start the course now<\/a>/.exec(res.body)?.[1];
+    expect(link).toMatch(/\/learn\/[^/]+$/);
+    const enrollment = await t.app.db
+      .selectFrom('enrollments')
+      .select('id')
+      .where('campaign_id', '=', c.remedialId!)
+      .where('employee_id', '=', p!.employee.id)
+      .executeTakeFirstOrThrow();
+    expect(link).toContain(`/learn/${enrollment.id}.`);
+    const learner = await t.app.inject({ method: 'GET', url: new URL(link!).pathname });
+    expect(learner.statusCode).toBe(200);
+    expect(learner.body).toContain('Phishing');
+    // Later visits of the teachable page show the same course.
+    expect((await hit('GET', `/v/${p!.token}/learn`)).body).toContain('Start the course now');
   });
 
   it('clicks arriving together (one batch) each count once per person, and enrol a failing person once', async () => {

@@ -34,3 +34,18 @@ export function useClampPage(
     }
   }, [data, page, pageSize, setPage]);
 }
+
+/**
+ * A filter of a server-side list (the empty value: none): choosing another starts again at
+ * page 1, as a new search does.
+ */
+export function useListFilter<T extends string = string>(
+  setPage: (page: number) => void,
+): [T | '', (value: T | '') => void] {
+  const [value, setValue] = useState<T | ''>('');
+  const change = (next: T | '') => {
+    setValue(next);
+    setPage(1);
+  };
+  return [value, change];
+}

@@ -33,5 +33,31 @@ export const pageSizeProps: { recordsPerPageOptions: number[]; recordsPerPageLab
   recordsPerPageLabel: 'Rows per page',
 };
 
+/**
+ * The props of a DataTable showing one page of a server-side list: the paged ones, its rows and
+ * count from the query, the page and page size from the list's state (`useListState`).
+ */
+export function serverPageProps<T>(
+  list: {
+    page: number;
+    setPage: (page: number) => void;
+    pageSize: number;
+    setPageSize: (size: number) => void;
+  },
+  query: { data?: { results: T[]; count: number }; isFetching: boolean },
+) {
+  return {
+    ...pagedTableProps,
+    records: query.data?.results ?? [],
+    totalRecords: query.data?.count ?? 0,
+    page: list.page,
+    onPageChange: list.setPage,
+    recordsPerPage: list.pageSize,
+    ...pageSizeProps,
+    onRecordsPerPageChange: list.setPageSize,
+    fetching: query.isFetching,
+  };
+}
+
 /** A narrow screen hides secondary columns. */
 export const WIDE_ONLY = '(min-width: 48em)';

@@ -12,7 +12,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { IconButton } from '../../components/IconButton';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath } from '../../layout/account-context';
 import { AccountFormModal } from './AccountFormModal';
@@ -52,16 +52,8 @@ export function AccountsPage() {
         />
         <ErrorAlert error={accounts.error} title="Could not load the accounts" />
         <DataTable<Account>
-          {...pagedTableProps}
+          {...serverPageProps(list, accounts)}
           aria-label="Customer accounts"
-          records={accounts.data?.results ?? []}
-          totalRecords={accounts.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
-          fetching={accounts.isFetching}
           emptyState={
             <EmptyState title={list.query ? 'No account matches your search' : 'No customer accounts yet'}>
               {list.query ? 'Try another name.' : 'Create the first one with “New account”.'}

@@ -1,7 +1,6 @@
 import { Anchor, Box, Button, NativeSelect, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from '../../api/types';
@@ -10,10 +9,10 @@ import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
-import { useClampPage, useListState } from '../../components/list-state';
+import { useClampPage, useListFilter, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge, statusLabel } from '../../components/StatusBadge';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { percentText } from './campaign-format';
 
@@ -50,7 +49,7 @@ export function CampaignsPage() {
   const account = useAccount();
   const navigate = useNavigate();
   const list = useListState();
-  const [status, setStatus] = useState<CampaignStatus | ''>('');
+  const [status, changeStatus] = useListFilter<CampaignStatus>(list.setPage);
   const campaigns = useQuery({
     queryKey: ['campaigns', account.id, status, list.page, list.pageSize],
     queryFn: () =>
@@ -71,10 +70,6 @@ export function CampaignsPage() {
     { value: '', label: 'All' },
     ...CAMPAIGN_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
   ];
-  const changeStatus = (value: CampaignStatus | '') => {
-    setStatus(value);
-    list.setPage(1);
-  };
 
   return (
     <>
@@ -102,16 +97,8 @@ export function CampaignsPage() {
         />
         <ErrorAlert error={campaigns.error} title="Could not load the campaigns" />
         <DataTable<Campaign>
-          {...pagedTableProps}
+          {...serverPageProps(list, campaigns)}
           aria-label="Training campaigns"
-          records={campaigns.data?.results ?? []}
-          totalRecords={campaigns.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
-          fetching={campaigns.isFetching}
           emptyState={
             status ? (
               <EmptyState title={`No ${statusLabel(status).toLowerCase()} campaigns`}>

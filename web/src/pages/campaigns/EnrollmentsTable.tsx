@@ -1,29 +1,23 @@
-import {
-  Button,
-  NativeSelect,
-  Group as Row,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Button, Group as Row, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconMail, IconMailForward, IconSearch } from '@tabler/icons-react';
+import { IconMail, IconMailForward } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
 import { type Campaign, ENROLLMENT_STATUSES, type Enrollment, type EnrollmentStatus } from '../../api/types';
+import { CsvDownloadButton } from '../../components/CsvDownloadButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FilterSelect } from '../../components/FilterSelect';
 import { IconButton } from '../../components/IconButton';
 import { invalidateAccount } from '../../components/invalidate';
-import { useClampPage, useListState } from '../../components/list-state';
+import { ListSearch } from '../../components/ListSearch';
+import { useClampPage, useListFilter, useListState } from '../../components/list-state';
+import { PageSection } from '../../components/PageSection';
 import { ENROLLMENT_COLORS, StatusBadge, statusLabel } from '../../components/StatusBadge';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { accountPath } from '../../layout/account-context';
 import { scoreText } from './campaign-format';
 
@@ -40,7 +34,7 @@ interface EnrollmentsTableProps {
 /** Everyone enrolled, paged and filtered by the server, with the CSV export of all of them. */
 export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTableProps) {
   const list = useListState();
-  const [status, setStatus] = useState<EnrollmentStatus | ''>('');
+  const [status, setStatus] = useListFilter<EnrollmentStatus>(list.setPage);
   const params = { status, search: list.query, page: list.page, page_size: list.pageSize };
   const enrollments = useQuery({
     queryKey: ['enrollments', accountId, campaign.id, params],
@@ -74,11 +68,9 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
   const filtered = Boolean(list.query || status);
 
   return (
-    <Stack component="section" aria-labelledby="people-heading" gap="sm">
-      <Row justify="space-between" align="flex-end">
-        <Title order={2} size="h3" id="people-heading">
-          People
-        </Title>
+    <PageSection
+      title="People"
+      actions={
         <Row gap="xs">
           <Button
             component={Link}
@@ -88,54 +80,35 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
           >
             Messages
           </Button>
-          <Button
-            component="a"
+          <CsvDownloadButton
             href={`${API_BASE}/accounts/${accountId}/campaigns/${campaign.id}/enrollments.csv`}
-            download
-            variant="default"
-            leftSection={<IconDownload size={16} aria-hidden />}
           >
             Export CSV
-          </Button>
+          </CsvDownloadButton>
         </Row>
-      </Row>
+      }
+    >
       <Row gap="sm" align="flex-end">
-        <TextInput
+        <ListSearch
+          list={list}
           aria-label="Search people"
           placeholder="Search by name or email"
-          type="search"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
           style={{ flex: '1 1 14rem' }}
           maw={400}
         />
-        <NativeSelect
+        <FilterSelect
           aria-label="Status"
-          data={[
-            { value: '', label: 'All statuses' },
-            ...ENROLLMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
-          ]}
+          allLabel="All statuses"
+          options={ENROLLMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
           value={status}
-          onChange={(e) => {
-            setStatus(e.currentTarget.value as EnrollmentStatus | '');
-            list.setPage(1);
-          }}
+          onChange={setStatus}
           w={170}
         />
       </Row>
       <ErrorAlert error={enrollments.error} title="Could not load the people" />
       <DataTable<Enrollment>
-        {...pagedTableProps}
+        {...serverPageProps(list, enrollments)}
         aria-label="People in this campaign"
-        records={enrollments.data?.results ?? []}
-        totalRecords={enrollments.data?.count ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        {...pageSizeProps}
-        onRecordsPerPageChange={list.setPageSize}
-        fetching={enrollments.isFetching}
         emptyState={
           filtered ? (
             <EmptyState title="Nobody matches">Try another search or status.</EmptyState>
@@ -227,6 +200,6 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
             : []),
         ]}
       />
-    </Stack>
+    </PageSection>
   );
 }

@@ -2,13 +2,13 @@ import { CompositeChart, DonutChart } from '@mantine/charts';
 import { Card, Grid, Group as Row, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import type { ReactNode } from 'react';
 import { api, call } from '../../api/client';
 import type { Campaign, EnrollmentStatus, Progress } from '../../api/types';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageSection } from '../../components/PageSection';
+import { Stat } from '../../components/Stat';
 import { ENROLLMENT_COLORS, statusLabel } from '../../components/StatusBadge';
 import { baseTableProps } from '../../components/table';
 import { percentText, scoreText } from './campaign-format';
@@ -17,26 +17,6 @@ const STATUS_ORDER: EnrollmentStatus[] = ['completed', 'in_progress', 'not_start
 
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
 const dayText = (date: string) => dayFormat.format(new Date(`${date}T00:00:00Z`));
-
-function Stat({ label, value, hint }: { label: string; value: string; hint?: ReactNode }) {
-  return (
-    <Card withBorder padding="md">
-      <Text size="sm" c="dimmed" fw={500} component="dt">
-        {label}
-      </Text>
-      <dd style={{ margin: 0 }}>
-        <Text component="span" display="block" fz={{ base: 22, sm: 28 }} fw={700} lh={1.25}>
-          {value}
-        </Text>
-        {hint && (
-          <Text component="span" display="block" size="xs" c="dimmed" mt={2}>
-            {hint}
-          </Text>
-        )}
-      </dd>
-    </Card>
-  );
-}
 
 interface ProgressViewProps {
   accountId: number;

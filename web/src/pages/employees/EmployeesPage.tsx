@@ -1,6 +1,6 @@
-import { Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFileImport, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconFileImport, IconUserPlus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
@@ -8,14 +8,16 @@ import { Link, useNavigate } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
 import type { Employee, EmployeeSort } from '../../api/types';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
+import { CsvDownloadButton } from '../../components/CsvDownloadButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { invalidateAccount } from '../../components/invalidate';
+import { ListSearch } from '../../components/ListSearch';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { EmployeeFormModal } from './EmployeeFormModal';
@@ -92,45 +94,28 @@ export function EmployeesPage() {
             >
               Import CSV
             </Button>
-            <Button
-              component="a"
-              href={`${API_BASE}/accounts/${account.id}/employees/export.csv`}
-              download
-              variant="default"
-              leftSection={<IconDownload size={16} aria-hidden />}
-            >
+            <CsvDownloadButton href={`${API_BASE}/accounts/${account.id}/employees/export.csv`}>
               Export CSV
-            </Button>
+            </CsvDownloadButton>
           </>
         }
       />
       <Stack>
-        <TextInput
+        <ListSearch
+          list={list}
           aria-label="Search employees"
           placeholder="Search by name or email"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
           maw={400}
-          type="search"
         />
         <ErrorAlert error={employees.error} title="Could not load the employees" />
         <DataTable<Employee>
-          {...pagedTableProps}
+          {...serverPageProps(list, employees)}
           aria-label="Employees"
-          records={employees.data?.results ?? []}
-          totalRecords={employees.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
           sortStatus={sort}
           onSortStatusChange={(status) => {
             setSort(status);
             list.setPage(1);
           }}
-          fetching={employees.isFetching}
           emptyState={
             empty ? (
               <EmptyState title="No employees yet">

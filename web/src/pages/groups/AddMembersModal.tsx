@@ -1,6 +1,5 @@
-import { Button, Modal, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Modal, Group as Row, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -9,6 +8,7 @@ import type { Employee, Group } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
+import { ListSearch } from '../../components/ListSearch';
 import { useListState } from '../../components/list-state';
 import { pagedTableProps } from '../../components/table';
 import { useOnOpen } from '../../components/use-on-open';
@@ -68,15 +68,7 @@ export function AddMembersModal({ accountId, group, opened, onClose }: AddMember
   return (
     <Modal opened={opened} onClose={onClose} title={`Add members to ${group.name}`} size="lg">
       <Stack>
-        <TextInput
-          label="Search employees"
-          placeholder="Name or email"
-          type="search"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
-          data-autofocus
-        />
+        <ListSearch list={list} label="Search employees" placeholder="Name or email" data-autofocus />
         <DataTable<Employee>
           {...pagedTableProps}
           minHeight={150}

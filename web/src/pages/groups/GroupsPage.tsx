@@ -1,6 +1,5 @@
-import { Anchor, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { Link } from 'react-router';
@@ -13,10 +12,11 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber, plural } from '../../components/format';
 import { invalidateAccount } from '../../components/invalidate';
+import { ListSearch } from '../../components/ListSearch';
 import { useClampPage, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { RowActions } from '../../components/RowActions';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { GroupFormModal } from './GroupFormModal';
@@ -71,27 +71,11 @@ export function GroupsPage() {
         actions={<AddButton onClick={() => form.open(null)}>New group</AddButton>}
       />
       <Stack>
-        <TextInput
-          aria-label="Search groups"
-          placeholder="Search by name"
-          type="search"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
-          maw={360}
-        />
+        <ListSearch list={list} aria-label="Search groups" placeholder="Search by name" maw={360} />
         <ErrorAlert error={groups.error} title="Could not load the groups" />
         <DataTable<Group>
-          {...pagedTableProps}
+          {...serverPageProps(list, groups)}
           aria-label="Groups"
-          records={groups.data?.results ?? []}
-          totalRecords={groups.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
-          fetching={groups.isFetching}
           emptyState={
             list.query ? (
               <EmptyState title="No group matches your search">Try another name.</EmptyState>

@@ -1,6 +1,6 @@
-import { Button, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group as Row, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSearch, IconUserMinus } from '@tabler/icons-react';
+import { IconUserMinus } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
@@ -10,8 +10,9 @@ import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { plural } from '../../components/format';
+import { ListSearch } from '../../components/ListSearch';
 import { useClampPage, useListState } from '../../components/list-state';
-import { pagedTableProps, pageSizeProps } from '../../components/table';
+import { serverPageProps } from '../../components/table';
 import { membershipChanged } from './membership';
 
 const fullName = (e: Employee) => `${e.first_name} ${e.last_name}`;
@@ -55,13 +56,10 @@ export function MembersTable({ accountId, group }: { accountId: number; group: G
   return (
     <Stack component="section" aria-label="Members">
       <Row justify="space-between" gap="sm">
-        <TextInput
+        <ListSearch
+          list={list}
           aria-label="Search members"
           placeholder="Search members by name or email"
-          type="search"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
           style={{ flex: '1 1 16rem' }}
           maw={400}
         />
@@ -80,16 +78,8 @@ export function MembersTable({ accountId, group }: { accountId: number; group: G
       </Row>
       <ErrorAlert error={members.error} title="Could not load the members" />
       <DataTable<Employee>
-        {...pagedTableProps}
+        {...serverPageProps(list, members)}
         aria-label="Members"
-        records={members.data?.results ?? []}
-        totalRecords={members.data?.count ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        {...pageSizeProps}
-        onRecordsPerPageChange={list.setPageSize}
-        fetching={members.isFetching}
         selectedRecords={selected}
         onSelectedRecordsChange={setSelected}
         allRecordsSelectionCheckboxProps={{ 'aria-label': 'Select all members on this page' }}

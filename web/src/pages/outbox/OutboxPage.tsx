@@ -1,19 +1,19 @@
-import { Alert, Anchor, Card, NativeSelect, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Card, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconInbox, IconMailForward } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { MESSAGE_STATUSES, type Message, type MessageStatus } from '../../api/types';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { FilterSelect } from '../../components/FilterSelect';
 import { formatNumber } from '../../components/format';
-import { useClampPage, useListState } from '../../components/list-state';
+import { useClampPage, useListFilter, useListState } from '../../components/list-state';
 import { PageHeader } from '../../components/PageHeader';
 import { StatusBadge, statusLabel } from '../../components/StatusBadge';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { MessageModal } from './MessageModal';
@@ -26,7 +26,7 @@ const BUSY_REFRESH_MS = 3_000;
 export function OutboxPage() {
   const account = useAccount();
   const list = useListState();
-  const [status, setStatus] = useState<MessageStatus | ''>('');
+  const [status, setStatus] = useListFilter<MessageStatus>(list.setPage);
   const [searchParams, setSearchParams] = useSearchParams();
   const campaignId = Number(searchParams.get('campaign')) || undefined;
   const opened = useDialog<Message>();
@@ -97,17 +97,12 @@ export function OutboxPage() {
           ))}
         </SimpleGrid>
         <Row gap="sm" align="flex-end" justify="space-between">
-          <NativeSelect
+          <FilterSelect
             label="Status"
-            data={[
-              { value: '', label: 'All statuses' },
-              ...MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
-            ]}
+            allLabel="All statuses"
+            options={MESSAGE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
             value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value as MessageStatus | '');
-              list.setPage(1);
-            }}
+            onChange={setStatus}
             w={180}
           />
           {campaignId !== undefined && (
@@ -129,16 +124,8 @@ export function OutboxPage() {
         </Row>
         <ErrorAlert error={messages.error} title="Could not load the messages" />
         <DataTable<Message>
-          {...pagedTableProps}
+          {...serverPageProps(list, messages)}
           aria-label="Messages"
-          records={messages.data?.results ?? []}
-          totalRecords={messages.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
-          fetching={messages.isFetching}
           emptyState={
             <EmptyState
               title={status ? `No ${statusLabel(status).toLowerCase()} messages` : 'No messages yet'}

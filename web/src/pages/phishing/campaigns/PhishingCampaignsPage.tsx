@@ -11,7 +11,7 @@ import { formatNumber } from '../../../components/format';
 import { useClampPage, useListState } from '../../../components/list-state';
 import { PageHeader } from '../../../components/PageHeader';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../../components/table';
+import { serverPageProps, WIDE_ONLY } from '../../../components/table';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import type { PhishingCampaign } from './phishing-api';
 
@@ -46,16 +46,8 @@ export function PhishingCampaignsPage() {
       <Stack>
         <ErrorAlert error={campaigns.error} title="Could not load the campaigns" />
         <DataTable<PhishingCampaign>
-          {...pagedTableProps}
+          {...serverPageProps(list, campaigns)}
           aria-label="Phishing campaigns"
-          records={campaigns.data?.results ?? []}
-          totalRecords={campaigns.data?.count ?? 0}
-          page={list.page}
-          onPageChange={list.setPage}
-          recordsPerPage={list.pageSize}
-          {...pageSizeProps}
-          onRecordsPerPageChange={list.setPageSize}
-          fetching={campaigns.isFetching}
           emptyState={
             <EmptyState title="No phishing campaigns yet">Create one to test your people.</EmptyState>
           }

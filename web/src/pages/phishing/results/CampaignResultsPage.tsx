@@ -1,7 +1,6 @@
 import { Card, Grid, Group as Row, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
-import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { api, call } from '../../../api/client';
 import type { components } from '../../../api/generated/admin-api';
@@ -10,6 +9,7 @@ import { Loading } from '../../../components/Loading';
 import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageSection } from '../../../components/PageSection';
+import { Stat } from '../../../components/Stat';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { baseTableProps, WIDE_ONLY } from '../../../components/table';
 import { accountPath, useAccount } from '../../../layout/account-context';
@@ -23,26 +23,6 @@ type Breakdown = components['schemas']['PhishingBreakdown'];
 
 /** While a campaign runs its figures move: read them again this often. */
 const LIVE_REFRESH_MS = 20_000;
-
-function Stat({ label, value, hint }: { label: string; value: string; hint?: ReactNode }) {
-  return (
-    <Card withBorder padding="md">
-      <Text size="sm" c="dimmed" fw={500} component="dt">
-        {label}
-      </Text>
-      <dd style={{ margin: 0 }}>
-        <Text component="span" display="block" fz={{ base: 22, sm: 28 }} fw={700} lh={1.25}>
-          {value}
-        </Text>
-        {hint && (
-          <Text component="span" display="block" size="xs" c="dimmed" mt={2}>
-            {hint}
-          </Text>
-        )}
-      </dd>
-    </Card>
-  );
-}
 
 const FUNNEL = [
   { key: 'delivered', label: 'Delivered', color: 'var(--mantine-color-blue-6)' },

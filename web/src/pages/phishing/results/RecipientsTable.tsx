@@ -1,26 +1,19 @@
-import {
-  Badge,
-  Button,
-  Code,
-  NativeSelect,
-  Group as Row,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Code, Group as Row, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { API_BASE, api, call } from '../../../api/client';
 import type { components } from '../../../api/generated/admin-api';
+import { CsvDownloadButton } from '../../../components/CsvDownloadButton';
 import { DateText } from '../../../components/DateText';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { FilterSelect } from '../../../components/FilterSelect';
 import { formatDateTime } from '../../../components/format';
-import { useClampPage, useListState } from '../../../components/list-state';
-import { pagedTableProps, pageSizeProps, WIDE_ONLY } from '../../../components/table';
+import { ListSearch } from '../../../components/ListSearch';
+import { useClampPage, useListFilter, useListState } from '../../../components/list-state';
+import { PageSection } from '../../../components/PageSection';
+import { serverPageProps, WIDE_ONLY } from '../../../components/table';
 import { ReclassifyDialog } from './ReclassifyDialog';
 import { EVENT_LABELS, RECIPIENT_STATUS_COLORS, RECIPIENT_STATUS_LABELS } from './results-format';
 
@@ -56,9 +49,9 @@ interface RecipientsTableProps {
 export function RecipientsTable({ accountId, summary }: RecipientsTableProps) {
   const campaignId = summary.campaign.id;
   const list = useListState();
-  const [status, setStatus] = useState('');
-  const [groupId, setGroupId] = useState('');
-  const [template, setTemplate] = useState('');
+  const [status, setStatus] = useListFilter(list.setPage);
+  const [groupId, setGroupId] = useListFilter(list.setPage);
+  const [template, setTemplate] = useListFilter(list.setPage);
   const [expanded, setExpanded] = useState<number[]>([]);
   const params = {
     page: list.page,
@@ -84,91 +77,60 @@ export function RecipientsTable({ accountId, summary }: RecipientsTableProps) {
   const templateName = new Map(summary.campaign.templates.map((t) => [t.key, t.name]));
 
   return (
-    <Stack component="section" aria-labelledby="people-heading" gap="sm">
-      <Row justify="space-between" align="flex-end">
-        <Title order={2} size="h3" id="people-heading">
-          People
-        </Title>
-        <Button
-          component="a"
+    <PageSection
+      title="People"
+      actions={
+        <CsvDownloadButton
           href={`${API_BASE}/accounts/${accountId}/phishing/campaigns/${campaignId}/results/recipients.csv`}
-          download
-          variant="default"
-          leftSection={<IconDownload size={16} aria-hidden />}
         >
           Download CSV
-        </Button>
-      </Row>
+        </CsvDownloadButton>
+      }
+    >
       <Row gap="sm" align="flex-end">
-        <TextInput
+        <ListSearch
+          list={list}
           aria-label="Search people"
           placeholder="Search by name or email"
-          type="search"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={list.search}
-          onChange={(e) => list.setSearch(e.currentTarget.value)}
           style={{ flex: '1 1 14rem' }}
           maw={360}
         />
-        <NativeSelect
+        <FilterSelect
           aria-label="Status"
-          data={[
-            { value: '', label: 'All statuses' },
-            ...STATUS_FILTERS.map((s) => ({ value: s, label: RECIPIENT_STATUS_LABELS[s] ?? s })),
-          ]}
+          allLabel="All statuses"
+          options={STATUS_FILTERS.map((s) => ({ value: s, label: RECIPIENT_STATUS_LABELS[s] ?? s }))}
           value={status}
-          onChange={(e) => {
-            setStatus(e.currentTarget.value);
-            list.setPage(1);
-          }}
+          onChange={setStatus}
           w={160}
         />
         {summary.campaign.groups.length > 1 && (
-          <NativeSelect
+          <FilterSelect
             aria-label="Group"
-            data={[
-              { value: '', label: 'All groups' },
-              ...summary.campaign.groups.map((g) => ({
-                value: String(g.id),
-                label: g.name ?? `Group #${g.id}`,
-              })),
-            ]}
+            allLabel="All groups"
+            options={summary.campaign.groups.map((g) => ({
+              value: String(g.id),
+              label: g.name ?? `Group #${g.id}`,
+            }))}
             value={groupId}
-            onChange={(e) => {
-              setGroupId(e.currentTarget.value);
-              list.setPage(1);
-            }}
+            onChange={setGroupId}
             w={180}
           />
         )}
         {summary.campaign.templates.length > 1 && (
-          <NativeSelect
+          <FilterSelect
             aria-label="Template"
-            data={[
-              { value: '', label: 'All templates' },
-              ...summary.campaign.templates.map((t) => ({ value: t.key, label: t.name })),
-            ]}
+            allLabel="All templates"
+            options={summary.campaign.templates.map((t) => ({ value: t.key, label: t.name }))}
             value={template}
-            onChange={(e) => {
-              setTemplate(e.currentTarget.value);
-              list.setPage(1);
-            }}
+            onChange={setTemplate}
             w={200}
           />
         )}
       </Row>
       <ErrorAlert error={recipients.error} title="Could not load the people" />
       <DataTable<Recipient>
-        {...pagedTableProps}
+        {...serverPageProps(list, recipients)}
         aria-label="People in this simulation"
-        records={recipients.data?.results ?? []}
-        totalRecords={recipients.data?.count ?? 0}
-        page={list.page}
-        onPageChange={list.setPage}
-        recordsPerPage={list.pageSize}
-        {...pageSizeProps}
-        onRecordsPerPageChange={list.setPageSize}
-        fetching={recipients.isFetching}
         rowExpansion={{
           allowMultiple: true,
           expanded: { recordIds: expanded, onRecordIdsChange: setExpanded },
@@ -248,7 +210,7 @@ export function RecipientsTable({ accountId, summary }: RecipientsTableProps) {
           },
         ]}
       />
-    </Stack>
+    </PageSection>
   );
 }
 

@@ -1,27 +1,16 @@
-import {
-  Anchor,
-  Button,
-  Card,
-  Group,
-  NativeSelect,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Card, Group, Pagination, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconSettings } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, call } from '../../../api/client';
 import { useLimits } from '../../../api/limits';
 import { AddButton } from '../../../components/AddButton';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { FilterSelect } from '../../../components/FilterSelect';
 import { plural } from '../../../components/format';
 import { Loading } from '../../../components/Loading';
-import { useClampPage, useListState } from '../../../components/list-state';
+import { useClampPage, useListFilter, useListState } from '../../../components/list-state';
 import { PageHeader } from '../../../components/PageHeader';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { TemplateBadges } from './TemplateBadges';
@@ -36,9 +25,9 @@ export function TemplatesPage() {
   const navigate = useNavigate();
   const limits = useLimits();
   const list = useListState(PAGE_SIZE);
-  const [difficulty, setDifficulty] = useState('');
-  const [category, setCategory] = useState('');
-  const [source, setSource] = useState('');
+  const [difficulty, setDifficulty] = useListFilter(list.setPage);
+  const [category, setCategory] = useListFilter(list.setPage);
+  const [source, setSource] = useListFilter(list.setPage);
   const query: TemplateQuery = {
     difficulty: difficulty ? Number(difficulty) : undefined,
     category: (category || undefined) as TemplateQuery['category'],
@@ -58,10 +47,6 @@ export function TemplatesPage() {
     placeholderData: keepPreviousData,
   });
   useClampPage(templates.data, list.page, PAGE_SIZE, list.setPage);
-  const filter = (set: (v: string) => void) => (value: string) => {
-    set(value);
-    list.setPage(1);
-  };
   const pages = Math.max(1, Math.ceil((templates.data?.count ?? 0) / PAGE_SIZE));
   const path = (t: PhishingTemplateSummary) => accountPath(account.id, 'phishing', 'templates', t.key);
 
@@ -95,33 +80,29 @@ export function TemplatesPage() {
             value={list.search}
             onChange={(e) => list.setSearch(e.currentTarget.value)}
           />
-          <NativeSelect
+          <FilterSelect
             label="Difficulty"
+            allLabel="Any difficulty"
+            options={[1, 2, 3, 4, 5].map((d) => ({ value: String(d), label: difficultyLabel(d) }))}
             value={difficulty}
-            onChange={(e) => filter(setDifficulty)(e.currentTarget.value)}
-            data={[
-              { value: '', label: 'Any difficulty' },
-              ...[1, 2, 3, 4, 5].map((d) => ({ value: String(d), label: difficultyLabel(d) })),
-            ]}
+            onChange={setDifficulty}
           />
-          <NativeSelect
+          <FilterSelect
             label="Category"
+            allLabel="Any category"
+            options={limits.phishing_template.categories.map((c) => ({ value: c, label: categoryLabel(c) }))}
             value={category}
-            onChange={(e) => filter(setCategory)(e.currentTarget.value)}
-            data={[
-              { value: '', label: 'Any category' },
-              ...limits.phishing_template.categories.map((c) => ({ value: c, label: categoryLabel(c) })),
-            ]}
+            onChange={setCategory}
           />
-          <NativeSelect
+          <FilterSelect
             label="Source"
-            value={source}
-            onChange={(e) => filter(setSource)(e.currentTarget.value)}
-            data={[
-              { value: '', label: 'Built-in and custom' },
+            allLabel="Built-in and custom"
+            options={[
               { value: 'builtin', label: 'Built-in' },
               { value: 'custom', label: 'Custom' },
             ]}
+            value={source}
+            onChange={setSource}
           />
         </SimpleGrid>
         <ErrorAlert error={templates.error} title="Could not load the templates" />
