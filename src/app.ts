@@ -27,6 +27,7 @@ import { employeesRoutes } from './modules/employees/employees.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { Readiness } from './modules/health/readiness.js';
+import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
 import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
@@ -176,6 +177,8 @@ export async function buildApp({
         keyCacheMs: config.apiKeyCacheMs,
         onRateLimited: metrics.countRateLimited,
       });
+      // After authentication: keys belong to the API key that sent them.
+      registerIdempotency(api);
       await api.register(employeesRoutes);
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);

@@ -300,6 +300,12 @@ export const ERRORS = {
     message: 'Read every lesson before taking the quiz',
     meaning: 'Learner pages: the quiz opens once every lesson of the course is read.',
   },
+  request_in_progress: {
+    status: 409,
+    message: 'Request in progress',
+    meaning:
+      'Customer API: another request with this `Idempotency-Key` is still running; retry once it has answered (you then get its response).',
+  },
   training_ended: {
     status: 410,
     message: 'This training has ended',
@@ -337,6 +343,12 @@ export const ERRORS = {
     status: 417,
     message: 'Expectation failed',
     meaning: 'An `Expect` header other than `100-continue`.',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'Idempotency key reused with a different request',
+    meaning:
+      'Customer API: this `Idempotency-Key` was used in the last 24 hours for another method, path or body; use a new key for a new request.',
   },
   rate_limited: {
     status: 429,
@@ -442,6 +454,8 @@ export const methodNotAllowed = (allow: string[]) =>
 export const requestTimeout = () => new AppError('request_timeout');
 export const emailTaken = (message?: string) => new AppError('email_taken', message ? { message } : {});
 export const preconditionFailed = () => new AppError('precondition_failed');
+export const requestInProgress = () => new AppError('request_in_progress');
+export const idempotencyKeyReused = () => new AppError('idempotency_key_reused');
 export const payloadTooLarge = () => new AppError('payload_too_large');
 export const uriTooLong = () => new AppError('uri_too_long');
 export const unsupportedMediaType = () => new AppError('unsupported_media_type');

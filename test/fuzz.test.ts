@@ -171,7 +171,7 @@ async function check(name: string, req: Req): Promise<LightMyRequestResponse> {
   }
   const ok = res.statusCode >= 200 && res.statusCode < 300;
   if (!ok && req.method !== 'HEAD') expectErrorShape(res, where);
-  if (!(ok && (req.method === 'POST' || req.method === 'PUT'))) {
+  if (!(ok && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(req.method))) {
     expect(await snapshot(), `data changed by ${where}`).toEqual(before);
   }
   return res;

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors.js';
 import { CUSTOMER_API_CODES } from '../src/http/error-responses.js';
+import { buildCustomerOpenApiDocument } from '../src/http/openapi-document.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 
@@ -43,7 +44,11 @@ const ROUTES: DocumentedRoute[] = [
     success: 201,
     accessPoint: 'employees',
     right: 'write',
-    errors: { ...bodyErrors, 409: ['Email already exists'] },
+    errors: {
+      ...bodyErrors,
+      409: ['Email already exists', 'Request in progress'],
+      422: ['Idempotency key reused with a different request'],
+    },
   },
   {
     method: 'get',
@@ -210,7 +215,7 @@ describe('GET /api/api_gateway/openapi.json', () => {
       const examples = [page.example, page.schema.example, ...(page.schema.examples ?? [])].filter(
         (e) => e !== undefined,
       );
-      expect(examples, path).toEqual(['1']);
+      expect([...new Set(examples)], path).toEqual([1]);
       if (path.includes('{')) continue;
       const res = await client(t.app, key).get(`${path.slice(PREFIX.length)}?page=${examples[0]}`);
       expect(res.statusCode, `${path} ${res.body}`).toBe(200);
@@ -226,7 +231,8 @@ describe('GET /api/api_gateway/openapi.json', () => {
         content: Record<string, { schema: object; example?: unknown }>;
       }>(operation.responses)) {
         const media = response.content['application/json']!;
-        const validate = ajv.compile(media.schema);
+        // Against the document's components: the schemas refer to them by `$ref`.
+        const validate = ajv.compile({ allOf: [media.schema], components: doc.components });
         for (const example of examplesOf(media)) {
           expect(validate(example), `${name(route)} ${status}: ${ajv.errorsText(validate.errors)}`).toBe(
             true,
@@ -237,9 +243,16 @@ describe('GET /api/api_gateway/openapi.json', () => {
   });
 });
 
+/** An error response's schema: the shared Error narrowed to its codes, or the exact AuthError. */
+type ErrorSchema = {
+  $ref?: string;
+  allOf?: [{ $ref: string }, { properties: { code: { enum: string[] } } }];
+};
+const codesOf = (schema: ErrorSchema): string[] | undefined => schema.allOf?.[1].properties.code.enum;
+
 describe('error codes in the OpenAPI document', () => {
   interface Media {
-    schema: { properties: Record<string, { enum?: string[] }> };
+    schema: ErrorSchema;
     example?: unknown;
     examples?: Record<string, { value: unknown }>;
   }
@@ -259,14 +272,16 @@ describe('error codes in the OpenAPI document', () => {
   it('gives each error response the codes it can carry as an enum, with an example of each', () => {
     for (const { where, status, media } of errorResponses()) {
       const examples = examplesOf(media) as Record<string, unknown>[];
-      const codes = media.schema.properties.code?.enum;
+      const codes = codesOf(media.schema);
       if (codes === undefined) {
         // The authentication errors, whose body the contract states exactly.
+        expect(media.schema, where).toEqual({ $ref: '#/components/schemas/AuthError' });
         expect([401, 403], where).toContain(status);
         for (const example of examples)
           expect(Object.keys(example).sort(), where).toEqual(['error', 'status']);
         continue;
       }
+      expect(media.schema.allOf?.[0], where).toEqual({ $ref: '#/components/schemas/Error' });
       expect([...new Set(examples.map((e) => e.code))].sort(), where).toEqual([...codes].sort());
       for (const code of codes) expect(ERRORS[code as ErrorCode]?.status, `${where} ${code}`).toBe(status);
       for (const example of examples) expect(example.request_id, where).toEqual(expect.any(String));
@@ -276,7 +291,7 @@ describe('error codes in the OpenAPI document', () => {
   it('lists every code a Customer API client can meet in components.schemas.Error and in the description', () => {
     const listed: string[] = doc.components.schemas.Error.properties.code.enum;
     expect(listed).toEqual([...CUSTOMER_API_CODES]);
-    const used = new Set(errorResponses().flatMap(({ media }) => media.schema.properties.code?.enum ?? []));
+    const used = new Set(errorResponses().flatMap(({ media }) => codesOf(media.schema) ?? []));
     for (const code of used) expect(listed, code).toContain(code);
     for (const code of ['api_key_required', 'invalid_api_key', 'forbidden', 'not_found', 'bad_request']) {
       expect(listed).toContain(code);
@@ -284,6 +299,128 @@ describe('error codes in the OpenAPI document', () => {
     for (const code of listed) {
       expect(doc.info.description).toContain(`| \`${code}\` | ${ERRORS[code as ErrorCode].status} |`);
     }
+  });
+});
+
+describe('a document client generators can use', () => {
+  type Operation = {
+    operationId?: string;
+    parameters?: { name: string; in: string; schema: Record<string, unknown> }[];
+    requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+    responses: Record<
+      string,
+      { headers?: Record<string, unknown>; content?: Record<string, { schema: Record<string, unknown> }> }
+    >;
+  };
+  const operations = () =>
+    Object.entries<Record<string, Operation>>(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ where: `${method} ${path}`, operation })),
+    );
+
+  it('names every operation once, in camelCase', () => {
+    const ids = operations().map(({ where, operation }) => {
+      expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
+      return operation.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining(['createEmployee', 'listEmployees', 'getGroup', 'replaceGroupMembers']),
+    );
+  });
+
+  it('refers to named schemas for every body, and declares the server', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    for (const { where, operation } of operations()) {
+      const bodies = [
+        ...Object.values(operation.requestBody?.content ?? {}),
+        ...Object.values(operation.responses).flatMap((r) => Object.values(r.content ?? {})),
+      ];
+      for (const { schema } of bodies) {
+        if (schema.format === 'binary') continue; // a forwarded message/rfc822
+        const ref = (schema.$ref ?? (schema.allOf as { $ref: string }[] | undefined)?.[0]?.$ref) as string;
+        expect(ref, `${where}: ${JSON.stringify(schema).slice(0, 120)}`).toMatch(
+          /^#\/components\/schemas\/\w+$/,
+        );
+        expect(doc.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+      }
+    }
+    for (const name of [
+      'Employee',
+      'EmployeePage',
+      'NewEmployee',
+      'GroupDetail',
+      'GroupMembership',
+      'Enrollment',
+    ])
+      expect(doc.components.schemas[name], name).toBeDefined();
+  });
+
+  it('documents path ids and page numbers as integers from 1, and the status filters as enums', () => {
+    for (const { where, operation } of operations()) {
+      for (const p of operation.parameters ?? []) {
+        if (p.in === 'path' || p.name === 'page' || p.name === 'page_size') {
+          expect(p.schema, `${where} ${p.name}`).toMatchObject({ type: 'integer', minimum: 1 });
+        }
+      }
+    }
+    const parameter = (path: string, name: string) =>
+      doc.paths[`${PREFIX}${path}`].get.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(parameter('/customer/campaigns/training/{campaign_id}/enrollments/', 'status').enum).toEqual([
+      'not_started',
+      'in_progress',
+      'completed',
+      'overdue',
+    ]);
+    expect(parameter('/customer/campaigns/phishing/{campaign_id}/results/', 'status').enum).toContain(
+      'clicked',
+    );
+  });
+
+  it('names the headers each response carries', () => {
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    for (const { where, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.headers?.['X-Request-Id'], `${where} ${status}`).toEqual(header('X-Request-Id'));
+        expect(response.headers?.['X-API-Version'], `${where} ${status}`).toEqual(header('X-API-Version'));
+        if (status === '429') expect(response.headers?.['Retry-After'], where).toEqual(header('Retry-After'));
+        if (status === '201') expect(response.headers?.Location, where).toEqual(header('Location'));
+      }
+    }
+    const employees = doc.paths[`${PREFIX}/customer/employees/`].get.responses['200'].headers;
+    expect(Object.keys(employees)).toEqual(
+      expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    );
+    expect(doc.paths[`${PREFIX}/customer/groups/{group_id}/`].get.responses['200'].headers.ETag).toEqual(
+      header('ETag'),
+    );
+    expect(doc.paths[`${PREFIX}/customer/groups/{group_id}/`].put.responses['200'].headers.ETag).toEqual(
+      header('ETag'),
+    );
+    for (const name of [
+      'RateLimit-Limit',
+      'Retry-After',
+      'Location',
+      'ETag',
+      'X-Request-Id',
+      'X-API-Version',
+    ])
+      expect(doc.components.headers[name], name).toBeDefined();
+  });
+
+  it('offers Idempotency-Key on every POST, PATCH and DELETE, and on nothing else', () => {
+    const ref = { $ref: '#/components/parameters/IdempotencyKey' };
+    for (const { where, operation } of operations()) {
+      const write = /^(post|patch|delete) /.test(where);
+      expect(
+        (operation.parameters ?? []).some((p) => JSON.stringify(p) === JSON.stringify(ref)),
+        where,
+      ).toBe(write);
+    }
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
+  });
+
+  it('is the document `npm run openapi` writes (the one CI lints)', async () => {
+    expect(await buildCustomerOpenApiDocument()).toEqual(doc);
   });
 });
 

@@ -3,6 +3,7 @@ import * as m0006 from './migrations/0006_employee_search.js';
 import * as m0007 from './migrations/0007_keep_training_history.js';
 import * as m0008 from './migrations/0008_mail_priority.js';
 import * as m0009 from './migrations/0009_phishing.js';
+import * as m0010 from './migrations/0010_idempotency.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0007_keep_training_history': m0007,
   '0008_mail_priority': m0008,
   '0009_phishing': m0009,
+  '0010_idempotency': m0010,
 };

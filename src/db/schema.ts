@@ -435,6 +435,22 @@ export interface PhishingActivityTable {
   reported: Generated<number>;
 }
 
+/** A Customer API request made with an `Idempotency-Key` (migration 0010). */
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  api_key_id: number;
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  locked_until: number;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -464,4 +480,5 @@ export interface DB {
   phishing_figures: PhishingFiguresTable;
   phishing_figure_delays: PhishingFigureDelaysTable;
   phishing_activity: PhishingActivityTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

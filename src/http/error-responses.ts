@@ -156,7 +156,7 @@ export function bodyErrors(accessPoint: string, validationExamples: ErrorExample
   return {
     ...standardErrors(accessPoint, 'write'),
     400: errorSchema(
-      'The body is not valid JSON, or a field is missing, of the wrong type, empty or too long.',
+      'The body is not valid JSON, or a field is missing, of the wrong type, empty or too long (or `Idempotency-Key` is not 1 to 255 visible ASCII characters).',
       [{ code: 'malformed_json' }, ...validationExamples],
     ),
     413: common[413],
@@ -165,6 +165,25 @@ export function bodyErrors(accessPoint: string, validationExamples: ErrorExample
 }
 
 export const unknownRoute = common[404];
+
+/** A 409 of a write route: its own conflicts, and another request with its `Idempotency-Key` still running. */
+export function conflictErrors(description: string, examples: ErrorExample[]) {
+  return errorSchema(`${description} Or: another request with this \`Idempotency-Key\` is still running.`, [
+    ...examples,
+    { code: 'request_in_progress' },
+  ]);
+}
+
+/** What `Idempotency-Key` adds to every POST, PATCH and DELETE of the Customer API. */
+export const idempotencyErrors = {
+  409: errorSchema(
+    'Another request with this `Idempotency-Key` is still running; retry once it has answered.',
+    [{ code: 'request_in_progress' }],
+  ),
+  422: errorSchema('This `Idempotency-Key` was used in the last 24 hours for another method, path or body.', [
+    { code: 'idempotency_key_reused' },
+  ]),
+};
 
 /**
  * The codes a Customer API client can meet: those its routes document, and those any request
@@ -190,12 +209,15 @@ export const CUSTOMER_API_CODES: readonly ErrorCode[] = [
   'method_not_allowed',
   'request_timeout',
   'email_taken',
+  'group_in_use',
+  'request_in_progress',
   'precondition_failed',
   'payload_too_large',
   'reported_message_too_large',
   'uri_too_long',
   'unsupported_media_type',
   'expectation_failed',
+  'idempotency_key_reused',
   'rate_limited',
   'header_fields_too_large',
   'internal_error',
@@ -216,4 +238,12 @@ export const CustomerErrorResponse = Type.Object(properties(CUSTOMER_API_CODES),
   title: 'Error',
   description: ErrorResponse.description,
   examples: ErrorResponse.examples,
+});
+
+/** The exact `{error, status}` of the Customer API's 401s and 403 (as version 2.2.0 gives them). */
+export const CustomerAuthErrorResponse = Type.Object(exactProperties, {
+  title: 'AuthError',
+  description:
+    'The body of the 401s (`api_key_required`, `invalid_api_key`) and of the 403 (`forbidden`), exactly as version 2.2.0 gives them: no `code`, no `request_id` (the `X-Request-Id` header is there).',
+  examples: [exampleBody({ code: 'invalid_api_key' })],
 });

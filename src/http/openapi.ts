@@ -1,7 +1,10 @@
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
-import { CustomerErrorResponse, customerCodesTable } from './error-responses.js';
+import { GroupDetail } from '../modules/groups/groups.schemas.js';
+import { IDEMPOTENT_METHODS } from '../modules/idempotency/idempotency.service.js';
+import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
+import { componentize } from './openapi-components.js';
 
 export const API_VERSION = '2.2.0';
 
@@ -19,6 +22,10 @@ are exactly \`{"error": "...", "status": N}\`, as version 2.2.0 has always given
 
 ${customerCodesTable()}
 
+**Retries.** Send an \`Idempotency-Key\` header (a UUID, say) with a POST, PATCH or DELETE to
+make retrying it safe: within 24 hours the same key and request answer the first response
+again (\`Idempotent-Replayed: true\`) without doing the work twice.
+
 **Pagination.** \`page\` (from 1) and \`page_size\` (default 100, at most 1000); \`next\` and
 \`previous\` are absolute URLs or null.
 
@@ -28,14 +35,106 @@ carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A 
 
 Paths work with or without the trailing slash. Every response carries \`X-API-Version: ${API_VERSION}\`.`;
 
+const integer = (description: string, example: number) => ({
+  description,
+  schema: { type: 'integer', minimum: 0, examples: [example] },
+});
+
+/** The headers Customer API responses carry, documented once each. */
+const RESPONSE_HEADERS: Record<string, Record<string, unknown>> = {
+  'X-Request-Id': {
+    description:
+      'The id of this request (a client may send its own, up to 128 visible characters); also `request_id` in error bodies.',
+    schema: { type: 'string', examples: ['0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90'] },
+  },
+  'X-API-Version': {
+    description: 'The version of this API the server implements.',
+    schema: { type: 'string', examples: [API_VERSION] },
+  },
+  'RateLimit-Limit': integer('The key’s budget of requests per minute.', 600),
+  'RateLimit-Remaining': integer('Requests left in the current minute.', 599),
+  'RateLimit-Reset': integer('Seconds until the budget is full again.', 42),
+  'Retry-After': integer('Seconds to wait before retrying.', 42),
+  Location: {
+    description: 'The absolute URL of what was created.',
+    schema: {
+      type: 'string',
+      format: 'uri',
+      examples: ['https://vigil.example.com/api/api_gateway/customer/employees/17/'],
+    },
+  },
+  ETag: {
+    description:
+      'The group’s version: changes whenever membership, name or description changes. Send it in `If-Match` to replace the members only if nothing changed since.',
+    schema: { type: 'string', examples: ['W/"g17v4"'] },
+  },
+  'Idempotent-Replayed': {
+    description: '`true` on the stored first response of a request repeated with its `Idempotency-Key`.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  Allow: {
+    description: 'The methods the route has.',
+    schema: { type: 'string', examples: ['GET, HEAD'] },
+  },
+};
+
+const SHARED_PARAMETERS: Record<string, Record<string, unknown>> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs).',
+    schema: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[!-~]+$',
+      examples: ['9b2f6c1e-3d4a-4f7b-8c2d-5e6f7a8b9c0d'],
+    },
+  },
+};
+
+/** Whether `Idempotency-Key` applies to an operation (the document's methods are lower case). */
+const idempotent = (method: string) => IDEMPOTENT_METHODS.includes(method.toUpperCase());
+
+const parametersOf = (method: string): string[] => (idempotent(method) ? ['IdempotencyKey'] : []);
+
+/** Statuses answered after the key was accepted and counted: they carry its budget. */
+const BUDGETED = /^(2\d\d|400|403|404|409|412|413|415|429)$/;
+const ETAG_OPERATIONS = new Set(['getGroup', 'replaceGroupMembers']);
+
+function headersOf(
+  status: string,
+  op: { method: string; authenticated: boolean; operationId: string },
+): string[] {
+  const headers = ['X-Request-Id', 'X-API-Version'];
+  if (op.authenticated && BUDGETED.test(status))
+    headers.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+  if (status === '429') headers.push('Retry-After');
+  if (status === '405') headers.push('Allow');
+  if (status === '201') headers.push('Location');
+  if (idempotent(op.method) && !status.startsWith('5')) headers.push('Idempotent-Replayed');
+  if (status === '200' && ETAG_OPERATIONS.has(op.operationId)) headers.push('ETag');
+  return headers;
+}
+
 /** Collects the route schemas into an OpenAPI 3.1 document. Register before the routes. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Vigil Customer API', version: API_VERSION, description },
+      // Paths are absolute on the instance (health checks live beside the API): a client's base
+      // URL is the instance's address, e.g. https://vigil.example.com.
+      servers: [{ url: '/', description: 'The Vigil instance that serves this document' }],
       components: {
-        schemas: { Error: CustomerErrorResponse },
+        schemas: {
+          Error: CustomerErrorResponse,
+          AuthError: CustomerAuthErrorResponse,
+          // Titled schemas no route names as such (each response copies its properties).
+          GroupDetail,
+        },
         securitySchemes: {
           apiKey: {
             type: 'apiKey',
@@ -63,5 +162,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       schema: url.startsWith('/admin/') ? { ...schema, hide: true } : schema,
       url,
     }),
+    transformObject: (documentObject) =>
+      componentize(
+        ('openapiObject' in documentObject ? documentObject.openapiObject : {}) as Record<string, unknown>,
+        { headers: RESPONSE_HEADERS, headersOf, parameters: SHARED_PARAMETERS, parametersOf },
+      ) as ReturnType<SwaggerTransformObject>,
   });
 }

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../pagination.js';
+import { OPENAPI_OVERRIDE } from './openapi-components.js';
 
 /** Shared schema primitives; every route's request and response schemas are built from these. */
 
@@ -23,7 +24,16 @@ export const PATH_ID_KEYWORD = 'x-path-id';
  * contract orders them), never a 400 of its own. Routes and services only ever see numbers.
  */
 export const PathId = (options: { description?: string } = {}) =>
-  Type.Unsafe<number>(Type.String({ ...options, format: 'id', examples: ['17'], [PATH_ID_KEYWORD]: true }));
+  Type.Unsafe<number>(
+    Type.String({
+      ...options,
+      format: 'id',
+      examples: ['17'],
+      [PATH_ID_KEYWORD]: true,
+      // What a client sends (openapi-components.ts): any other text is simply not found.
+      [OPENAPI_OVERRIDE]: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID, examples: [17] },
+    }),
+  );
 
 /** Params of a route with one path id. */
 export const IdParam = <K extends string>(name: K, description: string) =>
@@ -40,6 +50,7 @@ export const PageQuery = {
       description: 'Page number, a positive integer, 1-based (default 1).',
       // "Try it out" sends the example: page 1 answers even on an empty collection.
       examples: ['1'],
+      [OPENAPI_OVERRIDE]: { type: 'integer', minimum: 1, default: 1, examples: [1] },
     }),
   ),
   page_size: Type.Optional(
@@ -47,6 +58,7 @@ export const PageQuery = {
       pattern: POSITIVE_INTEGER_PATTERN,
       description: `Items per page, a positive integer (default ${DEFAULT_PAGE_SIZE}; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}).`,
       examples: ['100'],
+      [OPENAPI_OVERRIDE]: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE, examples: [100] },
     }),
   ),
 };

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { launchDueCampaignsOfAllAccounts } from '../modules/campaigns/campaigns.launch.js';
 import { queueDueRemindersOfAllAccounts } from '../modules/campaigns/campaigns.reminders.js';
+import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/idempotency/idempotency.repository.js';
 import { completeEndedPhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.campaigns.transitions.js';
 import { catchUpSimulationOutcomesOfAllAccounts } from '../modules/phishing/phishing.delivery.js';
 import { launchDuePhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.launch.js';
@@ -48,6 +49,12 @@ export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Pro
     await catchUpSimulationOutcomesOfAllAccounts(db, now);
   } catch (err) {
     log.error({ err }, 'scheduler: could not complete phishing campaigns');
+  }
+  try {
+    // Idempotency keys are replayed for 24 hours; then their rows go, a batch a pass.
+    await deleteExpiredIdempotencyKeysOfAllAccounts(db, now, 5000);
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not delete expired idempotency keys');
   }
   if (work.launched + work.reminders + (work.phishingCompleted ?? 0) > 0)
     log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');

@@ -20,6 +20,7 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/training/',
     {
       schema: {
+        operationId: 'listTrainingCampaigns',
         summary: 'List training campaigns',
         description:
           'Ordered by id, with courses, dates and enrollment figures. A 200 here is how a client verifies that its key works.',
@@ -41,6 +42,7 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/training/:campaign_id/',
     {
       schema: {
+        operationId: 'getTrainingCampaign',
         summary: 'Get a training campaign',
         tags,
         params: CampaignParams,
@@ -56,6 +58,7 @@ export const campaignsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/campaigns/training/:campaign_id/enrollments/',
     {
       schema: {
+        operationId: 'listTrainingCampaignEnrollments',
         summary: 'List a campaign’s enrollments',
         description:
           'One per enrolled employee, ordered by employee id: the employee, status, start and completion times and quiz score. Optional `status` filter.',

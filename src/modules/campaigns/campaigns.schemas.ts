@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorSchema, listErrors, standardErrors } from '../../http/error-responses.js';
+import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
 import { Id, IdParam, PageQuery, Paginated, Timestamp } from '../../http/schemas.js';
+import { ENROLLMENT_STATUSES } from './enrollments.repository.js';
 
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
@@ -123,7 +125,11 @@ export const CampaignParams = IdParam('campaign_id', 'The campaign id.');
 export const ListEnrollmentsQuery = Type.Object({
   ...PageQuery,
   status: Type.Optional(
-    Type.String({ description: 'Only enrollments in this status.', examples: ['overdue'] }),
+    Type.String({
+      description: 'Only enrollments in this status.',
+      examples: ['overdue'],
+      [OPENAPI_OVERRIDE]: { type: 'string', enum: [...ENROLLMENT_STATUSES], examples: ['overdue'] },
+    }),
   ),
 });
 

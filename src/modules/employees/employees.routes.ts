@@ -6,18 +6,28 @@ import { presentEmployee } from './employees.presenter.js';
 import {
   CreateEmployeeBody,
   createEmployeeResponses,
+  deleteEmployeeResponses,
   EmployeeParams,
   getEmployeeResponses,
   ListEmployeesQuery,
   listEmployeesResponses,
+  UpdateEmployeeBody,
+  updateEmployeeResponses,
 } from './employees.schemas.js';
-import { createEmployee, findEmployees, getEmployee } from './employees.service.js';
+import {
+  createEmployee,
+  deleteEmployee,
+  findEmployees,
+  getEmployee,
+  updateEmployee,
+} from './employees.service.js';
 
 export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customer/employees/',
     {
       schema: {
+        operationId: 'createEmployee',
         summary: 'Create an employee',
         tags: ['Employees'],
         body: CreateEmployeeBody,
@@ -36,6 +46,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/employees/',
     {
       schema: {
+        operationId: 'listEmployees',
         summary: 'List employees',
         description: 'Ordered by id. Use `email=` to find an existing employee’s id.',
         tags: ['Employees'],
@@ -59,6 +70,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/employees/:employee_id/',
     {
       schema: {
+        operationId: 'getEmployee',
         summary: 'Get an employee',
         tags: ['Employees'],
         params: EmployeeParams,
@@ -68,5 +80,43 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentEmployee(await getEmployee(app.db, request.auth.accountId, request.params.employee_id)),
+  );
+
+  app.patch(
+    '/customer/employees/:employee_id/',
+    {
+      schema: {
+        operationId: 'updateEmployee',
+        summary: 'Change an employee',
+        description: 'Only the fields sent change, with the rules of the create.',
+        tags: ['Employees'],
+        params: EmployeeParams,
+        body: UpdateEmployeeBody,
+        response: updateEmployeeResponses,
+      },
+      config: { permission: 'employees:write' },
+    },
+    async (request) =>
+      presentEmployee(
+        await updateEmployee(app.db, request.auth.accountId, request.params.employee_id, request.body),
+      ),
+  );
+
+  app.delete(
+    '/customer/employees/:employee_id/',
+    {
+      schema: {
+        operationId: 'deleteEmployee',
+        summary: 'Offboard an employee',
+        tags: ['Employees'],
+        params: EmployeeParams,
+        response: deleteEmployeeResponses,
+      },
+      config: { permission: 'employees:write' },
+    },
+    async (request, reply) => {
+      await deleteEmployee(app.db, request.auth.accountId, request.params.employee_id);
+      return reply.code(204).send();
+    },
   );
 };

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { bodyErrors, errorSchema, listErrors, standardErrors } from '../../http/error-responses.js';
+import {
+  bodyErrors,
+  conflictErrors,
+  errorSchema,
+  idempotencyErrors,
+  listErrors,
+  standardErrors,
+} from '../../http/error-responses.js';
 import { Id, IdParam, PageQuery, Paginated, Timestamp } from '../../http/schemas.js';
 
 const ann = {
@@ -35,7 +42,9 @@ export const CreateEmployeeBody = Type.Object(
     }),
   },
   {
+    title: 'NewEmployee',
     examples: [{ first_name: 'Ann', last_name: 'Lee', email: 'ann.lee@example.com' }],
+    // Unknown fields are ignored (the contract), never refused.
     additionalProperties: true,
   },
 );
@@ -63,7 +72,8 @@ export const createEmployeeResponses = {
       details: { email: ['must be a valid email address'], last_name: ['is required'] },
     },
   ]),
-  409: errorSchema('An employee of this account already has this address (compared case-insensitively).', [
+  ...idempotencyErrors,
+  409: conflictErrors('An employee of this account already has this address (compared case-insensitively).', [
     { code: 'email_taken' },
   ]),
 };
@@ -76,5 +86,44 @@ export const listEmployeesResponses = {
 export const getEmployeeResponses = {
   200: Type.Object(Employee.properties, { description: 'The employee.', examples: [ann] }),
   ...standardErrors('employees', 'read'),
+  404: errorSchema('No employee with this id in this account.', [{ code: 'employee_not_found' }]),
+};
+
+// ---- Writes an HR sync needs (v2.3.0): change and offboard an employee. ----
+
+export const UpdateEmployeeBody = Type.Object(
+  {
+    first_name: Type.Optional(CreateEmployeeBody.properties.first_name),
+    last_name: Type.Optional(CreateEmployeeBody.properties.last_name),
+    email: Type.Optional(CreateEmployeeBody.properties.email),
+  },
+  {
+    title: 'EmployeeChanges',
+    description: 'Only the fields sent change.',
+    examples: [{ last_name: 'Lee-Park' }],
+    additionalProperties: true,
+  },
+);
+
+export const updateEmployeeResponses = {
+  200: Type.Object(Employee.properties, { description: 'The employee after the change.', examples: [ann] }),
+  ...bodyErrors('employees', [
+    { code: 'validation_failed', details: { email: ['must be a valid email address'] } },
+  ]),
+  ...idempotencyErrors,
+  404: errorSchema('No employee with this id in this account.', [{ code: 'employee_not_found' }]),
+  409: conflictErrors('Another employee of this account has this address (compared case-insensitively).', [
+    { code: 'email_taken' },
+  ]),
+};
+
+export const deleteEmployeeResponses = {
+  204: Type.Unsafe<undefined>({
+    type: 'null',
+    description:
+      'Offboarded: the employee leaves every group (their ETags move) and gets no more training or simulations; their training and simulation history stays in the figures, shown as "Deleted employee #<id>", without their name or address. The id is never given out again; the address is free at once.',
+  }),
+  ...standardErrors('employees', 'write'),
+  ...idempotencyErrors,
   404: errorSchema('No employee with this id in this account.', [{ code: 'employee_not_found' }]),
 };

@@ -1,20 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { sendJsonPieces } from '../../http/json-text.js';
+import { absoluteUrl } from '../../http/links.js';
 import { presentPageJson } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
 import { createGroupPagesCache } from './groups.cache.js';
-import { replaceMembership } from './groups.membership.js';
+import { addGroupMembers, removeGroupMembers, replaceMembership } from './groups.membership.js';
 import { presentGroupDetail } from './groups.presenter.js';
 import {
+  CreateGroupBody,
+  createGroupResponses,
+  deleteGroupResponses,
   GroupParams,
   getGroupResponses,
   IfMatchHeaders,
   ListGroupsQuery,
   listGroupsResponses,
+  MembersBody,
+  membersResponses,
   ReplaceMembershipBody,
   replaceMembershipResponses,
+  UpdateGroupBody,
+  updateGroupResponses,
 } from './groups.schemas.js';
-import { findGroups, readGroupDetail } from './groups.service.js';
+import { createGroup, deleteGroup, findGroups, readGroupDetail, updateGroup } from './groups.service.js';
 
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Remembered group lists, checked against the account's groups revision on every request.
@@ -24,6 +33,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/groups/',
     {
       schema: {
+        operationId: 'listGroups',
         summary: 'List groups',
         description: 'Ordered by id.',
         tags: ['Groups'],
@@ -42,6 +52,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/groups/:group_id/',
     {
       schema: {
+        operationId: 'getGroup',
         summary: 'Get a group with its members',
         tags: ['Groups'],
         params: GroupParams,
@@ -59,6 +70,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/customer/groups/:group_id/',
     {
       schema: {
+        operationId: 'replaceGroupMembers',
         summary: 'Replace a group’s membership',
         description:
           'The array REPLACES the whole membership (send all current ids plus a new one to add; all but one to remove). All or nothing. Optional `name` and `description` change the group in the same request. Send `If-Match` with the ETag of your read to be safe against concurrent changes.',
@@ -80,6 +92,116 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ifMatch: request.headers['if-match'],
       });
       return sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail));
+    },
+  );
+
+  /** The group as it now is, with its ETag (the answer of every group write). */
+  const sendGroup = (reply: FastifyReply, accountId: number, groupId: number) =>
+    readGroupDetail(app.db, accountId, groupId, (detail) =>
+      sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail)),
+    );
+
+  app.post(
+    '/customer/groups/',
+    {
+      schema: {
+        operationId: 'createGroup',
+        summary: 'Create a group',
+        tags: ['Groups'],
+        body: CreateGroupBody,
+        response: createGroupResponses,
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      const group = await createGroup(app.db, request.auth.accountId, request.body);
+      reply
+        .code(201)
+        .header('Location', absoluteUrl(request, `${app.apiPrefix}/customer/groups/${group.id}/`));
+      return sendGroup(reply, request.auth.accountId, group.id);
+    },
+  );
+
+  app.patch(
+    '/customer/groups/:group_id/',
+    {
+      schema: {
+        operationId: 'updateGroup',
+        summary: 'Rename a group or change its description',
+        description: 'Only the fields sent change; the members stay.',
+        tags: ['Groups'],
+        params: GroupParams,
+        body: UpdateGroupBody,
+        response: updateGroupResponses,
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      const { accountId } = request.auth;
+      await updateGroup(app.db, accountId, request.params.group_id, request.body);
+      return sendGroup(reply, accountId, request.params.group_id);
+    },
+  );
+
+  app.delete(
+    '/customer/groups/:group_id/',
+    {
+      schema: {
+        operationId: 'deleteGroup',
+        summary: 'Delete a group',
+        tags: ['Groups'],
+        params: GroupParams,
+        response: deleteGroupResponses,
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      await deleteGroup(app.db, request.auth.accountId, request.params.group_id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/customer/groups/:group_id/members/',
+    {
+      schema: {
+        operationId: 'addGroupMembers',
+        summary: 'Add employees to a group',
+        description:
+          'Adds these employees and keeps every other member (those already in the group stay as they are). All or nothing: an id that is not one of the account’s employees refuses the whole request.',
+        tags: ['Groups'],
+        params: GroupParams,
+        body: MembersBody,
+        response: membersResponses('added'),
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      const { accountId } = request.auth;
+      await addGroupMembers(app.db, accountId, request.params.group_id, request.body.employee_ids);
+      return sendGroup(reply, accountId, request.params.group_id);
+    },
+  );
+
+  app.delete(
+    '/customer/groups/:group_id/members/',
+    {
+      schema: {
+        operationId: 'removeGroupMembers',
+        summary: 'Remove employees from a group',
+        description:
+          'Removes these employees and keeps every other member (ids of the account’s employees who are not members are ignored). The ids go in a JSON body, as for the POST.',
+        tags: ['Groups'],
+        params: GroupParams,
+        body: MembersBody,
+        response: membersResponses('removed'),
+      },
+      config: { permission: 'groups:write' },
+    },
+    async (request, reply) => {
+      const { accountId } = request.auth;
+      await removeGroupMembers(app.db, accountId, request.params.group_id, request.body.employee_ids);
+      return sendGroup(reply, accountId, request.params.group_id);
     },
   );
 };

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { bodyErrors, errorSchema, listErrors, standardErrors } from '../../http/error-responses.js';
+import {
+  bodyErrors,
+  conflictErrors,
+  errorSchema,
+  idempotencyErrors,
+  listErrors,
+  standardErrors,
+} from '../../http/error-responses.js';
 import { Id, IdParam, MAX_ID, PageQuery, Paginated } from '../../http/schemas.js';
 
 const sales = { id: 3, name: 'Sales', description: 'Everyone in sales', employee_count: 2 };
@@ -51,7 +58,9 @@ export const ReplaceMembershipBody = Type.Object(
     ),
   },
   {
+    title: 'GroupMembership',
     examples: [{ employee_ids: [17, 18] }, { employee_ids: [17, 18, 21], name: 'Sales EMEA' }],
+    // Unknown fields are ignored (the contract), never refused.
     additionalProperties: true,
   },
 );
@@ -103,3 +112,83 @@ export const replaceMembershipResponses = {
     { code: 'precondition_failed' },
   ]),
 };
+
+// ---- Writes an HR sync needs (v2.3.0): create, rename, delete a group; add or remove members. ----
+
+const nameField = Type.String({ description: '1–150 characters after trimming.', examples: ['Sales'] });
+const descriptionField = Type.String({
+  description: '0–2,000 characters after trimming.',
+  examples: ['Everyone in sales'],
+});
+
+export const CreateGroupBody = Type.Object(
+  { name: nameField, description: Type.Optional(descriptionField) },
+  {
+    title: 'NewGroup',
+    examples: [{ name: 'Sales', description: 'Everyone in sales' }],
+    // Unknown fields are ignored (the contract), never refused.
+    additionalProperties: true,
+  },
+);
+
+export const UpdateGroupBody = Type.Object(
+  { name: Type.Optional(nameField), description: Type.Optional(descriptionField) },
+  { title: 'GroupChanges', examples: [{ name: 'Sales EMEA' }], additionalProperties: true },
+);
+
+export const MembersBody = Type.Object(
+  {
+    employee_ids: Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), {
+      description:
+        'Employees of the account to add (or remove); the group’s other members stay. Repeated ids count once; up to 100,000 ids.',
+    }),
+  },
+  { title: 'GroupMembersChange', examples: [{ employee_ids: [21, 22] }], additionalProperties: true },
+);
+
+const membersValidation = [
+  {
+    code: 'validation_failed' as const,
+    details: { employee_ids: ['each entry must be a positive integer'] },
+  },
+  { code: 'invalid_employee_ids' as const, details: { invalid_ids: [404, 405] } },
+];
+
+const groupBody = (description: string) =>
+  Type.Object(GroupDetail.properties, { description, examples: [salesDetail], headers: etagHeader });
+
+export const createGroupResponses = {
+  201: groupBody('Created, with no members. `Location` names it, `ETag` is its version.'),
+  ...bodyErrors('groups', [{ code: 'validation_failed', details: { name: ['is required'] } }]),
+  ...idempotencyErrors,
+};
+
+export const updateGroupResponses = {
+  200: groupBody('The group after the change (its `ETag` moves only when something changed).'),
+  ...bodyErrors('groups', [{ code: 'validation_failed', details: { name: ['must not be empty'] } }]),
+  ...idempotencyErrors,
+  404: groupNotFound,
+};
+
+export const deleteGroupResponses = {
+  204: Type.Unsafe<undefined>({
+    type: 'null',
+    description: 'Deleted: its memberships went with it; campaigns’ training history stays.',
+  }),
+  ...standardErrors('groups', 'write'),
+  ...idempotencyErrors,
+  404: groupNotFound,
+  409: conflictErrors('A scheduled or running campaign targets the group: stop or change it first.', [
+    {
+      code: 'group_in_use',
+      error: 'This group is a target of "Q4 phishing"; stop or change that campaign first',
+    },
+  ]),
+};
+
+export const membersResponses = (verb: 'added' | 'removed') => ({
+  200: groupBody(`The group with the employees ${verb}; its \`ETag\` moves when the membership changed.`),
+  ...bodyErrors('groups', membersValidation),
+  ...idempotencyErrors,
+  404: groupNotFound,
+});

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-const Ok = Type.Object({ status: Type.Literal('ok') }, { examples: [{ status: 'ok' }] });
+const Ok = Type.Object({ status: Type.Literal('ok') }, { title: 'Health', examples: [{ status: 'ok' }] });
 
 const Checks = Type.Object({
   database: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
@@ -30,6 +30,7 @@ const Ready = Type.Object(
     checks: Checks,
   },
   {
+    title: 'Readiness',
     examples: [
       { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
       { status: 'degraded', checks: { database: 'ok', redis: 'unavailable' } },
@@ -43,6 +44,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/healthz',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness: the process answers',
         tags: ['Operations'],
         security: [],
@@ -57,6 +59,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
         summary: 'Readiness: the database answers and the instance is not shutting down',
         description:
           'Answers within a second. 200: send traffic (`degraded` too). 503: take this instance out of rotation (the database does not answer, or it is draining after SIGTERM); it recovers by itself.',

@@ -1,8 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import { addGroupMembers } from '../../../src/modules/groups/groups.membership.js';
 import { client } from '../factories.js';
 import { NEVER, na, type Row, row } from './matrix.js';
-import { freshGroup } from './world.js';
+import { freshEmployee, freshGroup } from './world.js';
 
 /** The Customer API's rows: the key is the account, so another account's ids are simply unknown. */
 
@@ -86,6 +87,90 @@ export const customerRows: Row[] = [
     read: (_side, id) => `${C}/groups/${id}/`,
     otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
     invalid: { call: (_side, id) => ({ url: `${C}/groups/${id}/`, payload: { employee_ids: 'all' } }) },
+  }),
+  row({
+    route: `POST ${C}/groups/`,
+    as: 'key',
+    call: () => ({ url: `${C}/groups/`, payload: { name: `Group ${++serial}` } }),
+    success: {
+      status: 201,
+      check: (res) => expect(res.headers.location).toContain(`/customer/groups/${res.json().id}/`),
+    },
+    read: () => ({ url: `${C}/groups/?page_size=1000`, view: (body) => (body as { count: number }).count }),
+    otherAccount: na('names nothing but the new group: the key is the account'),
+    invalid: { call: () => ({ url: `${C}/groups/`, payload: { description: 'no name' } }) },
+  }),
+  row({
+    route: `PATCH ${C}/groups/:group_id/`,
+    as: 'key',
+    object: (w, side) => freshGroup(w.app, side),
+    call: (_side, id) => ({ url: `${C}/groups/${id}/`, payload: { description: 'Changed' } }),
+    success: { status: 200, check: (res) => expect(res.json().description).toBe('Changed') },
+    read: (_side, id) => `${C}/groups/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: { call: (_side, id) => ({ url: `${C}/groups/${id}/`, payload: { name: 7 } }) },
+  }),
+  row({
+    route: `DELETE ${C}/groups/:group_id/`,
+    as: 'key',
+    object: (w, side) => freshGroup(w.app, side),
+    call: (_side, id) => ({ url: `${C}/groups/${id}/` }),
+    success: { status: 204 },
+    read: (_side, id) => `${C}/groups/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: noInput,
+  }),
+  row({
+    route: `POST ${C}/groups/:group_id/members/`,
+    as: 'key',
+    object: (w, side) => freshGroup(w.app, side),
+    call: (side, id) => ({
+      url: `${C}/groups/${id}/members/`,
+      payload: { employee_ids: [side.employees[0]?.id] },
+    }),
+    success: { status: 200, check: (res) => expect(res.json().employees).toHaveLength(1) },
+    read: (_side, id) => `${C}/groups/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: {
+      call: (_side, id) => ({ url: `${C}/groups/${id}/members/`, payload: { employee_ids: 'all' } }),
+    },
+  }),
+  row({
+    route: `DELETE ${C}/groups/:group_id/members/`,
+    as: 'key',
+    object: async (w, side) => {
+      const id = await freshGroup(w.app, side);
+      await addGroupMembers(w.app.db, side.accountId, id, [side.employees[0]?.id as number]);
+      return id;
+    },
+    call: (side, id) => ({
+      url: `${C}/groups/${id}/members/`,
+      payload: { employee_ids: [side.employees[0]?.id] },
+    }),
+    success: { status: 200, check: (res) => expect(res.json().employees).toEqual([]) },
+    read: (_side, id) => `${C}/groups/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'group_not_found', missing: () => NEVER },
+    invalid: { call: (_side, id) => ({ url: `${C}/groups/${id}/members/`, payload: {} }) },
+  }),
+  row({
+    route: `PATCH ${C}/employees/:employee_id/`,
+    as: 'key',
+    object: (w, side) => freshEmployee(w.app, side),
+    call: (_side, id) => ({ url: `${C}/employees/${id}/`, payload: { first_name: 'Renamed' } }),
+    success: { status: 200, check: (res) => expect(res.json().first_name).toBe('Renamed') },
+    read: (_side, id) => `${C}/employees/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'employee_not_found', missing: () => NEVER },
+    invalid: { call: (_side, id) => ({ url: `${C}/employees/${id}/`, payload: { first_name: 7 } }) },
+  }),
+  row({
+    route: `DELETE ${C}/employees/:employee_id/`,
+    as: 'key',
+    object: (w, side) => freshEmployee(w.app, side),
+    call: (_side, id) => ({ url: `${C}/employees/${id}/` }),
+    success: { status: 204 },
+    read: (_side, id) => `${C}/employees/${id}/`,
+    otherAccount: { kind: 'object', notFound: 'employee_not_found', missing: () => NEVER },
+    invalid: noInput,
   }),
   row({
     route: `GET ${C}/campaigns/training/`,
