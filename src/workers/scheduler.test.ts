@@ -31,7 +31,9 @@ async function scheduledCampaign(startAt: number) {
     .values(people.map((p) => ({ group_id: group.id, employee_id: p.id })))
     .execute();
   const now = Date.now();
-  const campaign = await t.app.db
+  // One transaction, so a running scheduler never sees the campaign before its groups and courses.
+  return t.app.db.transaction().execute(async (trx) => {
+    const campaign = await trx
     .insertInto('training_campaigns')
     .values({
       account_id: account.id,
@@ -44,15 +46,16 @@ async function scheduledCampaign(startAt: number) {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await t.app.db
+    await trx
     .insertInto('campaign_groups')
     .values({ campaign_id: campaign.id, group_id: group.id })
     .execute();
-  await t.app.db
+    await trx
     .insertInto('campaign_courses')
     .values({ campaign_id: campaign.id, course_key: 'phishing', position: 0 })
     .execute();
-  return campaign.id;
+    return campaign.id;
+  });
 }
 
 const invitations = (campaignId: number) =>
@@ -93,6 +96,7 @@ describe('the scheduler', () => {
       ['error', 'scheduler: could not queue reminders'],
       ['error', 'scheduler: could not launch scheduled phishing campaigns'],
       ['error', 'scheduler: could not complete phishing campaigns'],
+      ['error', 'scheduler: could not delete expired idempotency keys'],
     ]);
     await broken.drop();
   });
