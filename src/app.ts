@@ -10,12 +10,13 @@ import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { invalidHost } from './errors.js';
+import { API_VERSION, answerVersion } from './http/api-version.js';
 import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
 import { isUsableHost } from './http/links.js';
 import { createLogger, requestId } from './http/logging.js';
-import { API_VERSION, registerOpenApi } from './http/openapi.js';
+import { registerOpenApi } from './http/openapi.js';
 import { redactUrl, registerSecretRoutes } from './http/redaction.js';
 import { registerRouteFallbacks } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
@@ -126,6 +127,7 @@ export async function buildApp({
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(STATIC_HEADERS);
     reply.header('x-request-id', request.id);
+    answerVersion(request, reply);
     done();
   });
   // Page links and `Location` (answers to this same client) are built from the Host it sent (links

@@ -417,6 +417,37 @@ describe('headers on every response', () => {
     }
   });
 
+  it('answers as 2.3.0 when a client pins it, and on the operations 2.3.0 added; bodies stay the same', async () => {
+    const { key } = await accountWithGroup();
+    const json = { apikey: key, 'content-type': 'application/json' };
+    const list = `${PREFIX}/customer/employees/`;
+    const plain = await send('GET', list, { apikey: key });
+    const pinned = await send('GET', list, { apikey: key, 'x-api-version': '2.3' });
+    expect(plain.headers['x-api-version']).toBe('2.2.0');
+    expect(pinned.headers['x-api-version']).toBe('2.3.0');
+    expect(pinned.body).toBe(plain.body);
+    for (const pin of ['2.2.0', '9.9', 'latest', '']) {
+      const res = await send('GET', list, { apikey: key, 'x-api-version': pin });
+      expect(res.headers['x-api-version'], pin).toBe('2.2.0');
+    }
+    const created = await send(
+      'POST',
+      `${PREFIX}/customer/groups/`,
+      json,
+      JSON.stringify({ name: 'Pinned' }),
+    );
+    expect(created.statusCode).toBe(201);
+    expect(created.headers['x-api-version']).toBe('2.3.0');
+    const refused = await send(
+      'POST',
+      `${PREFIX}/customer/groups/`,
+      { 'content-type': 'application/json' },
+      '{}',
+    );
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['x-api-version']).toBe('2.3.0');
+  });
+
   it('carries the security headers', async () => {
     const responses = await assorted();
     for (const [label, res] of Object.entries(responses)) {

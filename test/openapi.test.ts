@@ -147,7 +147,7 @@ describe('GET /api/api_gateway/openapi.json', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info).toMatchObject({ version: '2.2.0' });
+    expect(doc.info).toMatchObject({ version: '2.3.0' });
     expect(doc.components.securitySchemes.apiKey).toMatchObject({
       type: 'apiKey',
       in: 'header',

@@ -22,7 +22,7 @@ import {
 } from '../errors.js';
 import { errorBody } from './errors.js';
 import { SECURITY_HEADERS } from './headers.js';
-import { API_VERSION } from './openapi.js';
+import { API_VERSION } from './api-version.js';
 
 /**
  * Some answers are given by Node's HTTP layer before Fastify sees a request: parser errors,

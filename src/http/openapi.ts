@@ -3,10 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
 import { GroupDetail } from '../modules/groups/groups.schemas.js';
 import { IDEMPOTENT_METHODS } from '../modules/idempotency/idempotency.service.js';
+import { API_VERSION, LATEST_API_VERSION } from './api-version.js';
 import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 import { componentize } from './openapi-components.js';
-
-export const API_VERSION = '2.2.0';
 
 const description = `Integrate your HR system or scripts with Vigil: create employees, find them by email,
 read groups and replace their membership, read training campaigns.
@@ -33,7 +32,11 @@ again (\`Idempotent-Replayed: true\`) without doing the work twice.
 carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A 429 carries
 \`Retry-After\`: retry with exponential back-off.
 
-Paths work with or without the trailing slash. Every response carries \`X-API-Version: ${API_VERSION}\`.`;
+**Versions.** Paths work with or without the trailing slash. Every response says in
+\`X-API-Version\` which version answered it: \`${API_VERSION}\` by default, so clients written for
+it see exactly what they always saw. Send \`X-API-Version: ${LATEST_API_VERSION}\` to pin this
+document's version; the operations ${LATEST_API_VERSION} added answer as ${LATEST_API_VERSION} either
+way. The bodies of ${API_VERSION}'s operations are the same under both versions.`;
 
 const integer = (description: string, example: number) => ({
   description,
@@ -48,8 +51,8 @@ const RESPONSE_HEADERS: Record<string, Record<string, unknown>> = {
     schema: { type: 'string', examples: ['0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90'] },
   },
   'X-API-Version': {
-    description: 'The version of this API the server implements.',
-    schema: { type: 'string', examples: [API_VERSION] },
+    description: `The version that answered: ${API_VERSION}, or ${LATEST_API_VERSION} when the request pinned it (\`X-API-Version: ${LATEST_API_VERSION}\`) or the operation is new in ${LATEST_API_VERSION}.`,
+    schema: { type: 'string', enum: [API_VERSION, LATEST_API_VERSION], examples: [API_VERSION] },
   },
   'RateLimit-Limit': integer('The key’s budget of requests per minute.', 600),
   'RateLimit-Remaining': integer('Requests left in the current minute.', 599),
@@ -124,7 +127,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Vigil Customer API', version: API_VERSION, description },
+      info: { title: 'Vigil Customer API', version: LATEST_API_VERSION, description },
       // Paths are absolute on the instance (health checks live beside the API): a client's base
       // URL is the instance's address, e.g. https://vigil.example.com.
       servers: [{ url: '/', description: 'The Vigil instance that serves this document' }],

@@ -34,26 +34,26 @@ async function scheduledCampaign(startAt: number) {
   // One transaction, so a running scheduler never sees the campaign before its groups and courses.
   return t.app.db.transaction().execute(async (trx) => {
     const campaign = await trx
-    .insertInto('training_campaigns')
-    .values({
-      account_id: account.id,
-      name: 'Scheduled',
-      status: 'scheduled',
-      start_at: startAt,
-      due_at: startAt + 14 * DAY_MS,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+      .insertInto('training_campaigns')
+      .values({
+        account_id: account.id,
+        name: 'Scheduled',
+        status: 'scheduled',
+        start_at: startAt,
+        due_at: startAt + 14 * DAY_MS,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await trx
-    .insertInto('campaign_groups')
-    .values({ campaign_id: campaign.id, group_id: group.id })
-    .execute();
+      .insertInto('campaign_groups')
+      .values({ campaign_id: campaign.id, group_id: group.id })
+      .execute();
     await trx
-    .insertInto('campaign_courses')
-    .values({ campaign_id: campaign.id, course_key: 'phishing', position: 0 })
-    .execute();
+      .insertInto('campaign_courses')
+      .values({ campaign_id: campaign.id, course_key: 'phishing', position: 0 })
+      .execute();
     return campaign.id;
   });
 }

@@ -94,7 +94,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UpdateEmployeeBody,
         response: updateEmployeeResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request) =>
       presentEmployee(
@@ -112,7 +112,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EmployeeParams,
         response: deleteEmployeeResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request, reply) => {
       await deleteEmployee(app.db, request.auth.accountId, request.params.employee_id);

@@ -111,7 +111,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: CreateGroupBody,
         response: createGroupResponses,
       },
-      config: { permission: 'groups:write' },
+      config: { permission: 'groups:write', since: '2.3.0' },
     },
     async (request, reply) => {
       const group = await createGroup(app.db, request.auth.accountId, request.body);
@@ -134,7 +134,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UpdateGroupBody,
         response: updateGroupResponses,
       },
-      config: { permission: 'groups:write' },
+      config: { permission: 'groups:write', since: '2.3.0' },
     },
     async (request, reply) => {
       const { accountId } = request.auth;
@@ -153,7 +153,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: GroupParams,
         response: deleteGroupResponses,
       },
-      config: { permission: 'groups:write' },
+      config: { permission: 'groups:write', since: '2.3.0' },
     },
     async (request, reply) => {
       await deleteGroup(app.db, request.auth.accountId, request.params.group_id);
@@ -174,7 +174,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: MembersBody,
         response: membersResponses('added'),
       },
-      config: { permission: 'groups:write' },
+      config: { permission: 'groups:write', since: '2.3.0' },
     },
     async (request, reply) => {
       const { accountId } = request.auth;
@@ -196,7 +196,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: MembersBody,
         response: membersResponses('removed'),
       },
-      config: { permission: 'groups:write' },
+      config: { permission: 'groups:write', since: '2.3.0' },
     },
     async (request, reply) => {
       const { accountId } = request.auth;
