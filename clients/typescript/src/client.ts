@@ -1,7 +1,7 @@
 import type { OperationId, Success } from './operations.js';
+import { PhishingCampaigns, PhishingReports, TrainingCampaigns } from './resources/campaigns.js';
 import { Employees } from './resources/employees.js';
 import { Groups } from './resources/groups.js';
-import { PhishingCampaigns, PhishingReports, TrainingCampaigns } from './resources/campaigns.js';
 import {
   type ApiResponse,
   type CallArgs,

@@ -11,13 +11,13 @@ export { operationRoutes } from './generated/customer-api.js';
 export type { ApiErrorCode, JsonBody, OperationId, PathParams, QueryParams, Success } from './operations.js';
 export { MAX_PAGE_SIZE, type Page, PageIterator, type PageParams } from './pagination.js';
 export type {
-  PhishingCampaign,
-  PhishingRecipientResult,
   Enrollment,
-  TrainingCampaign,
   EnrollmentListParams,
+  PhishingCampaign,
   PhishingCampaignListParams,
+  PhishingRecipientResult,
   PhishingResultListParams,
+  TrainingCampaign,
   TrainingCampaignListParams,
 } from './resources/campaigns.js';
 export type { EmployeeChanges, EmployeeListParams, NewEmployee } from './resources/employees.js';

@@ -187,7 +187,7 @@ export class Transport {
       response = await this.#fetch(url, {
         method,
         headers,
-        body: body as BodyInit | undefined,
+        body: body as RequestInit['body'],
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
       text = await response.text();
@@ -234,7 +234,8 @@ export class Transport {
   #url(template: string, path: Record<string, unknown> | undefined, query: unknown): string {
     const filled = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = path?.[name];
-      if (value === undefined || value === null) throw new TypeError(`VigilClient: missing path parameter ${name}`);
+      if (value === undefined || value === null)
+        throw new TypeError(`VigilClient: missing path parameter ${name}`);
       return encodeURIComponent(String(value));
     });
     const search = new URLSearchParams();
@@ -271,7 +272,8 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // An HTTP date names its weekday and month (`Sun, 22 Nov 2026 09:14:13 GMT`); `-5` is no date.
+  const date = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

@@ -83,12 +83,18 @@ export class PhishingReports {
   }
 
   /** Reports by the simulation's token (the reported email's `X-Vigil-Simulation` header); answers the recipient's result. */
-  async create(body: JsonBody<'reportPhishingSimulation'>, options?: RequestOptions): Promise<PhishingRecipientResult> {
+  async create(
+    body: JsonBody<'reportPhishingSimulation'>,
+    options?: RequestOptions,
+  ): Promise<PhishingRecipientResult> {
     return (await this.#t.call('reportPhishingSimulation', { body }, options)).data;
   }
 
   /** Reports the email as received (the `.eml` text or bytes, sent as `message/rfc822`). */
-  async createFromMessage(message: string | Uint8Array, options?: RequestOptions): Promise<PhishingRecipientResult> {
+  async createFromMessage(
+    message: string | Uint8Array,
+    options?: RequestOptions,
+  ): Promise<PhishingRecipientResult> {
     const raw = { contentType: 'message/rfc822', data: message };
     return (await this.#t.call('reportPhishingSimulation', { body: undefined as never, raw }, options)).data;
   }
