@@ -28,6 +28,6 @@ export type {
   GroupWithEtag,
   NewGroup,
 } from './resources/groups.js';
+export { retryAfterMs } from './retry.js';
 export type { ApiResponse, CallArgs, RequestOptions, RetryEvent, VigilClientOptions } from './transport.js';
-export { retryAfterMs } from './transport.js';
 export { CLIENT_VERSION } from './version.js';

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCampaign, makeKey, seedEmployees } from '../../../test/helpers/factories.js';
-import { isVigilError, VigilClient, VigilError } from '../src/index.js';
+import { isVigilError, VigilClient } from '../src/index.js';
+import { caught } from './helpers/errors.js';
 import { listeningApp } from './helpers/server.js';
 
 /**
@@ -34,15 +35,6 @@ async function newClient(grants?: string[]) {
     },
   });
   return { client, accountId, sent };
-}
-
-async function caught(promise: Promise<unknown>): Promise<VigilError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(VigilError);
-  return err as VigilError;
 }
 
 describe('employees', () => {

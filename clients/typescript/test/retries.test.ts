@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKey } from '../../../test/helpers/factories.js';
-import { type RetryEvent, retryAfterMs, VigilClient, VigilError } from '../src/index.js';
+import { type RetryEvent, retryAfterMs, VigilClient } from '../src/index.js';
+import { caught } from './helpers/errors.js';
 import { FaultyProxy } from './helpers/proxy.js';
 import { listeningApp } from './helpers/server.js';
 
@@ -36,15 +37,6 @@ async function viaProxy(
     ...options,
   });
   return { client, retries };
-}
-
-async function caught(promise: Promise<unknown>): Promise<VigilError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(VigilError);
-  return err as VigilError;
 }
 
 describe('Idempotency-Key', () => {
