@@ -29,7 +29,11 @@ export default defineConfig({
       `${browser}/**`,
       'node_modules/**',
       ...(underTestServices
-        ? filesIndependentOfTheDialect(import.meta.dirname, ['src', 'test'], [browser])
+        ? filesIndependentOfTheDialect(
+            import.meta.dirname,
+            ['src', 'test', 'clients/typescript/test'],
+            [browser],
+          )
         : []),
     ],
     pool: 'forks',
@@ -39,7 +43,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'files', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ALONE },
+        test: {
+          name: 'files',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'clients/typescript/test/**/*.test.ts'],
+          exclude: ALONE,
+        },
       },
       { extends: true, test: { name: 'alone', include: ALONE, fileParallelism: false } },
     ],

@@ -1,0 +1,1 @@
+export const CLIENT_VERSION = '2.3.0';
