@@ -20,9 +20,9 @@ import {
   payloadTooLarge,
   requestTimeout,
 } from '../errors.js';
+import { API_VERSION } from './api-version.js';
 import { errorBody } from './errors.js';
 import { SECURITY_HEADERS } from './headers.js';
-import { API_VERSION } from './api-version.js';
 
 /**
  * Some answers are given by Node's HTTP layer before Fastify sees a request: parser errors,

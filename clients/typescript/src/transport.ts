@@ -2,7 +2,7 @@ import { errorFromResponse, VigilError, type VigilErrorCode } from './errors.js'
 import { operationRoutes } from './generated/customer-api.js';
 import type { JsonBody, OperationId, PathParams, QueryParams, Success } from './operations.js';
 import { retryAfterMs, sleep } from './retry.js';
-import { CLIENT_VERSION } from './version.js';
+import { API_VERSION, CLIENT_VERSION } from './version.js';
 
 export interface VigilClientOptions {
   /** The Vigil instance's address, e.g. `https://vigil.example.com` (the API's `/api/api_gateway` prefix is added). */
@@ -121,6 +121,7 @@ export class Transport {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#userAgent,
+      'x-api-version': API_VERSION,
       ...options.headers,
       apikey: this.#apiKey,
     };

@@ -101,6 +101,8 @@ describe('Idempotency-Key', () => {
     expect(proxy.requests('PUT', path)[0]!.headers['user-agent']).toBe(
       'hr-sync/1.0 vigil-client-typescript/2.3.0',
     );
+    // Every request pins the version the client is written for.
+    expect(proxy.requests('GET', path)[0]!.headers['x-api-version']).toBe('2.3.0');
   });
 });
 

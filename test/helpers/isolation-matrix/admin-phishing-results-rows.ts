@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { PhishingFixture } from '../phishing-fixtures.js';
 import { acct } from './admin-access-rows.js';
 import { NEVER, na, type Row, row } from './matrix.js';
-import { known, phishingCampaignOf } from './phishing-world.js';
+import { phishingCampaignOf } from './phishing-world.js';
 
 /** The admin API's phishing results rows: summary, recipients, CSV, a person's events, an employee's history. */
 

@@ -47,7 +47,7 @@ export function TemplateFormPage() {
   );
   if (key === undefined) return <TemplateForm template={null} back={back} />;
   if (template.isPending) return <Loading />;
-  if (!template.data || template.data.source !== 'custom') {
+  if (template.data?.source !== 'custom') {
     return (
       <>
         <PageHeader
