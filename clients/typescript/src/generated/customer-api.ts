@@ -916,8 +916,8 @@ export interface components {
     headers: {
         /** @description The id of this request (a client may send its own, up to 128 visible characters); also `request_id` in error bodies. */
         "X-Request-Id": string;
-        /** @description The version of this API the server implements. */
-        "X-API-Version": string;
+        /** @description The version that answered: 2.2.0, or 2.3.0 when the request pinned it (`X-API-Version: 2.3.0`) or the operation is new in 2.3.0. */
+        "X-API-Version": "2.2.0" | "2.3.0";
         /** @description The key’s budget of requests per minute. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current minute. */
