@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { absoluteUrl } from '../../http/links.js';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
+import { presentTombstone } from '../sync/sync.presenter.js';
+import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
+import { deletedSince } from '../sync/sync.service.js';
 import { presentEmployee } from './employees.presenter.js';
 import {
   CreateEmployeeBody,
@@ -48,7 +51,8 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listEmployees',
         summary: 'List employees',
-        description: 'Ordered by id. Use `email=` to find an existing employee’s id.',
+        description:
+          'Ordered by id. Use `email=` to find an existing employee’s id, `updated_since=` to read only what changed since your last sync (incremental sync; the ids deleted meanwhile are at `/customer/employees/deleted/`).',
         tags: ['Employees'],
         querystring: ListEmployeesQuery,
         response: listEmployeesResponses,
@@ -63,6 +67,33 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pageRequest(request.query),
       );
       return presentPage(request, page, presentEmployee);
+    },
+  );
+
+  app.get(
+    '/customer/employees/deleted/',
+    {
+      schema: {
+        operationId: 'listDeletedEmployees',
+        summary: 'List deleted employees’ ids',
+        description:
+          'The ids of the account’s employees deleted (offboarded) at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
+        tags: ['Employees'],
+        querystring: DeletedQuery,
+        response: deletedResponses('employees'),
+      },
+      config: { permission: 'employees:read' },
+    },
+    async (request) => {
+      const { accountId } = request.auth;
+      const page = await deletedSince(
+        app.db,
+        accountId,
+        'employee',
+        request.query.since,
+        pageRequest(request.query),
+      );
+      return presentPage(request, page, presentTombstone);
     },
   );
 
