@@ -5,6 +5,8 @@ import { pageRequest } from '../../pagination.js';
 import { presentTombstone } from '../sync/sync.presenter.js';
 import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
 import { deletedSince } from '../sync/sync.service.js';
+import { bulkUpsertEmployees } from './employees.bulk.js';
+import { BULK_BODY_LIMIT, BulkEmployeesBody, bulkEmployeesResponses } from './employees.bulk.schemas.js';
 import { presentEmployee } from './employees.presenter.js';
 import {
   CreateEmployeeBody,
@@ -42,6 +44,28 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const employee = await createEmployee(app.db, request.auth.accountId, request.body);
       reply.header('Location', absoluteUrl(request, `${app.apiPrefix}/customer/employees/${employee.id}/`));
       return reply.status(201).send(presentEmployee(employee));
+    },
+  );
+
+  app.post(
+    '/customer/employees/bulk/',
+    {
+      // 10,000 rows of long names may exceed the default limit: this route alone takes more.
+      bodyLimit: Math.max(app.config.bodyLimit, BULK_BODY_LIMIT),
+      schema: {
+        operationId: 'bulkUpsertEmployees',
+        summary: 'Create or update up to 10,000 employees by address',
+        description:
+          'Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.',
+        tags: ['Employees'],
+        body: BulkEmployeesBody,
+        response: bulkEmployeesResponses,
+      },
+      config: { permission: 'employees:write' },
+    },
+    async (request) => {
+      const outcome = await bulkUpsertEmployees(app.db, request.auth.accountId, request.body.employees);
+      return { results: outcome.results, counts: outcome.counts };
     },
   );
 
