@@ -160,6 +160,8 @@ function render(results: Array<{ dialect: Dialect; ms: Record<Kind, number[]> }>
     '',
     `\`POST /customer/employees/bulk/\` through the real app (\`app.inject\`: parsing, validation, one transaction, serialization; no network), into an account that already holds ${EXISTING.toLocaleString('en')} employees. ${RUNS} rounds of four requests, each checked by its counts: created (new addresses), updated (the same people renamed), unchanged (the same again), mixed (a third each). Target: ≤ ${TARGET_MS.toLocaleString('en')} ms on SQLite.`,
     '',
+    'The machine is shared with other sessions (their tests and builds run alongside: see the load above), so figures vary from run to run; compare medians of runs made at similar loads.',
+    '',
     '| database | request | median ms | fastest | slowest | rows per second | ≤ 1 s on SQLite? |',
     '|---|---|---:|---:|---:|---:|---|',
     ...rows,

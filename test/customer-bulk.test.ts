@@ -180,7 +180,7 @@ describe('bulk upsert of employees', () => {
     ] as const) {
       const res = await api.post('/customer/employees/bulk/', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json()).toEqual(validationFailedBody(details as Record<string, string[]>));
+      expect(res.json()).toEqual(validationFailedBody(details as unknown as Record<string, string[]>));
     }
     const malformed = await api.post('/customer/employees/bulk/', '{"employees": [');
     expect(malformed.statusCode).toBe(400);
