@@ -39,3 +39,36 @@ function pad(n: number, width: number): string {
 export function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : iso(ms);
 }
+
+// RFC 3339's date-time (ISO 8601 with a time zone): seconds and fractions optional, `Z` or an
+// offset. A space stands for the `+` of an offset that a client forgot to percent-encode in a
+// query string (where `+` means a space).
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):(\d{2}))$/;
+
+/**
+ * An ISO 8601 instant with a time zone (`2026-11-22T09:14:03.512Z`, `2026-11-22T10:14:03+01:00`)
+ * → epoch milliseconds (digits past the millisecond dropped), or null when the text is not one
+ * or names no real moment (a 30 February, a 25th hour, a time without a zone).
+ */
+export function parseInstant(text: string): number | null {
+  const m = INSTANT.exec(text);
+  if (!m) return null;
+  const [year, month, day, hours, minutes] = [1, 2, 3, 4, 5].map((i) => Number(m[i])) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const seconds = Number(m[6] ?? 0);
+  const millis = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  if (hours > 23 || minutes > 59 || seconds > 59 || Number(m[10] ?? 0) > 23 || Number(m[11] ?? 0) > 59)
+    return null;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  date.setUTCHours(hours, minutes, seconds, millis);
+  return date.getTime() - offset * 60_000;
+}

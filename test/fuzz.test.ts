@@ -83,7 +83,8 @@ async function snapshot() {
         (select count(*) from groups) as groups,
         (select count(*) from group_members) as group_members,
         (select count(*) from training_campaigns) as campaigns,
-        (select count(*) from campaign_groups) as campaign_groups`.execute(db),
+        (select count(*) from campaign_groups) as campaign_groups,
+        (select count(*) from tombstones) as tombstones`.execute(db),
   ]);
   const counts = Object.fromEntries(Object.entries(totals.rows[0] ?? {}).map(([k, v]) => [k, Number(v)]));
   return { employees, groups, members, counts };
@@ -312,6 +313,28 @@ const membershipBody = () => {
   return fc.oneof({ arbitrary: valid, weight: 1 }, { arbitrary: odd, weight: 2 }).map(fieldsText);
 };
 
+/** Bulk upsert bodies: `{"employees": [...]}` of employee bodies (repeats and junk rows among them), or odd shapes. */
+const bulkBody = () => {
+  const rows = fc.array(
+    fc.oneof({ arbitrary: employeeBody(), weight: 8 }, { arbitrary: jsonText, weight: 1 }),
+    {
+      maxLength: 12,
+    },
+  );
+  const valid = rows.map((items) => `{"employees":[${items.join(',')}]}`);
+  const odd = fc.record({
+    employees: fc.option(
+      fc.oneof(
+        rows.map((items) => `[${items.join(',')}]`),
+        jsonText,
+      ),
+      { nil: undefined, freq: 6 },
+    ),
+    extra: extraFields,
+  });
+  return fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: odd.map(fieldsText), weight: 1 });
+};
+
 /** A body: usually well-formed JSON, else random JSON, text, bytes, truncated JSON or nothing. */
 const body = (targeted: fc.Arbitrary<string>) =>
   fc.oneof(
@@ -443,9 +466,24 @@ const queryString = () => {
     fc.constantFrom('Page', 'page[]', 'page[0]', 'email[]', '__proto__', 'constructor', 'apiKey', '', 'x'),
     oddString.map(encode),
   );
+  const instant = fc.oneof(
+    fc.constantFrom(
+      '2026-11-22T09:14:03.512Z',
+      '2026-11-22T10:14:03%2B01:00',
+      '2026-11-22T10:14:03+01:00',
+      '2026-02-30T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:59:59.999999999Z',
+      '2026-11-22',
+      '1764000000000',
+    ),
+    fc.date({ noInvalidDate: true }).map((d) => encode(d.toISOString())),
+    oddString.map(encode),
+  );
   const param = fc.oneof(
     { arbitrary: fc.tuple(fc.constantFrom('page', 'page_size'), number), weight: 4 },
     { arbitrary: fc.tuple(fc.constant('email'), address), weight: 3 },
+    { arbitrary: fc.tuple(fc.constantFrom('updated_since', 'since'), instant), weight: 2 },
     { arbitrary: fc.tuple(junkName, fc.oneof(number, address)), weight: 1 },
   );
   return fc
@@ -498,6 +536,40 @@ describe('random input at every route', () => {
     );
     // The generators reach past parsing and validation.
     expect(statusesOf('post')).toEqual(expect.arrayContaining([201, 400, 409, 415]));
+  });
+
+  it('POST /customer/employees/bulk/: never a 5xx, one result per row, rows applied as reported, rejected bodies write nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(bulkBody(), contentType, extraHeaders, async (payload, type, headers) => {
+        const res = await check('bulk', {
+          method: 'POST',
+          url: `${API}/customer/employees/bulk/`,
+          headers: { ...headers, apikey: key, ...(type !== undefined ? { 'content-type': type } : {}) },
+          payload,
+        });
+        if (res.statusCode !== 200) return;
+        const { results, counts } = res.json();
+        const sent = JSON.parse(payload).employees as unknown[];
+        expect(results.map((r: { index: number }) => r.index)).toEqual(sent.map((_, i) => i));
+        const tally = { created: 0, updated: 0, unchanged: 0, error: 0 } as Record<string, number>;
+        for (const result of results) {
+          tally[result.status] = (tally[result.status] ?? 0) + 1;
+          if (result.status === 'error') {
+            expect(result.id).toBeUndefined();
+            expect(['validation_failed', 'duplicate_email']).toContain(result.error.code);
+            continue;
+          }
+          const read = await t.app.inject({
+            url: `${API}/customer/employees/${result.id}/`,
+            headers: { apikey: key },
+          });
+          expect(read.json().email.toLowerCase()).toBe(result.email.toLowerCase());
+        }
+        expect(counts).toEqual(tally);
+      }),
+      run(RUNS.writes),
+    );
+    expect(statusesOf('bulk')).toEqual(expect.arrayContaining([200, 400, 415]));
   });
 
   it('PUT /customer/groups/{id}/: never a 5xx, contract-shaped errors, rejected replacements change nothing', async () => {
@@ -592,7 +664,13 @@ describe('random input at every route', () => {
   it('GET lists: random page, page_size, email and repeated parameters are 400s or pages, never 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/customer/employees', '/customer/groups', '/customer/campaigns/training'),
+        fc.constantFrom(
+          '/customer/employees',
+          '/customer/groups',
+          '/customer/campaigns/training',
+          '/customer/employees/deleted',
+          '/customer/groups/deleted',
+        ),
         trailing,
         fc.oneof(
           { arbitrary: queryString(), weight: 4 },
@@ -634,6 +712,9 @@ describe('random input at every route', () => {
         'json',
         'openapi.json',
         'api_gateway',
+        'bulk',
+        'deleted',
+        'members',
         '',
       ),
       pathParam(),
@@ -642,6 +723,9 @@ describe('random input at every route', () => {
       '/customer/employees/',
       '/customer/groups/',
       '/customer/campaigns/training/',
+      '/customer/employees/bulk/',
+      '/customer/employees/deleted/',
+      '/customer/groups/deleted/',
       `/customer/employees/${own.employeeIds[0]}/`,
       `/customer/groups/${own.groupIds[0]}/`,
       `/customer/groups/${other.groupIds[0]}/`,
@@ -662,7 +746,7 @@ describe('random input at every route', () => {
         method,
         path,
         queryString(),
-        body(fc.oneof(membershipBody(), employeeBody())),
+        body(fc.oneof(membershipBody(), employeeBody(), bulkBody())),
         contentType,
         extraHeaders,
         async (verb, p, query, payload, type, headers) => {

@@ -110,6 +110,10 @@ describe('routing', () => {
       ['PUT', '/customer/employees/7/', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/customer/employees/7/', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/customer/campaigns/training/', 'GET, HEAD'],
+      // The paths of v2.3's bulk upsert and deleted ids share their segment with an id's routes.
+      ['PUT', '/customer/employees/bulk/', 'DELETE, GET, HEAD, PATCH, POST'],
+      ['POST', '/customer/employees/deleted/', 'DELETE, GET, HEAD, PATCH'],
+      ['POST', '/customer/groups/deleted/', 'DELETE, GET, HEAD, PATCH, PUT'],
       ['OPTIONS', '/customer/employees/', 'GET, HEAD, POST'],
     ];
     const variants: Array<[Record<string, string>, string | undefined]> = [

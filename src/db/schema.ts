@@ -451,6 +451,14 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
+/** A deleted employee or group, for incremental sync (migration 0011). */
+export interface TombstonesTable {
+  account_id: number;
+  resource: 'employee' | 'group';
+  resource_id: number;
+  deleted_at: number;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -481,4 +489,5 @@ export interface DB {
   phishing_figure_delays: PhishingFigureDelaysTable;
   phishing_activity: PhishingActivityTable;
   idempotency_keys: IdempotencyKeysTable;
+  tombstones: TombstonesTable;
 }

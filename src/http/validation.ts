@@ -49,6 +49,8 @@ function describe(error: ErrorObject): string {
       return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters`;
     case 'maxLength':
       return `must be at most ${p.limit} characters`;
+    case 'minItems':
+      return p.limit === 1 ? 'must not be empty' : `must have at least ${p.limit} entries`;
     case 'maxItems':
       return `must have at most ${p.limit} entries`;
     case 'pattern':

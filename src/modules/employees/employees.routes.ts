@@ -2,6 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { absoluteUrl } from '../../http/links.js';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
+import { presentTombstone } from '../sync/sync.presenter.js';
+import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
+import { deletedSince } from '../sync/sync.service.js';
+import { bulkUpsertEmployees } from './employees.bulk.js';
+import { BULK_BODY_LIMIT, BulkEmployeesBody, bulkEmployeesResponses } from './employees.bulk.schemas.js';
 import { presentEmployee } from './employees.presenter.js';
 import {
   CreateEmployeeBody,
@@ -42,13 +47,36 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
+  app.post(
+    '/customer/employees/bulk/',
+    {
+      // 10,000 rows of long names may exceed the default limit: this route alone takes more.
+      bodyLimit: Math.max(app.config.bodyLimit, BULK_BODY_LIMIT),
+      schema: {
+        operationId: 'bulkUpsertEmployees',
+        summary: 'Create or update up to 10,000 employees by address',
+        description:
+          'Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.',
+        tags: ['Employees'],
+        body: BulkEmployeesBody,
+        response: bulkEmployeesResponses,
+      },
+      config: { permission: 'employees:write' },
+    },
+    async (request) => {
+      const outcome = await bulkUpsertEmployees(app.db, request.auth.accountId, request.body.employees);
+      return { results: outcome.results, counts: outcome.counts };
+    },
+  );
+
   app.get(
     '/customer/employees/',
     {
       schema: {
         operationId: 'listEmployees',
         summary: 'List employees',
-        description: 'Ordered by id. Use `email=` to find an existing employee’s id.',
+        description:
+          'Ordered by id. Use `email=` to find an existing employee’s id, `updated_since=` to read only what changed since your last sync (incremental sync; the ids deleted meanwhile are at `/customer/employees/deleted/`).',
         tags: ['Employees'],
         querystring: ListEmployeesQuery,
         response: listEmployeesResponses,
@@ -63,6 +91,33 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pageRequest(request.query),
       );
       return presentPage(request, page, presentEmployee);
+    },
+  );
+
+  app.get(
+    '/customer/employees/deleted/',
+    {
+      schema: {
+        operationId: 'listDeletedEmployees',
+        summary: 'List deleted employees’ ids',
+        description:
+          'The ids of the account’s employees deleted (offboarded) at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
+        tags: ['Employees'],
+        querystring: DeletedQuery,
+        response: deletedResponses('employees'),
+      },
+      config: { permission: 'employees:read' },
+    },
+    async (request) => {
+      const { accountId } = request.auth;
+      const page = await deletedSince(
+        app.db,
+        accountId,
+        'employee',
+        request.query.since,
+        pageRequest(request.query),
+      );
+      return presentPage(request, page, presentTombstone);
     },
   );
 

@@ -8,6 +8,7 @@ import {
   standardErrors,
 } from '../../http/error-responses.js';
 import { Id, IdParam, PageQuery, Paginated, Timestamp } from '../../http/schemas.js';
+import { badListQuery, updatedSinceQuery } from '../sync/sync.schemas.js';
 
 const ann = {
   id: 17,
@@ -59,6 +60,7 @@ export const ListEmployeesQuery = Type.Object({
       examples: ['ann.lee@example.com'],
     }),
   ),
+  ...updatedSinceQuery,
 });
 
 export const createEmployeeResponses = {
@@ -81,6 +83,7 @@ export const createEmployeeResponses = {
 export const listEmployeesResponses = {
   200: Paginated(Employee, 'EmployeePage'),
   ...listErrors('employees'),
+  400: badListQuery('updated_since'),
 };
 
 export const getEmployeeResponses = {

@@ -10,6 +10,9 @@ import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repos
 import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
 import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import { keepRecipientsOfDeletedEmployee } from '../phishing/phishing.campaigns.repository.js';
+import { instantParameter } from '../sync/sync.service.js';
+import { recordTombstone } from '../sync/tombstones.repository.js';
+import { countEmployeesChangedSince, listEmployeesChangedSince } from './employees.changes.repository.js';
 import {
   countEmployees,
   deleteEmployeeRow,
@@ -64,13 +67,37 @@ export async function getEmployee(db: Db, accountId: number, employeeId: number)
   return employee;
 }
 
+/**
+ * A page of the account's employees, by id; `email` picks one address, `updated_since` those
+ * created or changed at or after an instant (a bad one is a 400 before anything is read).
+ *
+ * Why id order with `updated_since`, not (updated_at, id): a sync pages through with offsets,
+ * and what it must never do is miss a row. Under (updated_at, id) a row changed while the sync
+ * pages moves to the end, every row after its old place moves one place back, and the first
+ * row of the next page slides onto a page already read: missed, and missed again by the next
+ * sync (its updated_at is older than anything that sync asks for). Under id order a change
+ * moves nothing (the row is read with its old or new values, and the next sync, from the time
+ * this one started, reads it again), a new row comes at the end, and ties of updated_at (a bulk
+ * upsert gives 10,000 rows one instant) cannot matter. The one move left is a deletion during
+ * the pass (rows after it move one place back); a sync that must not miss even that reads
+ * `/customer/employees/deleted/?since=<its start>` afterwards and, if a deletion happened
+ * meanwhile, pages the list once more (the README's sync recipe).
+ */
 export async function findEmployees(
   db: Db,
   accountId: number,
-  query: { email?: string },
+  query: { email?: string; updated_since?: string },
   page: PageRequest,
 ): Promise<Page<Employee>> {
+  const since = instantParameter('updated_since', query.updated_since);
   if (query.email === undefined) {
+    if (since !== undefined) {
+      return fetchPage(
+        page,
+        () => countEmployeesChangedSince(db, accountId, since),
+        (limit, offset) => listEmployeesChangedSince(db, accountId, since, limit, offset),
+      );
+    }
     return fetchPage(
       page,
       () => countEmployees(db, accountId),
@@ -82,7 +109,8 @@ export async function findEmployees(
   // control characters) and PostgreSQL cannot even compare text that does: such a filter
   // matches nothing, without asking the database.
   const email = normalizeEmail(query.email);
-  const found = email.includes('\u0000') ? undefined : await findEmployeeByEmail(db, accountId, email);
+  let found = email.includes('\u0000') ? undefined : await findEmployeeByEmail(db, accountId, email);
+  if (found && since !== undefined && found.updated_at < since) found = undefined;
   return fetchPage(
     page,
     async () => (found ? 1 : 0),
@@ -189,6 +217,7 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: numb
       await keepEnrollmentsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
       await keepRecipientsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
       await deleteEmployeeRow(trx, accountId, employeeId);
+      await recordTombstone(trx, accountId, 'employee', employeeId, deletedAt);
       return true;
     });
     if (done) return;

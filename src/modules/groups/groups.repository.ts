@@ -104,35 +104,49 @@ export interface GroupsPageJson {
  * the database: materialising 100 rows as objects and serializing them again cost more than
  * the query.
  */
-const groupsPage = prepared((db: Db, p: { accountId: number; limit: number; offset: number }) => {
-  const page = db
-    .selectFrom('groups')
-    .select(['id', 'name', 'description', 'employee_count'])
-    .where('account_id', '=', p.accountId)
-    .orderBy('id')
-    .limit(p.limit)
-    .offset(p.offset)
-    .as('g');
-  const count = db
-    .selectFrom('groups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', p.accountId);
-  return dialectOf(db) === 'postgres'
-    ? db
-        .selectFrom(page)
-        .select([
+const groupsPageQuery = (changedSince: boolean) =>
+  prepared((db: Db, p: { accountId: number; limit: number; offset: number; since: number }) => {
+    let groups = db.selectFrom('groups').where('account_id', '=', p.accountId);
+    // `updated_since=` (migration 0011's index on account, updated_at, id).
+    if (changedSince) groups = groups.where('updated_at', '>=', p.since);
+    const page = groups
+      .select(['id', 'name', 'description', 'employee_count'])
+      .orderBy('id')
+      .limit(p.limit)
+      .offset(p.offset)
+      .as('g');
+    const count = groups.select((eb) => eb.fn.countAll<number>().as('n'));
+    return dialectOf(db) === 'postgres'
+      ? db
+          .selectFrom(page)
+          .select([
+            count.as('count'),
+            sql<string>`'[' || coalesce(string_agg(row_to_json(g)::text, ',' order by g.id), '') || ']'`.as(
+              'results',
+            ),
+          ])
+      : // The ordered subquery streams in id order and json_group_array keeps it (as memberSummaryChunk).
+        db.selectFrom(page).select([
           count.as('count'),
-          sql<string>`'[' || coalesce(string_agg(row_to_json(g)::text, ',' order by g.id), '') || ']'`.as(
-            'results',
-          ),
-        ])
-    : // The ordered subquery streams in id order and json_group_array keeps it (as memberSummaryChunk).
-      db.selectFrom(page).select([
-        count.as('count'),
-        sql<string>`coalesce(json_group_array(json_object('id', g.id, 'name', g.name,
+          sql<string>`coalesce(json_group_array(json_object('id', g.id, 'name', g.name,
             'description', g.description, 'employee_count', g.employee_count)), '[]')`.as('results'),
-      ]);
-});
+        ]);
+  });
+
+const groupsPage = groupsPageQuery(false);
+const groupsPageChangedSince = groupsPageQuery(true);
+
+/** Like readGroupsPage, for the groups created or changed at or after `since` (by id, not cached). */
+export async function readGroupsPageChangedSince(
+  db: Db,
+  accountId: number,
+  since: number,
+  limit: number,
+  offset: number,
+): Promise<GroupsPageJson> {
+  const row = await groupsPageChangedSince.executeTakeFirst(db, { accountId, limit, offset, since });
+  return { count: Number(row?.count ?? 0), results: row?.results ?? '[]' };
+}
 
 export async function readGroupsPage(
   db: Db,
@@ -140,7 +154,7 @@ export async function readGroupsPage(
   limit: number,
   offset: number,
 ): Promise<GroupsPageJson> {
-  const row = await groupsPage.executeTakeFirst(db, { accountId, limit, offset });
+  const row = await groupsPage.executeTakeFirst(db, { accountId, limit, offset, since: 0 });
   return { count: Number(row?.count ?? 0), results: row?.results ?? '[]' };
 }
 

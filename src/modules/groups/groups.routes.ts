@@ -2,8 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { sendJsonPieces } from '../../http/json-text.js';
 import { absoluteUrl } from '../../http/links.js';
-import { presentPageJson } from '../../http/page-envelope.js';
+import { presentPage, presentPageJson } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
+import { presentTombstone } from '../sync/sync.presenter.js';
+import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
+import { deletedSince } from '../sync/sync.service.js';
 import { createGroupPagesCache } from './groups.cache.js';
 import { addGroupMembers, removeGroupMembers, replaceMembership } from './groups.membership.js';
 import { presentGroupDetail } from './groups.presenter.js';
@@ -35,7 +38,8 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listGroups',
         summary: 'List groups',
-        description: 'Ordered by id.',
+        description:
+          'Ordered by id. `updated_since=` reads only the groups created or changed (renamed, members added or removed) since your last sync; the ids deleted meanwhile are at `/customer/groups/deleted/`.',
         tags: ['Groups'],
         querystring: ListGroupsQuery,
         response: listGroupsResponses,
@@ -43,8 +47,41 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'groups:read' },
     },
     async (request, reply) => {
-      const page = await findGroups(app.db, request.auth.accountId, pageRequest(request.query), groupPages);
+      const page = await findGroups(
+        app.db,
+        request.auth.accountId,
+        pageRequest(request.query),
+        groupPages,
+        request.query,
+      );
       return reply.type('application/json; charset=utf-8').send(presentPageJson(request, page) as never);
+    },
+  );
+
+  app.get(
+    '/customer/groups/deleted/',
+    {
+      schema: {
+        operationId: 'listDeletedGroups',
+        summary: 'List deleted groups’ ids',
+        description:
+          'The ids of the account’s groups deleted at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
+        tags: ['Groups'],
+        querystring: DeletedQuery,
+        response: deletedResponses('groups'),
+      },
+      config: { permission: 'groups:read' },
+    },
+    async (request) => {
+      const { accountId } = request.auth;
+      const page = await deletedSince(
+        app.db,
+        accountId,
+        'group',
+        request.query.since,
+        pageRequest(request.query),
+      );
+      return presentPage(request, page, presentTombstone);
     },
   );
 

@@ -8,6 +8,7 @@ import {
   standardErrors,
 } from '../../http/error-responses.js';
 import { Id, IdParam, MAX_ID, PageQuery, Paginated } from '../../http/schemas.js';
+import { badListQuery, updatedSinceQuery } from '../sync/sync.schemas.js';
 
 const sales = { id: 3, name: 'Sales', description: 'Everyone in sales', employee_count: 2 };
 const member = (id: number, first: string, last: string) => ({
@@ -44,7 +45,7 @@ export const GroupDetail = Type.Object(
 
 export const GroupParams = IdParam('group_id', 'The group id.');
 
-export const ListGroupsQuery = Type.Object(PageQuery);
+export const ListGroupsQuery = Type.Object({ ...PageQuery, ...updatedSinceQuery });
 
 export const ReplaceMembershipBody = Type.Object(
   {
@@ -82,7 +83,11 @@ const etagHeader = {
   ETag: { type: 'string', description: 'Changes whenever membership, name or description changes.' },
 };
 
-export const listGroupsResponses = { 200: Paginated(GroupListItem, 'GroupPage'), ...listErrors('groups') };
+export const listGroupsResponses = {
+  200: Paginated(GroupListItem, 'GroupPage'),
+  ...listErrors('groups'),
+  400: badListQuery('updated_since'),
+};
 
 export const getGroupResponses = {
   200: Type.Object(GroupDetail.properties, {

@@ -173,6 +173,62 @@ export const customerRows: Row[] = [
     invalid: noInput,
   }),
   row({
+    route: `POST ${C}/employees/bulk/`,
+    as: 'key',
+    call: () => ({
+      url: `${C}/employees/bulk/`,
+      payload: {
+        employees: [
+          { first_name: 'Bulk', last_name: 'Lee', email: `bulk.${++serial}.${Date.now()}@example.com` },
+        ],
+      },
+    }),
+    success: { status: 200, check: (res) => expect(res.json().counts).toMatchObject({ created: 1 }) },
+    read: () => `${C}/employees/?page_size=1000`,
+    otherAccount: {
+      kind: 'custom',
+      // Only addresses are named: B's address makes a new employee of A's; B's stays as it was.
+      run: async (w) => {
+        const theirs = w.b.employees.at(-1) as { id: number; email: string };
+        const before = await client(w.app, w.b.key).get(`/customer/employees/${theirs.id}/`);
+        const res = await client(w.app, w.a.key).post('/customer/employees/bulk/', {
+          employees: [{ first_name: 'Same', last_name: 'Address', email: theirs.email.toUpperCase() }],
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        // Created, or unchanged when another row's check already made A's employee with it.
+        expect(['created', 'unchanged']).toContain(res.json().results[0].status);
+        expect(w.b.employees.map((e) => e.id)).not.toContain(res.json().results[0].id);
+        const after = await client(w.app, w.b.key).get(`/customer/employees/${theirs.id}/`);
+        expect(after.body).toBe(before.body);
+      },
+    },
+    invalid: { call: () => ({ url: `${C}/employees/bulk/`, payload: { employees: [] } }) },
+  }),
+  ...(['employees', 'groups'] as const).map((resource) =>
+    row({
+      route: `GET ${C}/${resource}/deleted/`,
+      as: 'key',
+      call: () => ({ url: `${C}/${resource}/deleted/?page_size=1000` }),
+      success: { status: 200 },
+      otherAccount: {
+        kind: 'custom',
+        // B's deletions are in B's list and never in A's.
+        run: async (w) => {
+          const id =
+            resource === 'employees' ? await freshEmployee(w.app, w.b) : await freshGroup(w.app, w.b);
+          const deleted = await client(w.app, w.b.key).request('DELETE', `/customer/${resource}/${id}/`);
+          expect(deleted.statusCode).toBe(204);
+          const theirs = await client(w.app, w.b.key).get(`/customer/${resource}/deleted/?page_size=1000`);
+          expect(ids(theirs)).toContain(id);
+          const mine = await client(w.app, w.a.key).get(`/customer/${resource}/deleted/?page_size=1000`);
+          expect(mine.statusCode).toBe(200);
+          expect(ids(mine)).not.toContain(id);
+        },
+      },
+      invalid: { call: () => ({ url: `${C}/${resource}/deleted/?since=yesterday` }) },
+    }),
+  ),
+  row({
     route: `GET ${C}/campaigns/training/`,
     as: 'key',
     call: () => ({ url: `${C}/campaigns/training/?page_size=1000` }),

@@ -1,0 +1,6 @@
+import { iso } from '../../time.js';
+import type { Tombstone } from './tombstones.repository.js';
+
+export function presentTombstone(tombstone: Tombstone) {
+  return { id: tombstone.id, deleted_at: iso(tombstone.deleted_at) };
+}
