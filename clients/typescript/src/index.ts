@@ -20,7 +20,15 @@ export type {
   TrainingCampaign,
   TrainingCampaignListParams,
 } from './resources/campaigns.js';
-export type { EmployeeChanges, EmployeeListParams, NewEmployee } from './resources/employees.js';
+export type {
+  BulkEmployeeRow,
+  BulkEmployeesResult,
+  DeletedItem,
+  DeletedListParams,
+  EmployeeChanges,
+  EmployeeListParams,
+  NewEmployee,
+} from './resources/employees.js';
 export type {
   GroupChanges,
   GroupListParams,

@@ -56,6 +56,32 @@ describe('employees', () => {
     expect(gone).toMatchObject({ code: 'employee_not_found', status: 404, attempts: 1 });
   });
 
+  it('upserts by address in bulk, reads only what changed since, and lists the deleted ids', async () => {
+    const { client } = await newClient();
+    const start = new Date(Date.now() - 1000).toISOString();
+    const first = await client.employees.bulkUpsert([
+      { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com' },
+      { first_name: 'Bo', last_name: 'Chen', email: 'bo@example.com' },
+      { first_name: 'Cy', last_name: 'Ng', email: 'not an address' },
+    ]);
+    expect(first.counts).toEqual({ created: 2, updated: 0, unchanged: 0, error: 1 });
+    expect(first.results[2]).toMatchObject({
+      index: 2,
+      status: 'error',
+      error: { code: 'validation_failed' },
+    });
+    const again = await client.employees.bulkUpsert([
+      { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com' },
+      { first_name: 'Bo', last_name: 'Chen-Wu', email: 'bo@example.com' },
+    ]);
+    expect(again.results.map((r) => r.status)).toEqual(['unchanged', 'updated']);
+    const changed = await client.employees.list({ updated_since: start }).toArray();
+    expect(changed.map((e) => e.email).sort()).toEqual(['ann@example.com', 'bo@example.com']);
+    await client.employees.delete(first.results[0]!.id!);
+    const deleted = await client.employees.listDeleted({ since: start }).toArray();
+    expect(deleted.map((d) => d.id)).toEqual([first.results[0]!.id]);
+  });
+
   it('lists every employee across several pages, each once, in id order', async () => {
     const { client, accountId, sent } = await newClient();
     const ids = await seedEmployees(server.app, accountId, 23);

@@ -61,7 +61,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: BulkEmployeesBody,
         response: bulkEmployeesResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request) => {
       const outcome = await bulkUpsertEmployees(app.db, request.auth.accountId, request.body.employees);
@@ -106,7 +106,7 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeletedQuery,
         response: deletedResponses('employees'),
       },
-      config: { permission: 'employees:read' },
+      config: { permission: 'employees:read', since: '2.3.0' },
     },
     async (request) => {
       const { accountId } = request.auth;

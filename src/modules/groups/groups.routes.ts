@@ -70,7 +70,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeletedQuery,
         response: deletedResponses('groups'),
       },
-      config: { permission: 'groups:read' },
+      config: { permission: 'groups:read', since: '2.3.0' },
     },
     async (request) => {
       const { accountId } = request.auth;

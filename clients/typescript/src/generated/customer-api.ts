@@ -49,12 +49,52 @@ export interface paths {
         };
         /**
          * List employees
-         * @description Ordered by id. Use `email=` to find an existing employee’s id.
+         * @description Ordered by id. Use `email=` to find an existing employee’s id, `updated_since=` to read only what changed since your last sync (incremental sync; the ids deleted meanwhile are at `/customer/employees/deleted/`).
          */
         get: operations["listEmployees"];
         put?: never;
         /** Create an employee */
         post: operations["createEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/employees/bulk/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 10,000 employees by address
+         * @description Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.
+         */
+        post: operations["bulkUpsertEmployees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/employees/deleted/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted employees’ ids
+         * @description The ids of the account’s employees deleted (offboarded) at or after `since`, oldest first: an incremental sync removes them. Paged like every list.
+         */
+        get: operations["listDeletedEmployees"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -92,12 +132,32 @@ export interface paths {
         };
         /**
          * List groups
-         * @description Ordered by id.
+         * @description Ordered by id. `updated_since=` reads only the groups created or changed (renamed, members added or removed) since your last sync; the ids deleted meanwhile are at `/customer/groups/deleted/`.
          */
         get: operations["listGroups"];
         put?: never;
         /** Create a group */
         post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/groups/deleted/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted groups’ ids
+         * @description The ids of the account’s groups deleted at or after `since`, oldest first: an incremental sync removes them. Paged like every list.
+         */
+        get: operations["listDeletedGroups"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -465,6 +525,125 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["Employee"][];
+        };
+        BulkEmployees: {
+            /** @description 1 to 10,000 people, each with the fields and rules of a create. Each address may appear once. */
+            employees: components["schemas"]["NewEmployee"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "code": "validation_failed",
+         *       "message": "Validation failed",
+         *       "details": {
+         *         "email": [
+         *           "must be a valid email address"
+         *         ]
+         *       }
+         *     }
+         */
+        BulkRowError: {
+            /**
+             * @description `validation_failed`: a field breaks a rule of the create (`details` says which). `duplicate_email`: an earlier row of this request has the address (compared case-insensitively); only the first is applied.
+             * @enum {string}
+             */
+            code: "validation_failed" | "duplicate_email";
+            message: string;
+            /** @description For `validation_failed`: each offending field mapped to a list of messages. */
+            details?: {
+                [key: string]: string[];
+            };
+        };
+        /**
+         * @example {
+         *       "index": 0,
+         *       "email": "ann.lee@example.com",
+         *       "status": "created",
+         *       "id": 17
+         *     }
+         * @example {
+         *       "index": 1,
+         *       "email": "bo.chen@",
+         *       "status": "error",
+         *       "error": {
+         *         "code": "validation_failed",
+         *         "message": "Validation failed",
+         *         "details": {
+         *           "email": [
+         *             "must be a valid email address"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        BulkEmployeeResult: {
+            /** @description The row’s position in the request, from 0. */
+            index: number;
+            /** @description The row’s address as sent (trimmed); null when it was not a string. */
+            email: string | null;
+            /**
+             * @description `created`: a new employee. `updated`: the account’s employee with this address (case aside) had another name or spelling of the address, now the row’s (`updated_at` moved). `unchanged`: it already matched; nothing written. `error`: the row was not applied (see `error`).
+             * @enum {string}
+             */
+            status: "created" | "updated" | "unchanged" | "error";
+            /**
+             * @description Assigned by the service.
+             * @example 17
+             */
+            id?: number;
+            error?: components["schemas"]["BulkRowError"];
+        };
+        /** @description Each row’s outcome; the valid rows were applied even if others were not. */
+        BulkEmployeesResult: {
+            /** @description One per row sent, in the same order. */
+            results: components["schemas"]["BulkEmployeeResult"][];
+            counts: {
+                /** @description Rows created. */
+                created: number;
+                /** @description Rows updated. */
+                updated: number;
+                /** @description Rows unchanged. */
+                unchanged: number;
+                /** @description Rows not applied. */
+                error: number;
+            };
+        };
+        /**
+         * @description The id of a deleted item (never given out again) and when it was deleted.
+         * @example {
+         *       "id": 17,
+         *       "deleted_at": "2026-11-22T09:14:03.512Z"
+         *     }
+         */
+        DeletedItem: {
+            /**
+             * @description Assigned by the service.
+             * @example 17
+             */
+            id: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            deleted_at: string;
+        };
+        /** @description One page of deleted ids, oldest deletion first (then by id). */
+        DeletedItemPage: {
+            /** @description Total number of items across all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null on the last page.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["DeletedItem"][];
         };
         /** @description Only the fields sent change. */
         EmployeeChanges: {
@@ -946,6 +1125,12 @@ export type Readiness = components['schemas']['Readiness'];
 export type NewEmployee = components['schemas']['NewEmployee'];
 export type Employee = components['schemas']['Employee'];
 export type EmployeePage = components['schemas']['EmployeePage'];
+export type BulkEmployees = components['schemas']['BulkEmployees'];
+export type BulkRowError = components['schemas']['BulkRowError'];
+export type BulkEmployeeResult = components['schemas']['BulkEmployeeResult'];
+export type BulkEmployeesResult = components['schemas']['BulkEmployeesResult'];
+export type DeletedItem = components['schemas']['DeletedItem'];
+export type DeletedItemPage = components['schemas']['DeletedItemPage'];
 export type EmployeeChanges = components['schemas']['EmployeeChanges'];
 export type Group = components['schemas']['Group'];
 export type GroupPage = components['schemas']['GroupPage'];
@@ -1058,6 +1243,11 @@ export interface operations {
                  * @example ann.lee@example.com
                  */
                 email?: string;
+                /**
+                 * @description Only the items created or changed at or after this instant (ISO 8601 with a time zone: `Z` or an offset such as `+01:00`, percent-encoded as `%2B01:00`). Order and paging stay as without it (by id). For the next sync, send the time your previous sync started, less a minute: a sync takes everything again from then, so a change committed while it ran is not missed (repeats are harmless).
+                 * @example 2026-11-22T09:14:03.512Z
+                 */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -1096,7 +1286,7 @@ export interface operations {
                     "application/json": components["schemas"]["EmployeePage"];
                 };
             };
-            /** @description `page` or `page_size` is not a positive integer. */
+            /** @description `page` or `page_size` is not a positive integer, or `updated_since` is not an ISO 8601 instant with a time zone. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1107,19 +1297,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "Validation failed",
-                     *       "status": 400,
-                     *       "code": "validation_failed",
-                     *       "details": {
-                     *         "page_size": [
-                     *           "must be a positive integer"
-                     *         ]
-                     *       },
-                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "validation_failed";
@@ -1504,6 +1681,554 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    bulkUpsertEmployees: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "employees": [
+                 *         {
+                 *           "first_name": "Ann",
+                 *           "last_name": "Lee",
+                 *           "email": "ann.lee@example.com"
+                 *         },
+                 *         {
+                 *           "first_name": "Bo",
+                 *           "last_name": "Chen",
+                 *           "email": "bo.chen@example.com"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BulkEmployees"];
+            };
+        };
+        responses: {
+            /** @description Each row’s outcome; the valid rows were applied even if others were not. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "email": "ann.lee@example.com",
+                     *           "status": "created",
+                     *           "id": 17
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "email": "bo.chen@",
+                     *           "status": "error",
+                     *           "error": {
+                     *             "code": "validation_failed",
+                     *             "message": "Validation failed",
+                     *             "details": {
+                     *               "email": [
+                     *                 "must be a valid email address"
+                     *               ]
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "counts": {
+                     *         "created": 1,
+                     *         "updated": 0,
+                     *         "unchanged": 0,
+                     *         "error": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BulkEmployeesResult"];
+                };
+            };
+            /** @description The body is not valid JSON, or a field is missing, of the wrong type, empty or too long (or `Idempotency-Key` is not 1 to 255 visible ASCII characters). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description The body is larger than the limit (32 MiB for this route, or `BODY_LIMIT` if larger). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listDeletedEmployees: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+                /**
+                 * @description Only the ids deleted at or after this instant (ISO 8601 with a time zone); all kept deletions without it.
+                 * @example 2026-11-22T09:14:03.512Z
+                 */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deleted ids, oldest deletion first (then by id). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": [
+                     *         {
+                     *           "id": 17,
+                     *           "deleted_at": "2026-11-22T09:14:03.512Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedItemPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer, or `since` is not an ISO 8601 instant with a time zone. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid page",
+                     *       "status": 404,
+                     *       "code": "invalid_page",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2326,6 +3051,11 @@ export interface operations {
                  * @example 100
                  */
                 page_size?: number;
+                /**
+                 * @description Only the items created or changed at or after this instant (ISO 8601 with a time zone: `Z` or an offset such as `+01:00`, percent-encoded as `%2B01:00`). Order and paging stay as without it (by id). For the next sync, send the time your previous sync started, less a minute: a sync takes everything again from then, so a change committed while it ran is not missed (repeats are harmless).
+                 * @example 2026-11-22T09:14:03.512Z
+                 */
+                updated_since?: string;
             };
             header?: never;
             path?: never;
@@ -2362,7 +3092,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupPage"];
                 };
             };
-            /** @description `page` or `page_size` is not a positive integer. */
+            /** @description `page` or `page_size` is not a positive integer, or `updated_since` is not an ISO 8601 instant with a time zone. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2373,19 +3103,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "Validation failed",
-                     *       "status": 400,
-                     *       "code": "validation_failed",
-                     *       "details": {
-                     *         "page_size": [
-                     *           "must be a positive integer"
-                     *         ]
-                     *       },
-                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
                         code?: "validation_failed";
@@ -2791,6 +3508,226 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listDeletedGroups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+                /**
+                 * @description Only the ids deleted at or after this instant (ISO 8601 with a time zone); all kept deletions without it.
+                 * @example 2026-11-22T09:14:03.512Z
+                 */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deleted ids, oldest deletion first (then by id). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": [
+                     *         {
+                     *           "id": 17,
+                     *           "deleted_at": "2026-11-22T09:14:03.512Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedItemPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer, or `since` is not an ISO 8601 instant with a time zone. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `groups`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on groups",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid page",
+                     *       "status": 404,
+                     *       "code": "invalid_page",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,11 +7322,14 @@ export const operationRoutes = {
   getReadiness: { method: 'GET', path: '/readyz' },
   listEmployees: { method: 'GET', path: '/api/api_gateway/customer/employees/' },
   createEmployee: { method: 'POST', path: '/api/api_gateway/customer/employees/' },
+  bulkUpsertEmployees: { method: 'POST', path: '/api/api_gateway/customer/employees/bulk/' },
+  listDeletedEmployees: { method: 'GET', path: '/api/api_gateway/customer/employees/deleted/' },
   getEmployee: { method: 'GET', path: '/api/api_gateway/customer/employees/{employee_id}/' },
   deleteEmployee: { method: 'DELETE', path: '/api/api_gateway/customer/employees/{employee_id}/' },
   updateEmployee: { method: 'PATCH', path: '/api/api_gateway/customer/employees/{employee_id}/' },
   listGroups: { method: 'GET', path: '/api/api_gateway/customer/groups/' },
   createGroup: { method: 'POST', path: '/api/api_gateway/customer/groups/' },
+  listDeletedGroups: { method: 'GET', path: '/api/api_gateway/customer/groups/deleted/' },
   getGroup: { method: 'GET', path: '/api/api_gateway/customer/groups/{group_id}/' },
   replaceGroupMembers: { method: 'PUT', path: '/api/api_gateway/customer/groups/{group_id}/' },
   deleteGroup: { method: 'DELETE', path: '/api/api_gateway/customer/groups/{group_id}/' },

@@ -6,6 +6,10 @@ export type Employee = Success<'getEmployee'>;
 export type EmployeeListParams = QueryParams<'listEmployees'>;
 export type NewEmployee = JsonBody<'createEmployee'>;
 export type EmployeeChanges = JsonBody<'updateEmployee'>;
+export type BulkEmployeeRow = JsonBody<'bulkUpsertEmployees'>['employees'][number];
+export type BulkEmployeesResult = Success<'bulkUpsertEmployees'>;
+export type DeletedListParams = QueryParams<'listDeletedEmployees'>;
+export type DeletedItem = Success<'listDeletedEmployees'>['results'][number];
 
 /** `client.employees`: the account's employees. */
 export class Employees {
@@ -47,5 +51,21 @@ export class Employees {
   /** Offboards the employee: gone from every list and group; their training record is kept, anonymised. */
   async delete(id: number, options?: RequestOptions): Promise<void> {
     await this.#t.call('deleteEmployee', { path: { employee_id: id } }, options);
+  }
+
+  /**
+   * Creates or updates up to 10,000 people by address in one request; a result per row, in
+   * order (`created`, `updated`, `unchanged` or `error` with its reason). Safe to retry.
+   */
+  async bulkUpsert(rows: BulkEmployeeRow[], options?: RequestOptions): Promise<BulkEmployeesResult> {
+    return (await this.#t.call('bulkUpsertEmployees', { body: { employees: rows } }, options)).data;
+  }
+
+  /** The ids of employees deleted at or after `since` (oldest first), page by page as you iterate. */
+  listDeleted(params: DeletedListParams = {}): PageIterator<DeletedItem, DeletedListParams> {
+    return new PageIterator(
+      async (query) => (await this.#t.call('listDeletedEmployees', { query })).data,
+      params,
+    );
   }
 }

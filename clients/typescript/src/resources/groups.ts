@@ -8,6 +8,8 @@ export type GroupListParams = QueryParams<'listGroups'>;
 export type NewGroup = JsonBody<'createGroup'>;
 export type GroupChanges = JsonBody<'updateGroup'>;
 export type GroupMembership = JsonBody<'replaceGroupMembers'>;
+export type DeletedGroupsParams = QueryParams<'listDeletedGroups'>;
+export type DeletedGroup = Success<'listDeletedGroups'>['results'][number];
 
 /** A group's detail with its `ETag`, to send back as `ifMatch`. */
 export interface GroupWithEtag {
@@ -88,5 +90,13 @@ export class Groups {
   async removeMembers(id: number, employeeIds: number[], options?: RequestOptions): Promise<GroupWithEtag> {
     const body = { employee_ids: employeeIds };
     return withEtag(await this.#t.call('removeGroupMembers', { path: { group_id: id }, body }, options));
+  }
+
+  /** The ids of groups deleted at or after `since` (oldest first), page by page as you iterate. */
+  listDeleted(params: DeletedGroupsParams = {}): PageIterator<DeletedGroup, DeletedGroupsParams> {
+    return new PageIterator(
+      async (query) => (await this.#t.call('listDeletedGroups', { query })).data,
+      params,
+    );
   }
 }
