@@ -93,7 +93,9 @@ export async function bulkUpsertEmployees(
   const written =
     candidates.length === 0
       ? { created: [], updated: [], unchanged: [] }
-      : await db.transaction().execute((trx) => upsertEmployeeRows(trx, accountId, candidates, Date.now()));
+      : await retryingDeadlocks(() =>
+          db.transaction().execute((trx) => upsertEmployeeRows(trx, accountId, candidates, Date.now())),
+        );
 
   const byKey = new Map<string, { status: BulkRowStatus; id: number }>();
   for (const [status, list] of Object.entries(written) as Array<[BulkRowStatus, EmployeeRow[]]>)
@@ -118,6 +120,21 @@ export async function bulkUpsertEmployees(
   const counts = { created: 0, updated: 0, unchanged: 0, error: 0 };
   for (const result of results) counts[result.status]++;
   return { results, counts, created: written.created, updated: written.updated };
+}
+
+/**
+ * PostgreSQL breaks a deadlock by aborting one of the transactions (40P01): a bulk upsert can meet
+ * one with a concurrent change of an address it inserts. The other side has finished by then, so
+ * the whole transaction runs again (twice at most) rather than answering a 500.
+ */
+async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 3 || (err as { code?: unknown }).code !== '40P01') throw err;
+    }
+  }
 }
 
 const isChanged = (current: EmployeeRow, wanted: UpsertValues) =>
