@@ -13,6 +13,7 @@ import {
   invitationsAdminRoutes,
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
+import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
 import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campaigns.admin-routes.js';
 import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
@@ -50,6 +51,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(adminsAdminRoutes);
       await account.register(invitationsAdminRoutes);
       await account.register(keysAdminRoutes, options);
+      await account.register(scimTokensAdminRoutes);
       await account.register(employeesAdminRoutes);
       await account.register(groupsAdminRoutes);
       await account.register(campaignsAdminRoutes);
