@@ -13,12 +13,12 @@ import {
   invitationsAdminRoutes,
 } from '../modules/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
-import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
 import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
 import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campaigns.admin-routes.js';
 import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
 import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
+import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';

@@ -15,7 +15,10 @@ export class LastUsedTracker {
     intervalMs: number,
     private readonly onError: (err: unknown) => void,
     /** Writes a batch (API keys' by default; SCIM tokens have their own tracker). */
-    private readonly record: (db: Db, times: Map<number, number>) => Promise<void> = recordKeysLastUsedOfAllAccounts,
+    private readonly record: (
+      db: Db,
+      times: Map<number, number>,
+    ) => Promise<void> = recordKeysLastUsedOfAllAccounts,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();

@@ -22,7 +22,9 @@ export const EmployeeListQuery = Type.Object({
 export const AdminEmployee = Type.Object(
   {
     ...Employee.properties,
-    active: Type.Boolean({ description: 'False once deactivated (SCIM): kept, but no longer trained or phished.' }),
+    active: Type.Boolean({
+      description: 'False once deactivated (SCIM): kept, but no longer trained or phished.',
+    }),
   },
   { title: 'AdminEmployee' },
 );

@@ -41,7 +41,16 @@ async function setup() {
     members: [ann, bob, cy].map((id) => ({ value: String(id) })),
   });
   expect(group.statusCode, group.body).toBe(201);
-  return { scim, accountId, admin, base: `/accounts/${accountId}`, ann, bob, cy, groupId: Number(group.json().id) };
+  return {
+    scim,
+    accountId,
+    admin,
+    base: `/accounts/${accountId}`,
+    ann,
+    bob,
+    cy,
+    groupId: Number(group.json().id),
+  };
 }
 
 const enrolled = async (campaignId: number) =>
@@ -97,10 +106,22 @@ describe('a deactivated employee', () => {
     expect(await invited(accountId, campaignId)).toEqual([ann, bob, eve]);
 
     // Bob leaves: his enrollment stays (history), but no reminder is queued for him.
-    await scim.patch(`/Users/${bob}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
-    const reminders = await t.app.db.transaction().execute((trx) =>
-      queueCampaignMessages(trx, { accountId, campaignId, kind: 'reminder', round: 1, now: Date.now(), incompleteOnly: true }),
-    );
+    await scim.patch(`/Users/${bob}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
+    const reminders = await t.app.db
+      .transaction()
+      .execute((trx) =>
+        queueCampaignMessages(trx, {
+          accountId,
+          campaignId,
+          kind: 'reminder',
+          round: 1,
+          now: Date.now(),
+          incompleteOnly: true,
+        }),
+      );
     expect(reminders).toBe(2);
     expect(await enrolled(campaignId)).toEqual([ann, bob, eve]);
   });

@@ -23,7 +23,8 @@ export function serviceProviderConfig(base: string) {
       {
         type: 'oauthbearertoken',
         name: 'Bearer token',
-        description: 'A SCIM token made by an administrator in the Integration area: Authorization: Bearer vgs_…',
+        description:
+          'A SCIM token made by an administrator in the Integration area: Authorization: Bearer vgs_…',
         primary: true,
       },
     ],
@@ -93,7 +94,10 @@ export function schemas(base: string) {
           description: 'One, of type work: the same address as userName',
           subAttributes: [attribute('value'), attribute('type'), attribute('primary', { type: 'boolean' })],
         }),
-        attribute('active', { type: 'boolean', description: 'false: kept, but no longer trained or phished' }),
+        attribute('active', {
+          type: 'boolean',
+          description: 'false: kept, but no longer trained or phished',
+        }),
         attribute('externalId', { caseExact: true }),
       ],
       meta: meta(USER_SCHEMA),

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { filter, makeScimToken, type ScimClient, scimClient, scimErrorOf } from '../../../test/helpers/scim.js';
+import {
+  filter,
+  makeScimToken,
+  type ScimClient,
+  scimClient,
+  scimErrorOf,
+} from '../../../test/helpers/scim.js';
 
 /**
  * The request sequences of Microsoft Entra's "SCIM request and response examples" (the
@@ -107,7 +113,11 @@ describe('Microsoft Entra: users', () => {
       Operations: [
         {
           op: 'Replace',
-          value: { 'name.givenName': 'Kkom', 'name.familyName': 'Unua', [`${ENTERPRISE}:employeeNumber`]: 'Aklq' },
+          value: {
+            'name.givenName': 'Kkom',
+            'name.familyName': 'Unua',
+            [`${ENTERPRISE}:employeeNumber`]: 'Aklq',
+          },
         },
       ],
     });
@@ -168,7 +178,9 @@ describe('Microsoft Entra: groups', () => {
       displayName: 'displayName',
       meta: expect.objectContaining({ resourceType: 'Group' }),
     });
-    const byName = await scim.get(`/Groups?excludedAttributes=members&${filter('displayName eq "displayName"')}`);
+    const byName = await scim.get(
+      `/Groups?excludedAttributes=members&${filter('displayName eq "displayName"')}`,
+    );
     expect(byName.json()).toMatchObject({ totalResults: 1, Resources: [{ id: groupId }] });
     expect(byName.json().Resources[0].members).toBeUndefined();
 
@@ -177,7 +189,9 @@ describe('Microsoft Entra: groups', () => {
       Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: user }] }],
     });
     expect(add.statusCode, add.body).toBe(204);
-    expect((await scim.get(`/Groups/${groupId}`)).json().members).toEqual([expect.objectContaining({ value: user })]);
+    expect((await scim.get(`/Groups/${groupId}`)).json().members).toEqual([
+      expect.objectContaining({ value: user }),
+    ]);
 
     const remove = await scim.patch(`/Groups/${groupId}`, {
       schemas: [PATCH],

@@ -33,7 +33,8 @@ const CORE_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:group:';
 /** An attribute path, compared as SCIM compares them: case aside, with or without its schema. */
 function attribute(path: string): string {
   const lower = path.toLowerCase();
-  for (const prefix of [CORE_USER, CORE_GROUP]) if (lower.startsWith(prefix)) return lower.slice(prefix.length);
+  for (const prefix of [CORE_USER, CORE_GROUP])
+    if (lower.startsWith(prefix)) return lower.slice(prefix.length);
   return lower;
 }
 
@@ -51,7 +52,11 @@ const unsupported = (what: string) =>
   scimError('scim_invalid_filter', `Unsupported filter: ${what}. Supported: eq comparisons joined by and`);
 
 /** Adds `key = value` to the criteria; two different values for one key match nothing. */
-function withCriterion<C extends { none?: true }>(criteria: C, key: Exclude<keyof C, 'none'>, value: unknown): C {
+function withCriterion<C extends { none?: true }>(
+  criteria: C,
+  key: Exclude<keyof C, 'none'>,
+  value: unknown,
+): C {
   const current = criteria[key];
   if (current !== undefined && current !== value) return { ...criteria, none: true };
   return { ...criteria, [key]: value };
@@ -80,7 +85,8 @@ export function userCriteria(filterText: string): UserCriteria {
         const attr = attribute(inner.attrPath);
         if (attr === 'type') {
           if (String(inner.compValue).toLowerCase() !== 'work') criteria = { ...criteria, none: true };
-        } else if (attr === 'value') criteria = withCriterion(criteria, 'email', text(inner.compValue, 'emails.value'));
+        } else if (attr === 'value')
+          criteria = withCriterion(criteria, 'email', text(inner.compValue, 'emails.value'));
         else if (attr !== 'primary') throw unsupported(`emails[${inner.attrPath} …]`);
       }
       continue;
@@ -90,7 +96,8 @@ export function userCriteria(filterText: string): UserCriteria {
     const value = term.compValue;
     if (attr === 'username' || attr === 'emails.value' || attr === 'emails')
       criteria = withCriterion(criteria, 'email', text(value, term.attrPath));
-    else if (attr === 'externalid') criteria = withCriterion(criteria, 'externalId', text(value, term.attrPath));
+    else if (attr === 'externalid')
+      criteria = withCriterion(criteria, 'externalId', text(value, term.attrPath));
     else if (attr === 'id') criteria = withCriterion(criteria, 'id', text(value, term.attrPath));
     else if (attr === 'active') {
       if (typeof value !== 'boolean') throw unsupported('active compared with a non-boolean value');
@@ -106,8 +113,10 @@ export function groupCriteria(filterText: string): GroupCriteria {
   for (const term of terms(parseFilter(filterText))) {
     if (term.op !== 'eq' || !('compValue' in term)) throw unsupported(`the operator ${term.op}`);
     const attr = attribute(term.attrPath);
-    if (attr === 'displayname') criteria = withCriterion(criteria, 'displayName', text(term.compValue, 'displayName'));
-    else if (attr === 'externalid') criteria = withCriterion(criteria, 'externalId', text(term.compValue, 'externalId'));
+    if (attr === 'displayname')
+      criteria = withCriterion(criteria, 'displayName', text(term.compValue, 'displayName'));
+    else if (attr === 'externalid')
+      criteria = withCriterion(criteria, 'externalId', text(term.compValue, 'externalId'));
     else if (attr === 'id') criteria = withCriterion(criteria, 'id', text(term.compValue, 'id'));
     else throw unsupported(`the attribute ${term.attrPath}`);
   }

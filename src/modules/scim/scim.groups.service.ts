@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { replaceMembership } from '../groups/groups.membership.js';
-import { addGroupMembers, removeGroupMembers } from '../groups/groups.membership.js';
+import { addGroupMembers, removeGroupMembers, replaceMembership } from '../groups/groups.membership.js';
 import { createGroup, deleteGroup, type Group, getGroup, updateGroup } from '../groups/groups.service.js';
 import { scimError } from './scim.errors.js';
 import { groupCriteria, memberIdsOfValueFilter } from './scim.filter.js';
@@ -44,14 +43,21 @@ export async function listGroups(
   const total = await countScimGroups(db, accountId, lookup);
   const offset = window.startIndex - 1;
   const groups =
-    window.count === 0 || offset >= total ? [] : await scimGroupsPage(db, accountId, lookup, window.count, offset);
+    window.count === 0 || offset >= total
+      ? []
+      : await scimGroupsPage(db, accountId, lookup, window.count, offset);
   return { total, groups };
 }
 
 /** The members of these groups, by group id. */
-export async function membersByGroup(db: Db, accountId: number, groupIds: number[]): Promise<Map<number, MemberRef[]>> {
+export async function membersByGroup(
+  db: Db,
+  accountId: number,
+  groupIds: number[],
+): Promise<Map<number, MemberRef[]>> {
   const byGroup = new Map<number, MemberRef[]>(groupIds.map((id) => [id, []]));
-  for (const member of await membersOfGroups(db, accountId, groupIds)) byGroup.get(member.groupId)?.push(member);
+  for (const member of await membersOfGroups(db, accountId, groupIds))
+    byGroup.get(member.groupId)?.push(member);
   return byGroup;
 }
 
@@ -99,14 +105,25 @@ export async function createScimGroup(db: Db, accountId: number, body: unknown):
 }
 
 /** PUT /Groups/{id}: name and externalId as sent; members replaced when sent, kept when left out. */
-export async function replaceScimGroup(db: Db, accountId: number, groupId: number, body: unknown): Promise<Group> {
+export async function replaceScimGroup(
+  db: Db,
+  accountId: number,
+  groupId: number,
+  body: unknown,
+): Promise<Group> {
   const fields = readGroup(body);
   if (fields.id !== undefined && fields.id !== null && String(fields.id) !== String(groupId))
     throw scimError('scim_mutability', 'id cannot be changed');
   const name = requireName(fields.displayName);
   await getGroup(db, accountId, groupId);
   const members = fields.members ? await requireUsers(db, accountId, fields.members) : undefined;
-  let group = await updateGroup(db, accountId, groupId, { name }, fields.externalId === undefined ? {} : { externalId: fields.externalId });
+  let group = await updateGroup(
+    db,
+    accountId,
+    groupId,
+    { name },
+    fields.externalId === undefined ? {} : { externalId: fields.externalId },
+  );
   if (members) group = (await replaceMembership(db, { accountId, groupId, employeeIds: members })).group;
   return group;
 }
@@ -121,7 +138,9 @@ function splitOperation(operation: PatchOperation): { member?: MemberChange; res
   if (path === undefined) {
     const value = operation.value as Record<string, unknown>;
     const members = attr(value, 'members');
-    const others = Object.fromEntries(Object.entries(value).filter(([key]) => key.toLowerCase() !== 'members'));
+    const others = Object.fromEntries(
+      Object.entries(value).filter(([key]) => key.toLowerCase() !== 'members'),
+    );
     const rest = Object.keys(others).length > 0 ? { op, value: others } : undefined;
     if (members === undefined) return { ...(rest && { rest }) };
     const kind = op === 'replace' ? 'replace' : op === 'add' ? 'add' : 'remove';
@@ -129,7 +148,8 @@ function splitOperation(operation: PatchOperation): { member?: MemberChange; res
   }
   const match = /^members(?:\[(.*)\])?$/is.exec(path);
   if (!match) {
-    if (/^members\b/i.test(path)) throw scimError('scim_invalid_path', `Unsupported path: ${path.slice(0, 100)}`);
+    if (/^members\b/i.test(path))
+      throw scimError('scim_invalid_path', `Unsupported path: ${path.slice(0, 100)}`);
     return { rest: operation };
   }
   const valueFilter = match[1];
@@ -152,7 +172,12 @@ function splitOperation(operation: PatchOperation): { member?: MemberChange; res
  * service (Okta's `members[value eq "…"]` removal and Entra's value arrays included). Everything
  * is read and checked before the first change is made.
  */
-export async function patchScimGroup(db: Db, accountId: number, groupId: number, body: unknown): Promise<void> {
+export async function patchScimGroup(
+  db: Db,
+  accountId: number,
+  groupId: number,
+  body: unknown,
+): Promise<void> {
   const operations = readPatchBody(body);
   const group = await getGroup(db, accountId, groupId);
   const memberChanges: MemberChange[] = [];
@@ -180,7 +205,8 @@ export async function patchScimGroup(db: Db, accountId: number, groupId: number,
   const resolved: Array<{ kind: MemberChange['kind']; ids: number[] }> = [];
   for (const change of memberChanges) {
     if (change.kind === 'removeAll') resolved.push({ kind: 'removeAll', ids: [] });
-    else if (change.kind === 'remove') resolved.push({ kind: 'remove', ids: await knownUsers(db, accountId, change.values) });
+    else if (change.kind === 'remove')
+      resolved.push({ kind: 'remove', ids: await knownUsers(db, accountId, change.values) });
     else resolved.push({ kind: change.kind, ids: await requireUsers(db, accountId, change.values) });
   }
 
@@ -189,7 +215,12 @@ export async function patchScimGroup(db: Db, accountId: number, groupId: number,
   for (const change of resolved) {
     if (change.kind === 'add') await addGroupMembers(db, accountId, groupId, change.ids);
     else if (change.kind === 'remove') await removeGroupMembers(db, accountId, groupId, change.ids);
-    else await replaceMembership(db, { accountId, groupId, employeeIds: change.kind === 'replace' ? change.ids : [] });
+    else
+      await replaceMembership(db, {
+        accountId,
+        groupId,
+        employeeIds: change.kind === 'replace' ? change.ids : [],
+      });
   }
 }
 

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { client, makeKey } from '../../../test/helpers/factories.js';
-import { filter, makeScimToken, type ScimClient, scimClient, scimErrorOf } from '../../../test/helpers/scim.js';
+import {
+  filter,
+  makeScimToken,
+  type ScimClient,
+  scimClient,
+  scimErrorOf,
+} from '../../../test/helpers/scim.js';
 
 /**
  * The request sequences Okta's "SCIM 2.0 protocol" reference describes, with the bodies as Okta
@@ -72,12 +78,21 @@ describe('Okta: user lifecycle', () => {
     });
     expect(typeof id).toBe('string');
     // Okta matches userName case-insensitively.
-    const found = await scim.get(`/Users?${filter('userName eq "TEST.user@okta.local"')}&startIndex=1&count=100`);
+    const found = await scim.get(
+      `/Users?${filter('userName eq "TEST.user@okta.local"')}&startIndex=1&count=100`,
+    );
     expect(found.json()).toMatchObject({ totalResults: 1, Resources: [{ id }] });
     // The employee is in the Customer API, with exactly the v2.2.0 fields.
     const { key } = await makeKey(t.app, { accountId });
     const employee = (await client(t.app, key).get(`/customer/employees/${id}/`)).json();
-    expect(Object.keys(employee).sort()).toEqual(['created_at', 'email', 'first_name', 'id', 'last_name', 'updated_at']);
+    expect(Object.keys(employee).sort()).toEqual([
+      'created_at',
+      'email',
+      'first_name',
+      'id',
+      'last_name',
+      'updated_at',
+    ]);
   });
 
   it('a second create of the same userName is 409 uniqueness', async () => {
@@ -123,7 +138,10 @@ describe('Okta: user lifecycle', () => {
     expect(deactivated.json().active).toBe(false);
     expect((await scim.get(`/Users/${id}`)).json().active).toBe(false);
     // Reactivated, then deactivated again the older way: PUT of the whole user.
-    await scim.patch(`/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: true } }] });
+    await scim.patch(`/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', value: { active: true } }],
+    });
     const put = await scim.put(`/Users/${id}`, { ...oktaUser('leaver@okta.local'), id, active: false });
     expect(put.json().active).toBe(false);
     const { key } = await makeKey(t.app, { accountId });
@@ -168,7 +186,9 @@ describe('Okta: group push', () => {
       ],
     });
     expect(added.statusCode, added.body).toBe(204);
-    const members = (await scim.get(`/Groups/${groupId}`)).json().members.map((m: { value: string }) => m.value);
+    const members = (await scim.get(`/Groups/${groupId}`))
+      .json()
+      .members.map((m: { value: string }) => m.value);
     expect(members.sort()).toEqual([alice, bob].sort());
 
     const removed = await scim.patch(`/Groups/${groupId}`, {

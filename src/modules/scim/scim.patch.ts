@@ -79,9 +79,16 @@ export function readPatchBody(body: unknown): PatchOperation[] {
     if (op !== 'remove' && !('value' in raw))
       throw scimError('scim_invalid_value', `Operations[${index}]: ${op} needs a value`);
     if (op !== 'remove' && typeof path !== 'string' && !isObject(raw.value))
-      throw scimError('scim_invalid_value', `Operations[${index}]: ${op} without a path needs an object value`);
+      throw scimError(
+        'scim_invalid_value',
+        `Operations[${index}]: ${op} without a path needs an object value`,
+      );
     checkKeys(raw.value);
-    return { op, ...(typeof path === 'string' && { path: path.trim() }), ...('value' in raw && { value: raw.value }) };
+    return {
+      op,
+      ...(typeof path === 'string' && { path: path.trim() }),
+      ...('value' in raw && { value: raw.value }),
+    };
   });
 }
 
@@ -108,7 +115,11 @@ function canonicalValue(value: unknown, names: AttributeNames): unknown {
 }
 
 /** Applies the operations to a copy of the resource; any failure is a 400 in SCIM's terms. */
-export function applyPatch<T extends object>(resource: T, operations: PatchOperation[], names: AttributeNames): T {
+export function applyPatch<T extends object>(
+  resource: T,
+  operations: PatchOperation[],
+  names: AttributeNames,
+): T {
   const ops = operations.map(
     (operation) =>
       ({
@@ -126,7 +137,8 @@ export function applyPatch<T extends object>(resource: T, operations: PatchOpera
     }) as unknown as T;
   } catch (err) {
     if (err instanceof NoTarget) throw scimError('scim_no_target', 'The path selects no value');
-    if (err instanceof InvalidScimPatchOp) throw scimError('scim_invalid_path', 'The path cannot be followed');
+    if (err instanceof InvalidScimPatchOp)
+      throw scimError('scim_invalid_path', 'The path cannot be followed');
     throw scimError('scim_invalid_value', 'The operation cannot be applied to this resource');
   }
 }

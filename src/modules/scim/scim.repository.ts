@@ -28,7 +28,8 @@ const USER_COLUMNS = [
 
 function users(db: Db, accountId: number, lookup: UserLookup) {
   let query = db.selectFrom('employees').where('account_id', '=', accountId);
-  if (lookup.emailNormalized !== undefined) query = query.where('email_normalized', '=', lookup.emailNormalized);
+  if (lookup.emailNormalized !== undefined)
+    query = query.where('email_normalized', '=', lookup.emailNormalized);
   if (lookup.externalId !== undefined) query = query.where('external_id', '=', lookup.externalId);
   if (lookup.id !== undefined) query = query.where('id', '=', lookup.id);
   if (lookup.active !== undefined) query = query.where('active', '=', lookup.active ? 1 : 0);
@@ -47,7 +48,12 @@ export function usersPage(
   limit: number,
   offset: number,
 ): Promise<EmployeeRow[]> {
-  return users(db, accountId, lookup).select(USER_COLUMNS).orderBy('id').limit(limit).offset(offset).execute();
+  return users(db, accountId, lookup)
+    .select(USER_COLUMNS)
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export interface GroupLookup {
@@ -92,14 +98,20 @@ export async function membersOfGroups(db: Db, accountId: number, groupIds: numbe
   const rows = await db
     .selectFrom('group_members as gm')
     .innerJoin('groups as g', 'g.id', 'gm.group_id')
-    .innerJoin('employees as e', (j) => j.onRef('e.id', '=', 'gm.employee_id').onRef('e.account_id', '=', 'g.account_id'))
+    .innerJoin('employees as e', (j) =>
+      j.onRef('e.id', '=', 'gm.employee_id').onRef('e.account_id', '=', 'g.account_id'),
+    )
     .select(['gm.group_id', 'gm.employee_id', 'e.email'])
     .where('g.account_id', '=', accountId)
     .where('g.id', 'in', groupIds)
     .orderBy('gm.group_id')
     .orderBy('gm.employee_id')
     .execute();
-  return rows.map((r) => ({ groupId: Number(r.group_id), employeeId: Number(r.employee_id), email: r.email }));
+  return rows.map((r) => ({
+    groupId: Number(r.group_id),
+    employeeId: Number(r.employee_id),
+    email: r.email,
+  }));
 }
 
 /** Which of these ids are employees of the account. */

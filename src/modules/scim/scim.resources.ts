@@ -24,7 +24,8 @@ export function attr(object: Record<string, unknown>, name: string): unknown {
 /** `true`/`false`, or Entra's `"True"`/`"False"` strings; anything else is a 400 invalidValue. */
 export function readBoolean(value: unknown, name: string): boolean {
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+    return value.trim().toLowerCase() === 'true';
   throw scimError('scim_invalid_value', `${name} must be true or false`);
 }
 
@@ -78,7 +79,9 @@ export function readUser(resource: unknown): UserFields {
   return {
     email: optionalText(attr(resource, 'userName'), 'userName'),
     workEmail: workEmail(attr(resource, 'emails')),
-    firstName: (isObject(name) ? optionalText(attr(name, 'givenName'), 'name.givenName') : undefined) ?? (displayFirst || undefined),
+    firstName:
+      (isObject(name) ? optionalText(attr(name, 'givenName'), 'name.givenName') : undefined) ??
+      (displayFirst || undefined),
     lastName:
       (isObject(name) ? optionalText(attr(name, 'familyName'), 'name.familyName') : undefined) ??
       (displayRest.length > 0 ? displayRest.join(' ') : undefined),

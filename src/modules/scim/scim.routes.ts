@@ -34,7 +34,8 @@ export function scimBaseUrl(app: Parameters<typeof publicBaseUrl>[0]): string {
 function listWindow(query: { startIndex?: string; count?: string }) {
   const number = (value: string | undefined, name: string, fallback: number) => {
     if (value === undefined || value.trim() === '') return fallback;
-    if (!/^\s*-?[0-9]{1,15}\s*$/.test(value)) throw scimError('scim_invalid_value', `${name} must be an integer`);
+    if (!/^\s*-?[0-9]{1,15}\s*$/.test(value))
+      throw scimError('scim_invalid_value', `${name} must be an integer`);
     return Number(value);
   };
   return {
@@ -45,7 +46,12 @@ function listWindow(query: { startIndex?: string; count?: string }) {
 
 function projection(query: { attributes?: string; excludedAttributes?: string }) {
   const names = (value: string | undefined) =>
-    value === undefined ? undefined : value.split(',').map((name) => name.trim()).filter(Boolean);
+    value === undefined
+      ? undefined
+      : value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
   return { attributes: names(query.attributes), excluded: names(query.excludedAttributes) };
 }
 
@@ -96,11 +102,17 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (app) => {
         projection(request.query),
       ),
   );
-  app.put('/Users/:id', { schema: { params: ResourceParams, body: ScimBody, response: user } }, async (request) =>
-    presentUser(await replaceUser(app.db, account(request), request.params.id, request.body), base()),
+  app.put(
+    '/Users/:id',
+    { schema: { params: ResourceParams, body: ScimBody, response: user } },
+    async (request) =>
+      presentUser(await replaceUser(app.db, account(request), request.params.id, request.body), base()),
   );
-  app.patch('/Users/:id', { schema: { params: ResourceParams, body: ScimBody, response: user } }, async (request) =>
-    presentUser(await patchUser(app.db, account(request), request.params.id, request.body, base()), base()),
+  app.patch(
+    '/Users/:id',
+    { schema: { params: ResourceParams, body: ScimBody, response: user } },
+    async (request) =>
+      presentUser(await patchUser(app.db, account(request), request.params.id, request.body, base()), base()),
   );
   app.delete('/Users/:id', { schema: { params: ResourceParams } }, async (request, reply) => {
     await deleteUser(app.db, account(request), request.params.id);
@@ -115,7 +127,11 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { total, groups } = await listGroups(app.db, account(request), request.query.filter, window);
       const p = projection(request.query);
       const members = wantsMembers(p)
-        ? await membersByGroup(app.db, account(request), groups.map((g) => g.id))
+        ? await membersByGroup(
+            app.db,
+            account(request),
+            groups.map((g) => g.id),
+          )
         : undefined;
       const resources = groups.map((g) => projectAttributes(presentGroup(g, base(), members?.get(g.id)), p));
       return listResponse(resources, total, window.startIndex);
@@ -133,14 +149,24 @@ export const scimRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const found = await getScimGroup(app.db, account(request), request.params.id);
       const p = projection(request.query);
-      const members = wantsMembers(p) ? (await membersByGroup(app.db, account(request), [found.id])).get(found.id) : undefined;
+      const members = wantsMembers(p)
+        ? (await membersByGroup(app.db, account(request), [found.id])).get(found.id)
+        : undefined;
       return projectAttributes(presentGroup(found, base(), members), p);
     },
   );
-  app.put('/Groups/:id', { schema: { params: ResourceParams, body: ScimBody, response: group } }, async (request) => {
-    const saved = await replaceScimGroup(app.db, account(request), request.params.id, request.body);
-    return presentGroup(saved, base(), (await membersByGroup(app.db, account(request), [saved.id])).get(saved.id));
-  });
+  app.put(
+    '/Groups/:id',
+    { schema: { params: ResourceParams, body: ScimBody, response: group } },
+    async (request) => {
+      const saved = await replaceScimGroup(app.db, account(request), request.params.id, request.body);
+      return presentGroup(
+        saved,
+        base(),
+        (await membersByGroup(app.db, account(request), [saved.id])).get(saved.id),
+      );
+    },
+  );
   // 204: identity providers do not need the group back, and a large one's members are costly to send.
   app.patch('/Groups/:id', { schema: { params: ResourceParams, body: ScimBody } }, async (request, reply) => {
     await patchScimGroup(app.db, account(request), request.params.id, request.body);

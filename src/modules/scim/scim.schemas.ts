@@ -45,7 +45,12 @@ export const ScimGroup = Type.Object(
     displayName: Type.Optional(Type.String()),
     members: Type.Optional(
       Type.Array(
-        Type.Object({ value: Type.String(), display: Type.String(), $ref: Type.String(), type: Type.String() }),
+        Type.Object({
+          value: Type.String(),
+          display: Type.String(),
+          $ref: Type.String(),
+          type: Type.String(),
+        }),
       ),
     ),
     meta: Meta,

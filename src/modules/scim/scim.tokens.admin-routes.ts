@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { accountOf } from '../../admin/request.js';
-import { AccountParams, Body, IdParams, NullableTimestamp, responses, Timestamp } from '../../admin/schemas.js';
+import {
+  AccountParams,
+  Body,
+  IdParams,
+  NullableTimestamp,
+  responses,
+  Timestamp,
+} from '../../admin/schemas.js';
 import { scimBaseUrl } from './scim.routes.js';
 import { presentScimToken } from './scim.tokens.presenter.js';
 import { createScimToken, revokeScimToken, scimTokensOfAccount } from './scim.tokens.service.js';
@@ -76,7 +83,12 @@ export const scimTokensAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/scim-tokens/:id/revoke',
     {
-      schema: { tags, summary: 'Revokes a SCIM token at once', params: IdParams, response: responses({ 200: ScimToken }) },
+      schema: {
+        tags,
+        summary: 'Revokes a SCIM token at once',
+        params: IdParams,
+        response: responses({ 200: ScimToken }),
+      },
     },
     async (request) =>
       presentScimToken(await revokeScimToken(app.db, accountOf(request).accountId, request.params.id)),

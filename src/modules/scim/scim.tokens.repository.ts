@@ -62,7 +62,10 @@ export async function revokeScimTokenRow(
  * Records last-use times in one transaction; a time never moves backwards.
  * Cross-account by design: one batch holds the tokens of every account that made requests.
  */
-export async function recordScimTokensLastUsedOfAllAccounts(db: Db, times: Map<number, number>): Promise<void> {
+export async function recordScimTokensLastUsedOfAllAccounts(
+  db: Db,
+  times: Map<number, number>,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (const [tokenId, at] of times) {
       await trx

@@ -94,7 +94,12 @@ export async function createUser(db: Db, accountId: number, body: unknown): Prom
 }
 
 /** Saves what differs from `current`; nothing at all when nothing does. */
-async function saveChanges(db: Db, accountId: number, current: Employee, fields: UserFields): Promise<Employee> {
+async function saveChanges(
+  db: Db,
+  accountId: number,
+  current: Employee,
+  fields: UserFields,
+): Promise<Employee> {
   if (fields.id !== undefined && fields.id !== null && String(fields.id) !== String(current.id))
     throw scimError('scim_mutability', 'id cannot be changed');
   const person = personOf(fields, current);
@@ -103,7 +108,8 @@ async function saveChanges(db: Db, accountId: number, current: Employee, fields:
   if (person.first_name !== current.first_name) changes.first_name = person.first_name;
   if (person.last_name !== current.last_name) changes.last_name = person.last_name;
   const provisioned = provisionedOf(fields);
-  if (provisioned.active !== undefined && (provisioned.active ? 1 : 0) === current.active) delete provisioned.active;
+  if (provisioned.active !== undefined && (provisioned.active ? 1 : 0) === current.active)
+    delete provisioned.active;
   if (provisioned.externalId !== undefined && provisioned.externalId === current.external_id)
     delete provisioned.externalId;
   if (Object.keys(changes).length === 0 && Object.keys(provisioned).length === 0) return current;
@@ -111,10 +117,16 @@ async function saveChanges(db: Db, accountId: number, current: Employee, fields:
 }
 
 /** PUT /Users/{id}: the user as sent; active and externalId, when left out, stay as they are. */
-export async function replaceUser(db: Db, accountId: number, userId: number, body: unknown): Promise<Employee> {
+export async function replaceUser(
+  db: Db,
+  accountId: number,
+  userId: number,
+  body: unknown,
+): Promise<Employee> {
   const fields = readUser(body);
   const current = await getEmployee(db, accountId, userId);
-  if (fields.email === undefined) throw scimError('scim_invalid_value', 'userName is required (the email address)');
+  if (fields.email === undefined)
+    throw scimError('scim_invalid_value', 'userName is required (the email address)');
   return saveChanges(db, accountId, current, fields);
 }
 
