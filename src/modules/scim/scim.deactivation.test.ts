@@ -110,18 +110,16 @@ describe('a deactivated employee', () => {
       schemas: [PATCH],
       Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
     });
-    const reminders = await t.app.db
-      .transaction()
-      .execute((trx) =>
-        queueCampaignMessages(trx, {
-          accountId,
-          campaignId,
-          kind: 'reminder',
-          round: 1,
-          now: Date.now(),
-          incompleteOnly: true,
-        }),
-      );
+    const reminders = await t.app.db.transaction().execute((trx) =>
+      queueCampaignMessages(trx, {
+        accountId,
+        campaignId,
+        kind: 'reminder',
+        round: 1,
+        now: Date.now(),
+        incompleteOnly: true,
+      }),
+    );
     expect(reminders).toBe(2);
     expect(await enrolled(campaignId)).toEqual([ann, bob, eve]);
   });

@@ -22,11 +22,43 @@ beforeAll(async () => {
 const RUNS = Number(process.env.SCIM_FUZZ_RUNS ?? 150);
 
 const attribute = fc.constantFrom(
-  'userName', 'USERNAME', 'externalId', 'emails', 'emails.value', 'emails.type', 'name.givenName', 'active',
-  'id', 'displayName', 'members', 'members.value', 'meta.created', 'urn:ietf:params:scim:schemas:core:2.0:User:userName',
-  '__proto__', 'constructor.prototype', 'x', '',
+  'userName',
+  'USERNAME',
+  'externalId',
+  'emails',
+  'emails.value',
+  'emails.type',
+  'name.givenName',
+  'active',
+  'id',
+  'displayName',
+  'members',
+  'members.value',
+  'meta.created',
+  'urn:ietf:params:scim:schemas:core:2.0:User:userName',
+  '__proto__',
+  'constructor.prototype',
+  'x',
+  '',
 );
-const operator = fc.constantFrom('eq', 'ne', 'co', 'sw', 'ew', 'gt', 'lt', 'ge', 'le', 'pr', 'EQ', 'and', 'or', 'not', '[', ']');
+const operator = fc.constantFrom(
+  'eq',
+  'ne',
+  'co',
+  'sw',
+  'ew',
+  'gt',
+  'lt',
+  'ge',
+  'le',
+  'pr',
+  'EQ',
+  'and',
+  'or',
+  'not',
+  '[',
+  ']',
+);
 const literal = fc.oneof(
   fc.string().map((s) => JSON.stringify(s)),
   fc.constantFrom('true', 'false', 'null', '1', '-1', '1e999', '"fuzz@scim.example"', '"\\u0000"', '"'),
@@ -37,7 +69,9 @@ const filterText = fc.oneof(
   comparison,
   fc.tuple(comparison, fc.constantFrom(' and ', ' or ', ' AND '), comparison).map(([a, j, b]) => a + j + b),
   fc.tuple(attribute, comparison, literal).map(([a, c, v]) => `${a}[${c}].value eq ${v}`),
-  fc.tuple(fc.constantFrom('(', 'not (', ''), comparison, fc.constantFrom(')', '', '))')).map((p) => p.join('')),
+  fc
+    .tuple(fc.constantFrom('(', 'not (', ''), comparison, fc.constantFrom(')', '', '))'))
+    .map((p) => p.join('')),
   fc.string({ maxLength: 60 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
@@ -52,13 +86,18 @@ const pathText = fc.oneof(
 );
 const operation = fc.record(
   {
-    op: fc.oneof(fc.constantFrom('add', 'Add', 'REMOVE', 'replace', 'Replace', 'remove', 'copy'), fc.string()),
+    op: fc.oneof(
+      fc.constantFrom('add', 'Add', 'REMOVE', 'replace', 'Replace', 'remove', 'copy'),
+      fc.string(),
+    ),
     path: fc.oneof(pathText, fc.constant(undefined), fc.integer()),
     value: fc.oneof(
       jsonValue,
       fc.constantFrom('False', 'True', 'maybe'),
       fc.dictionary(attribute, jsonValue, { maxKeys: 4 }),
-      fc.array(fc.record({ value: fc.oneof(fc.string(), fc.integer().map(String), fc.constant('1')) }), { maxLength: 3 }),
+      fc.array(fc.record({ value: fc.oneof(fc.string(), fc.integer().map(String), fc.constant('1')) }), {
+        maxLength: 3,
+      }),
     ),
   },
   { requiredKeys: ['op'] },
@@ -71,7 +110,10 @@ const patchBody = fc.oneof(
   jsonValue,
 );
 
-function expectScimAnswer(res: { statusCode: number; body: string; headers: Record<string, unknown> }, input: unknown) {
+function expectScimAnswer(
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+  input: unknown,
+) {
   expect(res.statusCode, `${JSON.stringify(input)} → ${res.body}`).toBeLessThan(500);
   expect(String(res.headers['content-type'])).toMatch(/^application\/scim\+json/);
   if (res.statusCode >= 400) {

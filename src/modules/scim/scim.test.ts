@@ -17,8 +17,17 @@ const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 describe('SCIM authentication', () => {
   it('401 in SCIM’s error schema without a token, with a wrong one, an API key, or a revoked one', async () => {
     const { token, accountId, tokenId } = await makeScimToken(t.app);
-    for (const authorization of [undefined, 'Bearer', 'Bearer vgs_nope', `Basic ${token}`, 'Bearer vgl_abc']) {
-      const res = await t.app.inject({ url: '/scim/v2/Users', headers: authorization ? { authorization } : {} });
+    for (const authorization of [
+      undefined,
+      'Bearer',
+      'Bearer vgs_nope',
+      `Basic ${token}`,
+      'Bearer vgl_abc',
+    ]) {
+      const res = await t.app.inject({
+        url: '/scim/v2/Users',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.headers['content-type']).toBe('application/scim+json; charset=utf-8');
       expect(res.headers['www-authenticate']).toBe('Bearer realm="scim"');
@@ -47,11 +56,23 @@ describe('SCIM authentication', () => {
     const { token, id } = made.json();
     expect(token).toMatch(/^vgs_[0-9A-Za-z]{40}$/);
     expect((await scimClient(t.app, token).get('/Users')).statusCode).toBe(200);
-    const list = await t.app.inject({ url: `/admin/api/accounts/${accountId}/scim-tokens`, headers: admin.headers });
+    const list = await t.app.inject({
+      url: `/admin/api/accounts/${accountId}/scim-tokens`,
+      headers: admin.headers,
+    });
     expect(list.json().base_url).toMatch(/^http.*\/scim\/v2$/);
-    expect(list.json().results[0]).toMatchObject({ id, name: 'Entra', prefix: token.slice(0, 12), status: 'active' });
+    expect(list.json().results[0]).toMatchObject({
+      id,
+      name: 'Entra',
+      prefix: token.slice(0, 12),
+      status: 'active',
+    });
     expect(list.body).not.toContain(token);
-    const row = await t.app.db.selectFrom('scim_tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.app.db
+      .selectFrom('scim_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(token);
   });
 
@@ -78,8 +99,13 @@ describe('SCIM requests and errors', () => {
     const theirs = scimClient(t.app, token);
     const them = await makeEmployee(t.app, accountId, { email: 'them@other.example' });
     expect((await mine.get(`/Users/${them.id}`)).json()).toEqual(scimErrorOf(404));
-    expect((await mine.get(`/Users?${filter('userName eq "them@other.example"')}`)).json().totalResults).toBe(0);
-    expect((await mine.patch(`/Users/${them.id}`, { Operations: [{ op: 'replace', value: { active: false } }] })).statusCode).toBe(404);
+    expect((await mine.get(`/Users?${filter('userName eq "them@other.example"')}`)).json().totalResults).toBe(
+      0,
+    );
+    expect(
+      (await mine.patch(`/Users/${them.id}`, { Operations: [{ op: 'replace', value: { active: false } }] }))
+        .statusCode,
+    ).toBe(404);
     expect((await mine.delete(`/Users/${them.id}`)).statusCode).toBe(404);
     expect((await theirs.get(`/Users/${them.id}`)).json().active).toBe(true);
     // Their user cannot join my group.
@@ -128,10 +154,23 @@ describe('SCIM requests and errors', () => {
     const page = (await scim.get('/Users?startIndex=2&count=2')).json();
     expect(page).toMatchObject({ totalResults: 5, startIndex: 2, itemsPerPage: 2 });
     expect(page.Resources.map((r: { id: string }) => r.id)).toEqual(ids.slice(1, 3));
-    expect((await scim.get('/Users?startIndex=0&count=1')).json()).toMatchObject({ startIndex: 1, itemsPerPage: 1 });
-    expect((await scim.get('/Users?count=0')).json()).toMatchObject({ totalResults: 5, itemsPerPage: 0, Resources: [] });
+    expect((await scim.get('/Users?startIndex=0&count=1')).json()).toMatchObject({
+      startIndex: 1,
+      itemsPerPage: 1,
+    });
+    expect((await scim.get('/Users?count=0')).json()).toMatchObject({
+      totalResults: 5,
+      itemsPerPage: 0,
+      Resources: [],
+    });
     expect((await scim.get('/Users?count=abc')).json()).toEqual(scimErrorOf(400, 'invalidValue'));
-    for (const bad of ['userName sw "a"', 'userName eq', 'name.givenName eq "x"', '((', 'userName eq "a" or userName eq "b"']) {
+    for (const bad of [
+      'userName sw "a"',
+      'userName eq',
+      'name.givenName eq "x"',
+      '((',
+      'userName eq "a" or userName eq "b"',
+    ]) {
       const res = await scim.get(`/Users?${filter(bad)}`);
       expect(res.statusCode, bad).toBe(400);
       expect(res.json()).toEqual(scimErrorOf(400, 'invalidFilter'));
@@ -159,7 +198,10 @@ describe('SCIM requests and errors', () => {
     const { token, accountId } = await makeScimToken(t.app);
     const scim = scimClient(t.app, token);
     const { id } = await makeEmployee(t.app, accountId);
-    const idChange = await scim.patch(`/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'id', value: '1' }] });
+    const idChange = await scim.patch(`/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'id', value: '1' }],
+    });
     expect(idChange.json()).toEqual(scimErrorOf(400, 'mutability'));
     const remove = await scim.patch(`/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Remove' }] });
     expect(remove.json()).toEqual(scimErrorOf(400, 'noTarget'));
