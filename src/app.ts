@@ -34,6 +34,8 @@ import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js
 import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
 import { phishingRoutes } from './modules/phishing/phishing.routes.js';
 import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
+import { scimPlugin } from './modules/scim/scim.plugin.js';
+import { recordScimTokensLastUsedOfAllAccounts } from './modules/scim/scim.tokens.repository.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -167,6 +169,13 @@ export async function buildApp({
     app.log.warn({ err }, 'could not record API key use'),
   );
 
+  const scimLastUsed = new LastUsedTracker(
+    database.db,
+    config.lastUsedFlushMs,
+    (err) => app.log.warn({ err }, 'could not record SCIM token use'),
+    recordScimTokensLastUsedOfAllAccounts,
+  );
+
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(
@@ -190,6 +199,14 @@ export async function buildApp({
     { prefix: API_PREFIX },
   );
   await app.register(docsRoutes, { prefix: API_PREFIX });
+  // SCIM 2.0 for Okta and Microsoft Entra: a bearer token of the Integration area names the account.
+  await app.register(scimPlugin, {
+    prefix: '/scim/v2',
+    limiter,
+    lastUsed: scimLastUsed,
+    perMinute: config.rateLimit.defaultPerMinute,
+    failedAuthPerMinute: config.rateLimit.failedAuthPerMinute,
+  });
   await app.register(learnerRoutes, { prefix: '/learn' });
   // Simulations' links and tracking image (PHISH_URL may name this same server under another host).
   await app.register(phishingTrackingRoutes);
@@ -210,6 +227,7 @@ export async function buildApp({
 
   app.addHook('onClose', async () => {
     await lastUsed.close();
+    await scimLastUsed.close();
     await database.close();
     await redis?.close();
   });

@@ -70,6 +70,39 @@ export const ERRORS = {
     message: 'Only opens, clicks, submissions, interactions and reports can be reclassified',
     meaning: 'Admin API: a reclassification of a system event (sent, delivery failed, training assigned).',
   },
+  scim_invalid_filter: {
+    status: 400,
+    message: 'The filter is not valid or not supported',
+    meaning:
+      'SCIM (`/scim/v2/`): a `filter` that does not parse, or one this service does not evaluate (the message says which); answered with `scimType` `invalidFilter`.',
+  },
+  scim_invalid_syntax: {
+    status: 400,
+    message: 'The request is not a valid SCIM request',
+    meaning:
+      'SCIM: a body or query parameter of the wrong shape (a PATCH without `Operations`, a `startIndex` that is no number…); `scimType` `invalidSyntax`.',
+  },
+  scim_invalid_path: {
+    status: 400,
+    message: 'The path is not valid or not supported',
+    meaning: 'SCIM PATCH: an operation `path` this service cannot follow; `scimType` `invalidPath`.',
+  },
+  scim_invalid_value: {
+    status: 400,
+    message: 'A value is missing or not valid',
+    meaning:
+      'SCIM: an attribute with a missing or invalid value (`userName` that is no email address, an unknown member id…); `scimType` `invalidValue`.',
+  },
+  scim_no_target: {
+    status: 400,
+    message: 'The path selects nothing',
+    meaning: 'SCIM PATCH: a `replace` whose value filter matches no value; `scimType` `noTarget`.',
+  },
+  scim_mutability: {
+    status: 400,
+    message: 'The attribute cannot be changed',
+    meaning: 'SCIM: an operation on a read-only attribute (`id`, `meta`, `groups`); `scimType` `mutability`.',
+  },
   api_key_required: {
     status: 401,
     message: 'API key required',
@@ -81,6 +114,16 @@ export const ERRORS = {
     message: 'Invalid API key',
     meaning: 'The API key is unknown, malformed, revoked or expired.',
     exactBody: true,
+  },
+  scim_token_required: {
+    status: 401,
+    message: 'SCIM bearer token required',
+    meaning: 'SCIM: no `Authorization: Bearer` header.',
+  },
+  invalid_scim_token: {
+    status: 401,
+    message: 'Invalid SCIM bearer token',
+    meaning: 'SCIM: the bearer token is unknown or revoked.',
   },
   metrics_token_required: {
     status: 401,
@@ -148,6 +191,11 @@ export const ERRORS = {
     status: 404,
     message: 'API key not found',
     meaning: 'No such API key in this account.',
+  },
+  scim_token_not_found: {
+    status: 404,
+    message: 'SCIM token not found',
+    meaning: 'Admin API: no such SCIM token in this account.',
   },
   campaign_not_found: {
     status: 404,

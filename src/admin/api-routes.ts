@@ -18,6 +18,7 @@ import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campa
 import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
 import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
+import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
@@ -50,6 +51,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(adminsAdminRoutes);
       await account.register(invitationsAdminRoutes);
       await account.register(keysAdminRoutes, options);
+      await account.register(scimTokensAdminRoutes);
       await account.register(employeesAdminRoutes);
       await account.register(groupsAdminRoutes);
       await account.register(campaignsAdminRoutes);

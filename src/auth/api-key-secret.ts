@@ -12,7 +12,7 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PATTERN = /^vgl_[0-9A-Za-z]{32,128}$/;
 
 /** Uniformly random base62 text (rejection sampling: no modulo bias). */
-function randomBase62(length: number): string {
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {

@@ -14,6 +14,11 @@ export class LastUsedTracker {
     private readonly db: Db,
     intervalMs: number,
     private readonly onError: (err: unknown) => void,
+    /** Writes a batch (API keys' by default; SCIM tokens have their own tracker). */
+    private readonly record: (
+      db: Db,
+      times: Map<number, number>,
+    ) => Promise<void> = recordKeysLastUsedOfAllAccounts,
   ) {
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
@@ -28,7 +33,7 @@ export class LastUsedTracker {
     const batch = this.pending;
     this.pending = new Map();
     try {
-      await recordKeysLastUsedOfAllAccounts(this.db, batch);
+      await this.record(this.db, batch);
     } catch (err) {
       // Put the times back (unless newer ones arrived) and try again at the next tick.
       for (const [id, at] of batch) if (!this.pending.has(id)) this.pending.set(id, at);

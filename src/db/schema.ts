@@ -47,6 +47,10 @@ export interface EmployeesTable {
   search_text: string;
   created_at: number;
   updated_at: number;
+  /** 1, or 0 once deactivated (SCIM `active: false`): kept and readable, but trained and phished no more (migration 0013). */
+  active: Generated<number>;
+  /** The identity provider's id for this person (SCIM `externalId`), as it sent it. */
+  external_id: string | null;
 }
 
 export interface GroupsTable {
@@ -60,6 +64,8 @@ export interface GroupsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The identity provider's id for this group (SCIM `externalId`), as it sent it (migration 0013). */
+  external_id: string | null;
 }
 
 export interface GroupMembersTable {
@@ -459,9 +465,24 @@ export interface TombstonesTable {
   deleted_at: number;
 }
 
+/** An account's SCIM bearer tokens (migration 0013): like API keys, only the hash is kept. */
+export interface ScimTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** `vgs_` and the next 8 characters, shown in lists to recognise a token. */
+  prefix: string;
+  /** SHA-256 of the whole token, hex. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  scim_tokens: ScimTokensTable;
   employees: EmployeesTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;

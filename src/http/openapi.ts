@@ -160,9 +160,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Operations', description: 'Health and readiness; no key needed.' },
       ],
     },
-    // The admin API has a document of its own (src/admin/openapi.ts).
+    // The admin API has a document of its own (src/admin/openapi.ts); SCIM describes itself
+    // (/scim/v2/ServiceProviderConfig, ResourceTypes, Schemas, as RFC 7644 §4 defines).
     transform: ({ schema, url }) => ({
-      schema: url.startsWith('/admin/') ? { ...schema, hide: true } : schema,
+      schema: url.startsWith('/admin/') || url.startsWith('/scim/') ? { ...schema, hide: true } : schema,
       url,
     }),
     transformObject: (documentObject) =>

@@ -8,6 +8,11 @@ import { ownCampaignId } from './campaigns.repository.js';
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed', 'overdue'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
 
+/** The account's deactivated employees (a subquery: few rows, read through employees_inactive_idx). */
+export function inactiveEmployees(accountId: number) {
+  return sql`select id from employees where account_id = ${accountId} and active = 0`;
+}
+
 /**
  * Enrolls the members of the account's campaign's target groups whose id is in (`after`, `upTo`],
  * once each; already enrolled people are left alone.
@@ -36,6 +41,8 @@ export async function enrollGroupMembers(
         .where('cg.campaign_id', '=', props.campaignId)
         .where('gm.employee_id', '>', props.after)
         .where('gm.employee_id', '<=', props.upTo)
+        // Deactivated people (SCIM `active: false`) are trained no more (their small partial index).
+        .where(sql<boolean>`gm.employee_id not in (${inactiveEmployees(props.accountId)})`)
         .orderBy('gm.employee_id'),
     )
     .onConflict((oc) => oc.columns(['campaign_id', 'employee_id']).doNothing())
@@ -54,7 +61,7 @@ export async function enrollJoiningMembers(
       select e.account_id, c.id, e.id, ${props.now}
       from ${idRows(trx, props.employeeIds)} join employees e on e.id = u.id
       join training_campaigns c on c.id = ${props.campaignId} and c.account_id = e.account_id
-      where e.account_id = ${props.accountId}
+      where e.account_id = ${props.accountId} and e.active = 1
       on conflict (campaign_id, employee_id) do nothing
       returning id`.execute(trx);
   return rows.map((r) => Number(r.id));

@@ -132,6 +132,7 @@ describe('GET …/employees', () => {
           email: 'ann.lee@example.com',
           created_at: new Date(lee.created_at).toISOString(),
           updated_at: new Date(lee.updated_at).toISOString(),
+          active: true,
         },
       ],
     });

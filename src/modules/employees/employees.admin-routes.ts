@@ -16,7 +16,7 @@ import {
 } from './employees.admin-schemas.js';
 import { exportEmployees } from './employees.export.js';
 import { importEmployees } from './employees.import.js';
-import { presentEmployee, presentEmployeeWithGroups } from './employees.presenter.js';
+import { presentAdminEmployee, presentEmployee, presentEmployeeWithGroups } from './employees.presenter.js';
 import { Employee } from './employees.schemas.js';
 import {
   createEmployee,
@@ -47,7 +47,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       listEnvelope(
         await searchEmployees(app.db, accountOf(request).accountId, request.query, listWindow(request.query)),
-        presentEmployee,
+        presentAdminEmployee,
       ),
   );
 

@@ -18,12 +18,23 @@ export const EmployeeListQuery = Type.Object({
   order: Type.Optional(Type.Unsafe<SortOrder>({ type: 'string', enum: ['asc', 'desc'] })),
 });
 
-export const EmployeeList = ListOf(Employee);
+/** An employee as the web interface shows it: with `active` (false once deactivated through SCIM). */
+export const AdminEmployee = Type.Object(
+  {
+    ...Employee.properties,
+    active: Type.Boolean({
+      description: 'False once deactivated (SCIM): kept, but no longer trained or phished.',
+    }),
+  },
+  { title: 'AdminEmployee' },
+);
+
+export const EmployeeList = ListOf(AdminEmployee);
 
 const GroupRef = Type.Object({ id: Id, name: Type.String() }, { title: 'GroupRef' });
 
 export const EmployeeWithGroups = Type.Object(
-  { ...Employee.properties, groups: Type.Array(GroupRef) },
+  { ...AdminEmployee.properties, groups: Type.Array(GroupRef) },
   { title: 'EmployeeWithGroups' },
 );
 

@@ -12,9 +12,14 @@ export function presentEmployee(employee: Employee) {
   };
 }
 
+/** An employee as the web interface lists them: whether they are active too (never in the Customer API). */
+export function presentAdminEmployee(employee: Employee) {
+  return { ...presentEmployee(employee), active: employee.active === 1 };
+}
+
 /** An employee with the groups it belongs to (the web interface's employee page). */
 export function presentEmployeeWithGroups(
   employee: Employee & { groups: Array<{ id: number; name: string }> },
 ) {
-  return { ...presentEmployee(employee), groups: employee.groups };
+  return { ...presentAdminEmployee(employee), groups: employee.groups };
 }

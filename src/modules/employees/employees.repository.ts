@@ -18,6 +18,8 @@ export const EMPLOYEE_COLUMNS = [
   'email_normalized',
   'created_at',
   'updated_at',
+  'active',
+  'external_id',
 ] as const;
 
 // The Customer API's hot statements are prepared (db/prepared.ts): built and compiled once.
@@ -37,6 +39,8 @@ const insertOne = prepared((db: Db, p: NewEmployeeRow & { accountId: number }) =
       search_text: p.search_text,
       created_at: p.created_at,
       updated_at: p.updated_at,
+      active: p.active,
+      external_id: p.external_id,
     })
     .returning(EMPLOYEE_COLUMNS),
 );
@@ -46,7 +50,9 @@ export async function insertEmployee(
   accountId: number,
   values: NewEmployeeRow,
 ): Promise<EmployeeRow> {
-  return (await insertOne.executeTakeFirst(db, { ...values, accountId })) as EmployeeRow;
+  // Every parameter has a value: a person is active, with no external id, unless told otherwise.
+  const row = { active: 1, external_id: null, ...values, accountId };
+  return (await insertOne.executeTakeFirst(db, row)) as EmployeeRow;
 }
 
 /**
@@ -132,7 +138,10 @@ export function updateEmployeeRow(
   accountId: number,
   employeeId: number,
   changes: Partial<
-    Pick<EmployeesTable, 'first_name' | 'last_name' | 'email' | 'email_normalized' | 'search_text'>
+    Pick<
+      EmployeesTable,
+      'first_name' | 'last_name' | 'email' | 'email_normalized' | 'search_text' | 'external_id'
+    > & { active: number }
   >,
   now: number,
 ): Promise<EmployeeRow | undefined> {

@@ -37,8 +37,30 @@ export interface NewEmployee {
   email: unknown;
 }
 
+/**
+ * What an identity provider sets besides the person's fields (SCIM): whether they are active
+ * (a deactivated person stays, readable, but is no longer enrolled, invited, reminded or sent
+ * simulations) and its own id for them. Never read from a Customer API or admin body.
+ */
+export interface ProvisionedFields {
+  active?: boolean;
+  externalId?: string | null;
+}
+
+function provisionedColumns(fields: ProvisionedFields): { active?: number; external_id?: string | null } {
+  return {
+    ...(fields.active !== undefined && { active: fields.active ? 1 : 0 }),
+    ...(fields.externalId !== undefined && { external_id: fields.externalId }),
+  };
+}
+
 /** Creates an employee; the database's unique index decides duplicates, so concurrent creates of one address give one winner. */
-export async function createEmployee(db: Db, accountId: number, input: NewEmployee): Promise<Employee> {
+export async function createEmployee(
+  db: Db,
+  accountId: number,
+  input: NewEmployee,
+  provisioned: ProvisionedFields = {},
+): Promise<Employee> {
   const errors = new FieldErrorCollector();
   const first_name = checkName(errors, 'first_name', input.first_name);
   const last_name = checkName(errors, 'last_name', input.last_name);
@@ -54,6 +76,7 @@ export async function createEmployee(db: Db, accountId: number, input: NewEmploy
       search_text: employeeSearchText({ first_name, last_name, email }),
       created_at: now,
       updated_at: now,
+      ...provisionedColumns(provisioned),
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
@@ -159,9 +182,10 @@ export async function updateEmployee(
   accountId: number,
   employeeId: number,
   input: Partial<NewEmployee>,
+  provisioned: ProvisionedFields = {},
 ): Promise<Employee> {
   const errors = new FieldErrorCollector();
-  const changes: Parameters<typeof updateEmployeeRow>[3] = {};
+  const changes: Parameters<typeof updateEmployeeRow>[3] = provisionedColumns(provisioned);
   if (input.first_name !== undefined) changes.first_name = checkName(errors, 'first_name', input.first_name);
   if (input.last_name !== undefined) changes.last_name = checkName(errors, 'last_name', input.last_name);
   if (input.email !== undefined) {

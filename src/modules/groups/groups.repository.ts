@@ -32,7 +32,7 @@ export async function groupsRevision(db: Db, accountId: number): Promise<number>
 export async function insertGroup(
   trx: Db,
   accountId: number,
-  values: { name: string; description: string },
+  values: { name: string; description: string; external_id?: string | null },
   now: number,
 ): Promise<GroupRow> {
   const group = await trx
@@ -163,7 +163,7 @@ export async function recordGroupChange(
   trx: Db,
   accountId: number,
   groupId: number,
-  changes: { name?: string; description?: string; employee_count?: number },
+  changes: { name?: string; description?: string; employee_count?: number; external_id?: string | null },
   now: number,
 ): Promise<GroupRow> {
   const group = await trx

@@ -69,11 +69,17 @@ export function isRenamed(group: GroupRow, changes: GroupChanges): boolean {
   );
 }
 
-/** Creates an (empty) group in an existing account; the API cannot, administrators and operators can. */
+/** What an identity provider sets on a group besides its fields (SCIM): its own id for it. */
+export interface ProvisionedGroupFields {
+  externalId?: string | null;
+}
+
+/** Creates an (empty) group in an existing account. */
 export async function createGroup(
   db: Db,
   accountId: number,
   input: { name: unknown; description?: unknown },
+  provisioned: ProvisionedGroupFields = {},
 ): Promise<Group> {
   const errors = new FieldErrorCollector();
   const name = checkName(errors, 'name', input.name);
@@ -81,7 +87,12 @@ export async function createGroup(
     input.description === undefined ? '' : checkDescription(errors, 'description', input.description);
   errors.throwIfAny();
   await getAccount(db, accountId);
-  return db.transaction().execute((trx) => insertGroup(trx, accountId, { name, description }, Date.now()));
+  const values = {
+    name,
+    description,
+    ...(provisioned.externalId !== undefined && { external_id: provisioned.externalId }),
+  };
+  return db.transaction().execute((trx) => insertGroup(trx, accountId, values, Date.now()));
 }
 
 /**
@@ -232,13 +243,17 @@ export async function updateGroup(
   accountId: number,
   groupId: number,
   input: { name?: unknown; description?: unknown },
+  provisioned: ProvisionedGroupFields = {},
 ): Promise<Group> {
   const changes = checkGroupChanges(input);
+  const externalId = provisioned.externalId;
   return db.transaction().execute(async (trx) => {
     const group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
-    if (!isRenamed(group, changes)) return group;
-    return recordGroupChange(trx, accountId, groupId, changes, Date.now());
+    const newExternalId = externalId !== undefined && externalId !== group.external_id;
+    if (!isRenamed(group, changes) && !newExternalId) return group;
+    const saved = newExternalId ? { ...changes, external_id: externalId } : changes;
+    return recordGroupChange(trx, accountId, groupId, saved, Date.now());
   });
 }
 

@@ -38,6 +38,7 @@ function simulationCancelReason(ctx: SimulationContext | undefined): string | nu
   if (!ctx || ctx.recipient_id === null || ctx.token === null)
     return 'not sent: the simulation no longer exists';
   if (ctx.employee_deleted_at !== null || ctx.email === null) return 'not sent: the employee was deleted';
+  if (ctx.employee_active === 0) return 'not sent: the employee is deactivated';
   if (ctx.campaign_status !== 'running')
     return `not sent: the campaign is ${ctx.campaign_status ?? 'deleted'}`;
   if (ctx.snapshot === null) return 'not sent: the template is missing';
@@ -104,6 +105,7 @@ function cancelReason(ctx: MessageContext | undefined): string | null {
   if (!ctx || ctx.enrollment_id === null || ctx.email === null) {
     return 'not sent: the enrollment no longer exists';
   }
+  if (ctx.employee_active === 0) return 'not sent: the employee is deactivated';
   if (ctx.campaign_id === null || ctx.campaign_status === null)
     return 'not sent: the campaign no longer exists';
   if (ctx.campaign_status !== 'active') return `not sent: the campaign is ${ctx.campaign_status}`;

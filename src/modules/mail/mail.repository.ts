@@ -90,6 +90,8 @@ async function claimDue(
 export interface MessageContext {
   id: number;
   kind: MessageKind;
+  /** 0 once the employee is deactivated (null when the employee is gone). */
+  employee_active: number | null;
   account_id: number;
   account_name: string | null;
   enrollment_id: number | null;
@@ -119,6 +121,7 @@ export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<numb
       'e.completed_at',
       'p.first_name',
       'p.email',
+      'p.active as employee_active',
       'c.id as campaign_id',
       'c.name as campaign_name',
       'c.status as campaign_status',
@@ -131,6 +134,8 @@ export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<numb
 /** What a claimed simulation is composed of, read when it is sent (current name and address). */
 export interface SimulationContext {
   id: number;
+  /** 0 once the employee is deactivated (null when the employee is gone). */
+  employee_active: number | null;
   account_name: string | null;
   recipient_id: number | null;
   token: string | null;
@@ -174,6 +179,7 @@ export async function simulationContexts(
       'p.first_name',
       'p.last_name',
       'p.email',
+      'p.active as employee_active',
       'pc.status as campaign_status',
       'pc.sender_domain',
       'pt.snapshot',

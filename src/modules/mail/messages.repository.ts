@@ -51,7 +51,11 @@ export async function insertCampaignMessages(
     .where('e.account_id', '=', accountId)
     .where('e.campaign_id', '=', messages.campaignId)
     // A deleted employee's enrollment is a record only: nobody to write to.
-    .where('e.employee_deleted_at', 'is', null);
+    .where('e.employee_deleted_at', 'is', null)
+    // Nor to a deactivated one (SCIM `active: false`): no invitation, no reminder.
+    .where(
+      sql<boolean>`e.employee_id not in (select id from employees where account_id = ${accountId} and active = 0)`,
+    );
   if (messages.enrollmentIds) {
     source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, messages.enrollmentIds)})`);
   }

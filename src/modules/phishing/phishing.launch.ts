@@ -81,6 +81,8 @@ async function peopleOfSlice(
     .where('cg.campaign_id', '=', campaignId)
     .where('gm.employee_id', '>', after)
     .where('gm.employee_id', '<=', upTo)
+    // Deactivated people (SCIM `active: false`) are sent no simulation.
+    .where('e.active', '=', 1)
     .groupBy('gm.employee_id')
     .execute();
   return rows.map((r) => ({ employee_id: Number(r.employee_id), group_ids: r.group_ids }));

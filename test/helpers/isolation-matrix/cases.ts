@@ -4,6 +4,7 @@ import {
   type Call,
   type CaseName,
   errorBody,
+  errorBodyFor,
   isNa,
   NEVER,
   observable,
@@ -55,7 +56,13 @@ async function unauthenticated(w: World, r: Row) {
   const before = await readState(w, r, w.a, obj);
   const res = await send(w, r, r.call(w.a, obj), 'nobody');
   expect(res.statusCode, res.body).toBe(401);
-  expect(res.json()).toEqual(r.as === 'key' ? API_KEY_REQUIRED : errorBody('sign_in_required'));
+  expect(res.json()).toEqual(
+    r.as === 'key'
+      ? API_KEY_REQUIRED
+      : r.as === 'scim'
+        ? errorBodyFor('scim', 'scim_token_required')
+        : errorBody('sign_in_required'),
+  );
   expect(await readState(w, r, w.a, obj)).toEqual(before);
 }
 
@@ -91,7 +98,7 @@ async function otherAccount(w: World, r: Row) {
     for (const [theirs, missing, notFound] of pairs) {
       const them = await send(w, r, r.call(a, theirs), actor);
       const none = await send(w, r, r.call(a, missing), actor);
-      expect(them.json(), JSON.stringify(theirs)).toEqual(errorBody(notFound));
+      expect(them.json(), JSON.stringify(theirs)).toEqual(errorBodyFor(r.as, notFound));
       expect(observable(them)).toEqual(observable(none));
     }
   } else if (how.kind === 'list') {
@@ -120,7 +127,9 @@ async function invalid(w: World, r: Row) {
   const res = await send(w, r, spec.call(w.a, obj), { actor: r.as, side: w.a });
   expect(res.statusCode, res.body).toBe(400);
   const code = spec.code ?? 'validation_failed';
-  expect(res.json()).toEqual({ ...errorBody(code), details: expect.any(Object) });
+  expect(res.json()).toEqual(
+    r.as === 'scim' ? errorBodyFor('scim', code) : { ...errorBody(code), details: expect.any(Object) },
+  );
   expect(await readState(w, r, w.a, obj)).toEqual(before);
 }
 

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { ERRORS, type ErrorCode } from '../../../src/errors.js';
+import { AppError, ERRORS, type ErrorCode } from '../../../src/errors.js';
+import { scimErrorBody } from '../../../src/modules/scim/scim.errors.js';
 import { coded } from '../errors.js';
 import type { Side, World } from './world.js';
 
@@ -19,8 +20,8 @@ export const NEVER = 987_654_321;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who makes a route's calls: the account's API key, its administrator, an operator, or anyone. */
-export type Actor = 'key' | 'admin' | 'operator' | 'anyone';
+/** Who makes a route's calls: the account's API key, its administrator, an operator, its SCIM token, or anyone. */
+export type Actor = 'key' | 'admin' | 'operator' | 'scim' | 'anyone';
 
 /** One request of a route (its method is the route's). `headers` replace the actor's credentials. */
 export interface Call {
@@ -97,6 +98,13 @@ export function errorBody(code: ErrorCode) {
   return { error: ERRORS[code].message, status: ERRORS[code].status, ...coded(code) };
 }
 
+/** A catalogue error as a route of this actor renders it: SCIM's error schema under /scim/v2, else the contract's body. */
+export function errorBodyFor(actor: Actor, code: ErrorCode): Record<string, unknown> {
+  return actor === 'scim'
+    ? { ...scimErrorBody(new AppError(code)), detail: expect.any(String) }
+    : errorBody(code);
+}
+
 /** The Customer API's 401 without a key: the contract states this body exactly. */
 export const API_KEY_REQUIRED = { error: 'API key required', status: 401 };
 
@@ -104,6 +112,7 @@ function credentials(w: World, actor: Actor, side: Side): Record<string, string>
   if (actor === 'key') return { apikey: side.key };
   if (actor === 'admin') return side.admin.headers;
   if (actor === 'operator') return w.operator.headers;
+  if (actor === 'scim') return { authorization: `Bearer ${side.scimToken}` };
   return w.anonymous.headers;
 }
 

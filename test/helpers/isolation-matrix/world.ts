@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AdminClient, anonymousClient, signInAs } from '../admin.js';
 import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from '../factories.js';
+import { makeScimToken } from '../scim.js';
 
 /**
  * Two accounts, A and B, each with a key, an administrator and some of everything, plus an
@@ -21,6 +22,9 @@ export interface Side {
   course: string;
   keyIds: number[];
   invitationIds: number[];
+  /** A SCIM bearer token of the account, and the ids of its SCIM tokens. */
+  scimToken: string;
+  scimTokenIds: number[];
 }
 
 export interface World {
@@ -91,8 +95,11 @@ async function makeSide(app: FastifyInstance, operator: AdminClient, size: numbe
   const messages = await adminApi(app, admin, 'GET', `${base}/messages?campaign_id=${campaignId}`, 200);
   const course = (await adminApi(app, admin, 'POST', `${base}/courses`, 201, COURSE)).json().key as string;
   const invitation = await freshInvitation(app, operator, accountId);
+  const scim = await makeScimToken(app, accountId);
   return {
     ...side,
+    scimToken: scim.token,
+    scimTokenIds: [scim.tokenId],
     active: { campaignId, enrollmentIds: ids(enrollments), messageIds: ids(messages) },
     course,
     invitationIds: [invitation.id],

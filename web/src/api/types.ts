@@ -38,6 +38,7 @@ export type {
   Message,
   MessageDetail,
   QuizQuestion,
+  ScimToken,
   Session,
   User,
 } from './generated/admin-api';

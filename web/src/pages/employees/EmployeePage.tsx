@@ -16,6 +16,7 @@ import { PageSection } from '../../components/PageSection';
 import { pagedTableProps, WIDE_ONLY } from '../../components/table';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { RecipientStatus } from '../phishing/results/RecipientsTable';
+import { InactiveBadge } from './InactiveBadge';
 
 type HistoryItem = components['schemas']['PhishingHistoryItem'];
 
@@ -58,7 +59,16 @@ export function EmployeePage() {
 
   return (
     <>
-      <PageHeader title={`${e.first_name} ${e.last_name}`} above={back} description={e.email} />
+      <PageHeader
+        title={`${e.first_name} ${e.last_name}`}
+        above={back}
+        description={
+          <>
+            {e.email}
+            {!e.active && <InactiveBadge employee={e} />}
+          </>
+        }
+      />
       <Stack gap="xl">
         <PageSection title="Groups">
           {e.groups.length === 0 ? (

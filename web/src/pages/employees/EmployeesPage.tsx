@@ -21,6 +21,7 @@ import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { EmployeeFormModal } from './EmployeeFormModal';
+import { InactiveBadge } from './InactiveBadge';
 
 const fullName = (e: Employee) => `${e.first_name} ${e.last_name}`;
 
@@ -133,9 +134,12 @@ export function EmployeesPage() {
               title: 'Last name',
               sortable: true,
               render: (e) => (
-                <Anchor component={Link} to={accountPath(account.id, 'employees', e.id)}>
-                  {e.last_name}
-                </Anchor>
+                <>
+                  <Anchor component={Link} to={accountPath(account.id, 'employees', e.id)}>
+                    {e.last_name}
+                  </Anchor>
+                  <InactiveBadge employee={e} />
+                </>
               ),
             },
             { accessor: 'first_name', title: 'First name', sortable: true },

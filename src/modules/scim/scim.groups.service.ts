@@ -1,0 +1,230 @@
+import type { Db } from '../../db/database.js';
+import { addGroupMembers, removeGroupMembers, replaceMembership } from '../groups/groups.membership.js';
+import { createGroup, deleteGroup, type Group, getGroup, updateGroup } from '../groups/groups.service.js';
+import { scimError } from './scim.errors.js';
+import { groupCriteria, memberIdsOfValueFilter } from './scim.filter.js';
+import { applyPatch, attributeNames, type PatchOperation, readPatchBody } from './scim.patch.js';
+import {
+  countScimGroups,
+  employeeIdsOfAccount,
+  type GroupLookup,
+  type MemberRef,
+  membersOfGroups,
+  scimGroupsPage,
+} from './scim.repository.js';
+import { attr, idNumber, isObject, readExternalId, readGroup, readMemberValues } from './scim.resources.js';
+import type { ListWindow } from './scim.users.service.js';
+
+/**
+ * SCIM Groups over the groups service: createGroup, updateGroup (name, externalId), deleteGroup,
+ * and for members addGroupMembers, removeGroupMembers and replaceMembership, so counts, versions
+ * (ETags), the groups list cache and the enrollment of newcomers by running campaigns stay as
+ * every other change of membership keeps them. Members are user ids (strings in SCIM).
+ */
+
+export async function listGroups(
+  db: Db,
+  accountId: number,
+  filter: string | undefined,
+  window: ListWindow,
+): Promise<{ total: number; groups: Group[] }> {
+  const criteria = filter === undefined ? {} : groupCriteria(filter);
+  if (criteria.none) return { total: 0, groups: [] };
+  const lookup: GroupLookup = {};
+  for (const value of [criteria.displayName, criteria.externalId]) {
+    if (value?.includes('\u0000')) return { total: 0, groups: [] };
+  }
+  if (criteria.displayName !== undefined) lookup.displayName = criteria.displayName;
+  if (criteria.externalId !== undefined) lookup.externalId = criteria.externalId;
+  if (criteria.id !== undefined) {
+    lookup.id = idNumber(criteria.id);
+    if (lookup.id === 0) return { total: 0, groups: [] };
+  }
+  const total = await countScimGroups(db, accountId, lookup);
+  const offset = window.startIndex - 1;
+  const groups =
+    window.count === 0 || offset >= total
+      ? []
+      : await scimGroupsPage(db, accountId, lookup, window.count, offset);
+  return { total, groups };
+}
+
+/** The members of these groups, by group id. */
+export async function membersByGroup(
+  db: Db,
+  accountId: number,
+  groupIds: number[],
+): Promise<Map<number, MemberRef[]>> {
+  const byGroup = new Map<number, MemberRef[]>(groupIds.map((id) => [id, []]));
+  for (const member of await membersOfGroups(db, accountId, groupIds))
+    byGroup.get(member.groupId)?.push(member);
+  return byGroup;
+}
+
+export function getScimGroup(db: Db, accountId: number, groupId: number): Promise<Group> {
+  return getGroup(db, accountId, groupId);
+}
+
+/** Member ids as numbers; every one must be a user of the account (else 400 invalidValue, naming them). */
+async function requireUsers(db: Db, accountId: number, values: string[]): Promise<number[]> {
+  const ids = values.map(idNumber);
+  const found = await employeeIdsOfAccount(db, accountId, [...new Set(ids.filter((id) => id > 0))]);
+  const unknown = values.filter((_value, i) => !found.has(ids[i] as number));
+  if (unknown.length > 0)
+    throw scimError('scim_invalid_value', `No such user: ${unknown.slice(0, 20).join(', ')}`);
+  return ids;
+}
+
+/** The ids of these values that are users of the account (a removal ignores the others). */
+async function knownUsers(db: Db, accountId: number, values: string[]): Promise<number[]> {
+  const ids = [...new Set(values.map(idNumber).filter((id) => id > 0))];
+  return [...(await employeeIdsOfAccount(db, accountId, ids))];
+}
+
+function requireName(displayName: string | undefined): string {
+  if (displayName === undefined) throw scimError('scim_invalid_value', 'displayName is required');
+  return displayName;
+}
+
+/** POST /Groups: a new group, with its members if any (all checked before anything is made). */
+export async function createScimGroup(db: Db, accountId: number, body: unknown): Promise<Group> {
+  const fields = readGroup(body);
+  const name = requireName(fields.displayName);
+  const members = fields.members ? await requireUsers(db, accountId, fields.members) : [];
+  let group = await createGroup(db, accountId, { name }, { externalId: fields.externalId ?? null });
+  if (members.length > 0) {
+    try {
+      group = (await addGroupMembers(db, accountId, group.id, members)).group;
+    } catch (err) {
+      // A member deleted between the check and the addition: the group is not left half made.
+      await deleteGroup(db, accountId, group.id);
+      throw err;
+    }
+  }
+  return group;
+}
+
+/** PUT /Groups/{id}: name and externalId as sent; members replaced when sent, kept when left out. */
+export async function replaceScimGroup(
+  db: Db,
+  accountId: number,
+  groupId: number,
+  body: unknown,
+): Promise<Group> {
+  const fields = readGroup(body);
+  if (fields.id !== undefined && fields.id !== null && String(fields.id) !== String(groupId))
+    throw scimError('scim_mutability', 'id cannot be changed');
+  const name = requireName(fields.displayName);
+  await getGroup(db, accountId, groupId);
+  const members = fields.members ? await requireUsers(db, accountId, fields.members) : undefined;
+  let group = await updateGroup(
+    db,
+    accountId,
+    groupId,
+    { name },
+    fields.externalId === undefined ? {} : { externalId: fields.externalId },
+  );
+  if (members) group = (await replaceMembership(db, { accountId, groupId, employeeIds: members })).group;
+  return group;
+}
+
+type MemberChange = { kind: 'add' | 'remove' | 'replace'; values: string[] } | { kind: 'removeAll' };
+
+const GROUP_ATTRIBUTES = attributeNames(['schemas', 'id', 'externalId', 'displayName', 'meta']);
+
+/** Splits an operation into its membership change (if any) and what is left for the group's own attributes. */
+function splitOperation(operation: PatchOperation): { member?: MemberChange; rest?: PatchOperation } {
+  const { op, path } = operation;
+  if (path === undefined) {
+    const value = operation.value as Record<string, unknown>;
+    const members = attr(value, 'members');
+    const others = Object.fromEntries(
+      Object.entries(value).filter(([key]) => key.toLowerCase() !== 'members'),
+    );
+    const rest = Object.keys(others).length > 0 ? { op, value: others } : undefined;
+    if (members === undefined) return { ...(rest && { rest }) };
+    const kind = op === 'replace' ? 'replace' : op === 'add' ? 'add' : 'remove';
+    return { member: { kind, values: readMemberValues(members) }, ...(rest && { rest }) };
+  }
+  const match = /^members(?:\[(.*)\])?$/is.exec(path);
+  if (!match) {
+    if (/^members\b/i.test(path))
+      throw scimError('scim_invalid_path', `Unsupported path: ${path.slice(0, 100)}`);
+    return { rest: operation };
+  }
+  const valueFilter = match[1];
+  if (valueFilter !== undefined) {
+    if (op !== 'remove') throw scimError('scim_invalid_path', 'Only remove takes a members[…] filter');
+    return { member: { kind: 'remove', values: memberIdsOfValueFilter(valueFilter) } };
+  }
+  if (op === 'remove')
+    return {
+      member:
+        operation.value === undefined
+          ? { kind: 'removeAll' }
+          : { kind: 'remove', values: readMemberValues(operation.value) },
+    };
+  return { member: { kind: op, values: readMemberValues(operation.value) } };
+}
+
+/**
+ * PATCH /Groups/{id}: displayName and externalId through scim-patch, members through the groups
+ * service (Okta's `members[value eq "…"]` removal and Entra's value arrays included). Everything
+ * is read and checked before the first change is made.
+ */
+export async function patchScimGroup(
+  db: Db,
+  accountId: number,
+  groupId: number,
+  body: unknown,
+): Promise<void> {
+  const operations = readPatchBody(body);
+  const group = await getGroup(db, accountId, groupId);
+  const memberChanges: MemberChange[] = [];
+  const rest: PatchOperation[] = [];
+  for (const operation of operations) {
+    const split = splitOperation(operation);
+    if (split.member) memberChanges.push(split.member);
+    if (split.rest) rest.push(split.rest);
+  }
+
+  const shown = {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+    id: String(group.id),
+    displayName: group.name,
+    ...(group.external_id !== null && { externalId: group.external_id }),
+  };
+  const patched = rest.length > 0 ? applyPatch(shown, rest, GROUP_ATTRIBUTES) : shown;
+  if (!isObject(patched) || String(attr(patched, 'id')) !== shown.id)
+    throw scimError('scim_mutability', 'id cannot be changed');
+  const fields = readGroup(patched);
+  const name = requireName(fields.displayName);
+  const externalId = readExternalId(attr(patched, 'externalId')) ?? null;
+
+  // Every id to add or set must be a user of the account; ids to remove need not be (already gone).
+  const resolved: Array<{ kind: MemberChange['kind']; ids: number[] }> = [];
+  for (const change of memberChanges) {
+    if (change.kind === 'removeAll') resolved.push({ kind: 'removeAll', ids: [] });
+    else if (change.kind === 'remove')
+      resolved.push({ kind: 'remove', ids: await knownUsers(db, accountId, change.values) });
+    else resolved.push({ kind: change.kind, ids: await requireUsers(db, accountId, change.values) });
+  }
+
+  if (name !== group.name || externalId !== group.external_id)
+    await updateGroup(db, accountId, groupId, { name }, { externalId });
+  for (const change of resolved) {
+    if (change.kind === 'add') await addGroupMembers(db, accountId, groupId, change.ids);
+    else if (change.kind === 'remove') await removeGroupMembers(db, accountId, groupId, change.ids);
+    else
+      await replaceMembership(db, {
+        accountId,
+        groupId,
+        employeeIds: change.kind === 'replace' ? change.ids : [],
+      });
+  }
+}
+
+/** DELETE /Groups/{id}: 409 while a scheduled or running campaign targets it (deleteGroup). */
+export function deleteScimGroup(db: Db, accountId: number, groupId: number): Promise<void> {
+  return deleteGroup(db, accountId, groupId);
+}

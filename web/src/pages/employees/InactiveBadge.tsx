@@ -1,0 +1,19 @@
+import { Badge } from '@mantine/core';
+
+/**
+ * "Inactive": the employee was deactivated by the identity provider (SCIM `active: false`). They
+ * stay listed and readable, but are no longer enrolled, invited, reminded or sent simulations.
+ */
+export function InactiveBadge({ employee }: { employee: object }) {
+  if (!('active' in employee) || employee.active !== false) return null;
+  return (
+    <Badge
+      color="gray"
+      variant="light"
+      ml="xs"
+      title="Deactivated through SCIM: no longer trained or phished"
+    >
+      Inactive
+    </Badge>
+  );
+}
