@@ -86,4 +86,64 @@ describe('the Integration area', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('5000');
     await operator.context.close();
   });
+
+  it('makes a SCIM token shown once that provisions a user, shows the base URL, and stops working when revoked', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Okta Co');
+    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
+    await page.goto(`/admin/a/${account.id}/integration`);
+    await page.getByRole('heading', { name: 'SCIM provisioning' }).waitFor();
+    await page.getByText(`${vigil.baseUrl}/scim/v2`).waitFor();
+    await page.getByText('No SCIM tokens yet').waitFor();
+
+    await page.getByRole('button', { name: 'New SCIM Token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New SCIM token' });
+    await dialog.getByLabel('Name').fill('Okta');
+    await dialog.getByRole('button', { name: 'Generate Token' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new SCIM token' });
+    const token = await shown.getByLabel('SCIM token').inputValue();
+    expect(token).toMatch(/^vgs_/);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+    const table = page.getByRole('table', { name: 'SCIM tokens' });
+    await table.getByText('Okta').waitFor();
+    expect(await page.content()).not.toContain(token);
+
+    const scim = (method: string, path: string, body?: unknown) =>
+      fetch(`${vigil.baseUrl}/scim/v2/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    const created = await scim('POST', 'Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'ann.lee@example.com',
+      name: { givenName: 'Ann', familyName: 'Lee' },
+      emails: [{ type: 'work', value: 'ann.lee@example.com', primary: true }],
+      active: true,
+    });
+    expect(created.status).toBe(201);
+    const user = (await created.json()) as { id: string };
+    expect(
+      (
+        await scim('PATCH', `Users/${user.id}`, {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+        })
+      ).status,
+    ).toBe(200);
+    // The administrator sees the provisioned, deactivated person.
+    await page.goto(`/admin/a/${account.id}/employees`);
+    await page.getByText('ann.lee@example.com').waitFor();
+    await page.getByText('Inactive').first().waitFor();
+
+    await page.goto(`/admin/a/${account.id}/integration`);
+    await page.getByRole('table', { name: 'SCIM tokens' }).getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke SCIM token?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByRole('table', { name: 'SCIM tokens' }).getByText('Revoked').waitFor();
+    expect((await scim('GET', 'Users')).status).toBe(401);
+    await context.close();
+  });
 });
