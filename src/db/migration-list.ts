@@ -4,6 +4,7 @@ import * as m0007 from './migrations/0007_keep_training_history.js';
 import * as m0008 from './migrations/0008_mail_priority.js';
 import * as m0009 from './migrations/0009_phishing.js';
 import * as m0010 from './migrations/0010_idempotency.js';
+import * as m0012 from './migrations/0012_webhooks.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0008_mail_priority': m0008,
   '0009_phishing': m0009,
   '0010_idempotency': m0010,
+  '0012_webhooks': m0012,
 };

@@ -11,12 +11,14 @@ import { getAccount } from '../accounts/accounts.service.js';
 import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';
 import { readEmployeePage } from '../employees/employees.search.repository.js';
+import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import {
   phishingCampaignsTargetingGroup,
   removeGroupFromDraftPhishingCampaigns,
 } from '../phishing/phishing.campaigns.repository.js';
 import type { GroupPagesCache } from './groups.cache.js';
 import { groupEtag } from './groups.etag.js';
+import { presentGroup } from './groups.presenter.js';
 import { deleteMembershipsOfGroup, memberSummaryChunk } from './groups.members.repository.js';
 import {
   countGroups,
@@ -78,7 +80,11 @@ export async function createGroup(
     input.description === undefined ? '' : checkDescription(errors, 'description', input.description);
   errors.throwIfAny();
   await getAccount(db, accountId);
-  return db.transaction().execute((trx) => insertGroup(trx, accountId, { name, description }, Date.now()));
+  return db.transaction().execute(async (trx) => {
+    const group = await insertGroup(trx, accountId, { name, description }, Date.now());
+    await emitWebhookEvents(trx, accountId, [{ type: 'group.created', data: presentGroup(group) }]);
+    return group;
+  });
 }
 
 /**
@@ -216,7 +222,9 @@ export async function updateGroup(
     const group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
     if (!isRenamed(group, changes)) return group;
-    return recordGroupChange(trx, accountId, groupId, changes, Date.now());
+    const changed = await recordGroupChange(trx, accountId, groupId, changes, Date.now());
+    await emitWebhookEvents(trx, accountId, [{ type: 'group.updated', data: presentGroup(changed) }]);
+    return changed;
   });
 }
 
@@ -241,6 +249,7 @@ export async function deleteGroup(db: Db, accountId: number, groupId: number): P
     await deleteMembershipsOfGroup(trx, accountId, groupId);
     await removeGroupFromDraftPhishingCampaigns(trx, accountId, groupId);
     await deleteGroupRow(trx, accountId, groupId);
+    await emitWebhookEvents(trx, accountId, [{ type: 'group.deleted', data: { id: groupId } }]);
   });
 }
 

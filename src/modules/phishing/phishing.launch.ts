@@ -27,6 +27,7 @@ import { insertFigureRows } from './phishing.figures.repository.js';
 import { SIMULATION_TOKEN_BYTES } from './phishing.links.js';
 import { templatesByKeys } from './phishing.templates.lookup.js';
 import { momentSampler, openIntervals } from './phishing.window.js';
+import { emitPhishingCampaignEvent } from './phishing.webhooks.js';
 
 export interface LaunchPhishingProps {
   accountId: number;
@@ -196,7 +197,10 @@ export async function launchPhishingCampaign(
   const { accountId, campaignId: id } = props;
   const now = props.now ?? Date.now();
   const random = props.random ?? Math.random;
-  await db.transaction().execute((trx) => launchInTransaction(trx, props, now, random));
+  await db.transaction().execute(async (trx) => {
+    await launchInTransaction(trx, props, now, random);
+    await emitPhishingCampaignEvent(trx, accountId, id, 'phishing.campaign_launched');
+  });
   return getPhishingCampaign(db, accountId, id);
 }
 
