@@ -33,6 +33,7 @@ import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js
 import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
 import { phishingRoutes } from './modules/phishing/phishing.routes.js';
 import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -184,6 +185,7 @@ export async function buildApp({
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
       await api.register(phishingReportRoutes);
+      await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },
   );

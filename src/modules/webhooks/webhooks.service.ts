@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkDescription } from '../../fields.js';
-import { type ListPage, type ListWindow, readList } from '../../pagination.js';
+import { fetchPage, type ListPage, type ListWindow, type Page, type PageRequest, readList } from '../../pagination.js';
 import { refusedHost } from './webhooks.addresses.js';
 import { isWebhookEventType, type WebhookEventType } from './webhooks.catalogue.js';
 import {
@@ -127,6 +127,30 @@ export function pageOfEndpoints(db: Db, accountId: number, window: ListWindow): 
     window,
     () => countEndpoints(db, accountId),
     (limit, offset) => listEndpoints(db, accountId, { limit, offset }),
+  );
+}
+
+/** A Customer API page of the account's endpoints, by id. */
+export function findEndpoints(db: Db, accountId: number, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+  return fetchPage(
+    page,
+    () => countEndpoints(db, accountId),
+    (limit, offset) => listEndpoints(db, accountId, { limit, offset }),
+  );
+}
+
+/** A Customer API page of an endpoint's deliveries, newest first. */
+export async function findDeliveries(
+  db: Db,
+  accountId: number,
+  endpointId: number,
+  page: PageRequest,
+): Promise<Page<WebhookDelivery>> {
+  await getEndpoint(db, accountId, endpointId);
+  return fetchPage(
+    page,
+    () => countDeliveries(db, accountId, endpointId),
+    (limit, offset) => listDeliveries(db, accountId, endpointId, { limit, offset }),
   );
 }
 
