@@ -2,6 +2,7 @@ import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
 import { GroupDetail } from '../modules/groups/groups.schemas.js';
+import { WebhookEndpointWithSecret } from '../modules/webhooks/webhooks.schemas.js';
 import { IDEMPOTENT_METHODS } from '../modules/idempotency/idempotency.service.js';
 import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 import { componentize } from './openapi-components.js';
@@ -134,6 +135,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           AuthError: CustomerAuthErrorResponse,
           // Titled schemas no route names as such (each response copies its properties).
           GroupDetail,
+          WebhookEndpointWithSecret,
         },
         securitySchemes: {
           apiKey: {

@@ -161,17 +161,24 @@ export const listEndpointsResponses = {
 export const createEndpointResponses = {
   201: Type.Object(WebhookEndpointWithSecret.properties, {
     description: 'Created and enabled, with its secret (shown this once). `Location` names it.',
+    examples: [{ ...endpointExample, secret: secretExample }],
   }),
   ...bodyErrors('employees', [urlRefused]),
   ...idempotencyErrors,
 };
 export const getEndpointResponses = {
-  200: Type.Object(WebhookEndpoint.properties, { description: 'The endpoint (without its secret).' }),
+  200: Type.Object(WebhookEndpoint.properties, {
+    description: 'The endpoint (without its secret).',
+    examples: [endpointExample],
+  }),
   ...standardErrors('employees', 'read'),
   404: endpointNotFound,
 };
 export const updateEndpointResponses = {
-  200: Type.Object(WebhookEndpoint.properties, { description: 'The endpoint after the change.' }),
+  200: Type.Object(WebhookEndpoint.properties, {
+    description: 'The endpoint after the change.',
+    examples: [endpointExample],
+  }),
   ...bodyErrors('employees', [urlRefused]),
   ...idempotencyErrors,
   404: endpointNotFound,
@@ -185,6 +192,7 @@ export const deleteEndpointResponses = {
 export const rotateSecretResponses = {
   200: Type.Object(WebhookEndpointWithSecret.properties, {
     description: 'The endpoint with its new secret; for 24 hours deliveries carry a signature with each.',
+    examples: [{ ...endpointExample, secret: secretExample, previous_secret_expires_at: '2026-11-23T09:14:03.512Z' }],
   }),
   ...standardErrors('employees', 'write'),
   ...idempotencyErrors,
@@ -201,6 +209,7 @@ export const listDeliveriesResponses = {
 export const resendResponses = {
   202: Type.Object(WebhookDelivery.properties, {
     description: 'A new delivery of the same event (same `webhook-id`), queued.',
+    examples: [{ ...deliveryExample, status: 'queued', attempts: 0, last_attempt_at: null, next_attempt_at: at, succeeded_at: null, response_status: null, response_excerpt: null }],
   }),
   ...standardErrors('employees', 'write'),
   ...idempotencyErrors,
