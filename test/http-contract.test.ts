@@ -110,6 +110,11 @@ describe('routing', () => {
       ['PUT', '/customer/employees/7/', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/customer/employees/7/', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/customer/campaigns/training/', 'GET, HEAD'],
+      ['PUT', '/customer/webhooks/endpoints/', 'GET, HEAD, POST'],
+      ['POST', '/customer/webhooks/endpoints/3/', 'DELETE, GET, HEAD, PATCH'],
+      ['GET', '/customer/webhooks/endpoints/3/rotate-secret/', 'POST'],
+      ['POST', '/customer/webhooks/endpoints/3/deliveries/', 'GET, HEAD'],
+      ['GET', '/customer/webhooks/endpoints/3/deliveries/4/resend/', 'POST'],
       ['OPTIONS', '/customer/employees/', 'GET, HEAD, POST'],
     ];
     const variants: Array<[Record<string, string>, string | undefined]> = [

@@ -14,6 +14,7 @@ import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishi
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
+import { webhookRows } from './helpers/isolation-matrix/webhook-rows.js';
 import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
 /**
@@ -37,6 +38,7 @@ const ROWS = [
   ...adminPhishingResultsRows,
   ...adminPhishingEventRows,
   ...adminPhishingCampaignRows,
+  ...webhookRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */
