@@ -308,7 +308,8 @@ export const ERRORS = {
   webhook_endpoint_disabled: {
     status: 409,
     message: 'This webhook endpoint is disabled',
-    meaning: 'Resending a delivery, or sending a test event, to a disabled webhook endpoint: enable it first.',
+    meaning:
+      'Resending a delivery, or sending a test event, to a disabled webhook endpoint: enable it first.',
   },
   quiz_locked: {
     status: 409,

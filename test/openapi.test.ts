@@ -125,9 +125,17 @@ const ROUTES: DocumentedRoute[] = [
 /** The webhook endpoints' routes (v2.3.0): the `employees` access point. */
 function webhookRoutes(): DocumentedRoute[] {
   const base = '/customer/webhooks/endpoints/';
-  const idempotency = { 409: ['Request in progress'], 422: ['Idempotency key reused with a different request'] };
+  const idempotency = {
+    409: ['Request in progress'],
+    422: ['Idempotency key reused with a different request'],
+  };
   const notFound = { 404: ['Webhook endpoint not found'] };
-  const route = (method: DocumentedRoute['method'], path: string, success: number, errors: DocumentedRoute['errors']) => ({
+  const route = (
+    method: DocumentedRoute['method'],
+    path: string,
+    success: number,
+    errors: DocumentedRoute['errors'],
+  ) => ({
     method,
     path: `${base}${path}`,
     success,

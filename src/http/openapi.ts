@@ -2,8 +2,8 @@ import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
 import { GroupDetail } from '../modules/groups/groups.schemas.js';
-import { WebhookEndpointWithSecret } from '../modules/webhooks/webhooks.schemas.js';
 import { IDEMPOTENT_METHODS } from '../modules/idempotency/idempotency.service.js';
+import { WebhookEndpointWithSecret } from '../modules/webhooks/webhooks.schemas.js';
 import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 import { componentize } from './openapi-components.js';
 

@@ -34,26 +34,26 @@ async function scheduledCampaign(startAt: number) {
   // One transaction, so a running scheduler never sees the campaign before its groups and courses.
   return t.app.db.transaction().execute(async (trx) => {
     const campaign = await trx
-    .insertInto('training_campaigns')
-    .values({
-      account_id: account.id,
-      name: 'Scheduled',
-      status: 'scheduled',
-      start_at: startAt,
-      due_at: startAt + 14 * DAY_MS,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+      .insertInto('training_campaigns')
+      .values({
+        account_id: account.id,
+        name: 'Scheduled',
+        status: 'scheduled',
+        start_at: startAt,
+        due_at: startAt + 14 * DAY_MS,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await trx
-    .insertInto('campaign_groups')
-    .values({ campaign_id: campaign.id, group_id: group.id })
-    .execute();
+      .insertInto('campaign_groups')
+      .values({ campaign_id: campaign.id, group_id: group.id })
+      .execute();
     await trx
-    .insertInto('campaign_courses')
-    .values({ campaign_id: campaign.id, course_key: 'phishing', position: 0 })
-    .execute();
+      .insertInto('campaign_courses')
+      .values({ campaign_id: campaign.id, course_key: 'phishing', position: 0 })
+      .execute();
     return campaign.id;
   });
 }
@@ -96,6 +96,7 @@ describe('the scheduler', () => {
       ['error', 'scheduler: could not queue reminders'],
       ['error', 'scheduler: could not launch scheduled phishing campaigns'],
       ['error', 'scheduler: could not complete phishing campaigns'],
+      ['error', 'scheduler: could not find overdue enrollments'],
       ['error', 'scheduler: could not delete expired idempotency keys'],
     ]);
     await broken.drop();

@@ -12,7 +12,11 @@ import {
   releaseDeliveryClaims,
 } from '../modules/webhooks/webhooks.repository.js';
 import { webhookHeaders } from '../modules/webhooks/webhooks.signing.js';
-import { postWebhook, type WebhookRequest, type WebhookResponse } from '../modules/webhooks/webhooks.transport.js';
+import {
+  postWebhook,
+  type WebhookRequest,
+  type WebhookResponse,
+} from '../modules/webhooks/webhooks.transport.js';
 import { type Clock, systemClock } from './clock.js';
 import type { WorkerLog } from './mail-worker.js';
 
@@ -31,7 +35,8 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
   return Math.round(base * (0.9 + 0.2 * random()));
 }
 
-export interface WebhookWorkerOptions extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowPrivateNetworks'> {
+export interface WebhookWorkerOptions
+  extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowPrivateNetworks'> {
   db: Db;
   log: WorkerLog;
   clock?: Clock;
@@ -81,7 +86,11 @@ export class WebhookWorker {
     const { db, leaseMs, concurrency } = this.options;
     const now = this.clock.now();
     // Cross-account by design: one queue serves every account (each claim carries its account).
-    const claims = await claimDueDeliveriesOfAllAccounts(db, { now, limit: this.batchSize, leaseUntil: now + leaseMs });
+    const claims = await claimDueDeliveriesOfAllAccounts(db, {
+      now,
+      limit: this.batchSize,
+      leaseUntil: now + leaseMs,
+    });
     if (claims.length === 0) return { ...totals, claimed: 0, full: false };
     const contexts = await deliveryContexts(db, claims);
     // A delivery begun in the lease's first half ends (timeout) before the claim does.
@@ -159,31 +168,60 @@ export class WebhookWorker {
     try {
       if (!ctx) return 'lost'; // its endpoint was deleted meanwhile, the delivery with it
       if (ctx.disabled_at !== null) {
-        const done = await finishDelivery(db, claim, { status: 'cancelled', last_error: 'the endpoint is disabled' });
+        const done = await finishDelivery(db, claim, {
+          status: 'cancelled',
+          last_error: 'the endpoint is disabled',
+        });
         return done ? 'cancelled' : 'lost';
       }
       const sentAt = this.clock.now();
       const secrets = [ctx.secret];
-      if (ctx.previous_secret && (ctx.previous_secret_expires_at ?? 0) > sentAt) secrets.push(ctx.previous_secret);
+      if (ctx.previous_secret && (ctx.previous_secret_expires_at ?? 0) > sentAt)
+        secrets.push(ctx.previous_secret);
       const headers = webhookHeaders(secrets, ctx.message_id, Math.floor(sentAt / 1000), ctx.payload);
-      const response = await this.post({ url: ctx.url, headers, body: ctx.payload, timeoutMs, allowPrivateNetworks });
+      const response = await this.post({
+        url: ctx.url,
+        headers,
+        body: ctx.payload,
+        timeoutMs,
+        allowPrivateNetworks,
+      });
       const now = this.clock.now();
-      const answer = { last_attempt_at: sentAt, response_status: response.status, response_excerpt: response.excerpt };
+      const answer = {
+        last_attempt_at: sentAt,
+        response_status: response.status,
+        response_excerpt: response.excerpt,
+      };
       if (response.ok) {
-        const done = await finishDelivery(db, claim, { ...answer, status: 'succeeded', succeeded_at: now, last_error: null });
+        const done = await finishDelivery(db, claim, {
+          ...answer,
+          status: 'succeeded',
+          succeeded_at: now,
+          last_error: null,
+        });
         await recordEndpointSuccess(db, claim.accountId, ctx.endpoint_id);
         return done ? 'succeeded' : 'lost';
       }
       if (response.status === 410) {
-        const done = await finishDelivery(db, claim, { ...answer, status: 'failed', last_error: response.error });
+        const done = await finishDelivery(db, claim, {
+          ...answer,
+          status: 'failed',
+          last_error: response.error,
+        });
         await disableEndpointRow(db, claim.accountId, ctx.endpoint_id, 'gone', now);
-        log.warn({ endpoint: ctx.endpoint_id, account: claim.accountId }, 'webhook worker: endpoint answered 410 Gone; disabled');
+        log.warn(
+          { endpoint: ctx.endpoint_id, account: claim.accountId },
+          'webhook worker: endpoint answered 410 Gone; disabled',
+        );
         return done ? 'failed' : 'lost';
       }
       await recordEndpointFailure(db, claim.accountId, ctx.endpoint_id, sentAt);
       if (ctx.failing_since !== null && now - ctx.failing_since >= DISABLE_AFTER_FAILING_MS) {
         await disableEndpointRow(db, claim.accountId, ctx.endpoint_id, 'failing', now);
-        log.warn({ endpoint: ctx.endpoint_id, account: claim.accountId }, 'webhook worker: endpoint failing for 5 days; disabled');
+        log.warn(
+          { endpoint: ctx.endpoint_id, account: claim.accountId },
+          'webhook worker: endpoint failing for 5 days; disabled',
+        );
       }
       const giveUp = claim.attempts >= MAX_ATTEMPTS;
       const done = await finishDelivery(db, claim, {
@@ -191,7 +229,10 @@ export class WebhookWorker {
         last_error: response.error.slice(0, 500),
         ...(giveUp
           ? { status: 'failed' as const }
-          : { status: 'queued' as const, next_attempt_at: now + webhookRetryDelay(claim.attempts, this.random) }),
+          : {
+              status: 'queued' as const,
+              next_attempt_at: now + webhookRetryDelay(claim.attempts, this.random),
+            }),
       });
       if (!done) return 'lost';
       return giveUp ? 'failed' : 'retried';

@@ -13,7 +13,9 @@ export interface ReceivedWebhook {
  * status and body of each (200 "ok" by default); it may also wait before answering.
  */
 export async function startReceiver(
-  answer: (req: ReceivedWebhook) => Promise<{ status: number; body?: string }> | { status: number; body?: string } = () => ({
+  answer: (
+    req: ReceivedWebhook,
+  ) => Promise<{ status: number; body?: string }> | { status: number; body?: string } = () => ({
     status: 200,
     body: 'ok',
   }),
@@ -23,7 +25,11 @@ export async function startReceiver(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const hook = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const hook = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       received.push(hook);
       try {
         const { status, body } = await answer(hook);

@@ -58,9 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('webhook_deliveries')
     .addColumn('id', idType, id)
     .addColumn('account_id', ref, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
-    .addColumn('endpoint_id', ref, (c) =>
-      c.notNull().references('webhook_endpoints.id').onDelete('cascade'),
-    )
+    .addColumn('endpoint_id', ref, (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
     .addColumn('event_id', ref, (c) => c.notNull().references('webhook_events.id').onDelete('cascade'))
     /** queued → sending → succeeded | failed (attempts exhausted, 410) | cancelled (endpoint disabled). */
     .addColumn('status', 'text', (c) => c.notNull())

@@ -82,7 +82,13 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
       await yieldToOthers();
     }
     const events = { type: 'training.enrollment_created', ids: 'all' } as const;
-    await emitTrainingEvents(trx, props.accountId, id, { campaign: 'training.campaign_launched', enrollments: events }, now);
+    await emitTrainingEvents(
+      trx,
+      props.accountId,
+      id,
+      { campaign: 'training.campaign_launched', enrollments: events },
+      now,
+    );
   });
   return getCampaign(db, props.accountId, id);
 }
@@ -135,7 +141,13 @@ export async function enrollNewMembers(
       now,
     });
     enrolled += ids.length;
-    await emitTrainingEvents(trx, props.accountId, campaignId, { enrollments: { type: 'training.enrollment_created', ids } }, now);
+    await emitTrainingEvents(
+      trx,
+      props.accountId,
+      campaignId,
+      { enrollments: { type: 'training.enrollment_created', ids } },
+      now,
+    );
     await queueCampaignMessages(trx, {
       accountId: props.accountId,
       campaignId,

@@ -46,7 +46,8 @@ async function transition(
       from,
     );
     if (!updated) throw wrongStatus(action, row.status);
-    if (to === 'completed') await emitTrainingEvents(trx, accountId, campaignId, { campaign: 'training.campaign_completed' });
+    if (to === 'completed')
+      await emitTrainingEvents(trx, accountId, campaignId, { campaign: 'training.campaign_completed' });
   });
   return getCampaign(db, accountId, campaignId);
 }

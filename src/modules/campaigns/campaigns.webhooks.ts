@@ -5,8 +5,8 @@ import { emitWebhookEvents, type WebhookEventInput } from '../webhooks/webhooks.
 import { presentCampaign, presentEnrollment } from './campaigns.presenter.js';
 import { markOverdueEnrollmentsOfAllAccounts } from './campaigns.scheduler.repository.js';
 import { getCampaign } from './campaigns.service.js';
-import { enrollmentStatus } from './enrollments.service.js';
 import { enrollmentsAfter } from './enrollments.repository.js';
+import { enrollmentStatus } from './enrollments.service.js';
 
 /** Enrollments read per statement while describing them. */
 const BATCH = 2000;
@@ -35,7 +35,12 @@ export function emitTrainingEvents(
   which: TrainingEvents,
   now = Date.now(),
 ): Promise<number> {
-  if (which.enrollments && which.enrollments.ids !== 'all' && which.enrollments.ids.length === 0 && !which.campaign)
+  if (
+    which.enrollments &&
+    which.enrollments.ids !== 'all' &&
+    which.enrollments.ids.length === 0 &&
+    !which.campaign
+  )
     return Promise.resolve(0);
   return emitWebhookEvents(
     trx,
@@ -50,10 +55,19 @@ export function emitTrainingEvents(
       const idSlices = wanted.ids === 'all' ? [undefined] : slices(wanted.ids, BATCH);
       for (const ids of idSlices) {
         for (let after = 0; ; ) {
-          const rows = await enrollmentsAfter(trx, accountId, { ...filter, enrollmentIds: ids }, after, BATCH);
+          const rows = await enrollmentsAfter(
+            trx,
+            accountId,
+            { ...filter, enrollmentIds: ids },
+            after,
+            BATCH,
+          );
           for (const row of rows) {
             const enrollment = { ...row, status: enrollmentStatus(row, campaign.due_at, now) };
-            events.push({ type: wanted.type, data: { campaign_id: campaignId, enrollment: presentEnrollment(enrollment) } });
+            events.push({
+              type: wanted.type,
+              data: { campaign_id: campaignId, enrollment: presentEnrollment(enrollment) },
+            });
           }
           if (rows.length < BATCH) break;
           after = (rows.at(-1) as { employee_id: number }).employee_id;
@@ -70,19 +84,33 @@ export function emitTrainingEvents(
  * and emits `training.enrollment_overdue` once for each, a batch a call, in one transaction
  * with their marks. Returns how many were found. The scheduler calls it.
  */
-export async function emitOverdueEnrollmentsOfAllAccounts(db: Db, now: number, limit = 1000): Promise<number> {
+export async function emitOverdueEnrollmentsOfAllAccounts(
+  db: Db,
+  now: number,
+  limit = 1000,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     // Cross-account by design: one pass serves every account; each account's events are its own.
     const found = await markOverdueEnrollmentsOfAllAccounts(trx, now, limit);
     const byCampaign = new Map<string, { accountId: number; campaignId: number; ids: number[] }>();
     for (const row of found) {
       const key = `${row.account_id}:${row.campaign_id}`;
-      const entry = byCampaign.get(key) ?? { accountId: row.account_id, campaignId: row.campaign_id, ids: [] };
+      const entry = byCampaign.get(key) ?? {
+        accountId: row.account_id,
+        campaignId: row.campaign_id,
+        ids: [],
+      };
       entry.ids.push(row.id);
       byCampaign.set(key, entry);
     }
     for (const { accountId, campaignId, ids } of byCampaign.values()) {
-      await emitTrainingEvents(trx, accountId, campaignId, { enrollments: { type: 'training.enrollment_overdue', ids } }, now);
+      await emitTrainingEvents(
+        trx,
+        accountId,
+        campaignId,
+        { enrollments: { type: 'training.enrollment_overdue', ids } },
+        now,
+      );
     }
     return found.length;
   });

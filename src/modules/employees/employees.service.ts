@@ -160,8 +160,17 @@ export async function updateEmployee(
       const current = await findEmployeeForUpdate(trx, accountId, employeeId);
       if (!current) return undefined;
       const search_text = employeeSearchText({ ...current, ...changes });
-      const updated = await updateEmployeeRow(trx, accountId, employeeId, { ...changes, search_text }, Date.now());
-      if (updated) await emitWebhookEvents(trx, accountId, [{ type: 'employee.updated', data: presentEmployee(updated) }]);
+      const updated = await updateEmployeeRow(
+        trx,
+        accountId,
+        employeeId,
+        { ...changes, search_text },
+        Date.now(),
+      );
+      if (updated)
+        await emitWebhookEvents(trx, accountId, [
+          { type: 'employee.updated', data: presentEmployee(updated) },
+        ]);
       return updated;
     });
   } catch (err) {

@@ -16,7 +16,6 @@ import {
   unknownEmployeeIds,
 } from './groups.members.repository.js';
 import { lockGroup, recordGroupChange } from './groups.repository.js';
-import { watchMembership } from './groups.webhooks.js';
 import {
   checkGroupChanges,
   type Group,
@@ -27,6 +26,7 @@ import {
   MEMBER_CHUNK_SIZE,
   readMemberChunks,
 } from './groups.service.js';
+import { watchMembership } from './groups.webhooks.js';
 
 /**
  * Changing who is in a group: replacing the whole membership (the Customer API's PUT), and

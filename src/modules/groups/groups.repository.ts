@@ -211,12 +211,18 @@ export async function leaveAllGroups(
 }
 
 /** The account's groups this employee is a member of, as lists show them (webhook events). */
-export function groupsHoldingEmployee(trx: Db, accountId: number, employeeId: number): Promise<GroupListRow[]> {
+export function groupsHoldingEmployee(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<GroupListRow[]> {
   return trx
     .selectFrom('groups')
     .select(['id', 'name', 'description', 'employee_count'])
     .where('account_id', '=', accountId)
-    .where('id', 'in', (eb) => eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId),
+    )
     .orderBy('id')
     .execute();
 }

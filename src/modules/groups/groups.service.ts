@@ -11,15 +11,15 @@ import { getAccount } from '../accounts/accounts.service.js';
 import { campaignsTargetingGroup } from '../campaigns/campaigns.repository.js';
 import type { EmployeeRow } from '../employees/employees.repository.js';
 import { readEmployeePage } from '../employees/employees.search.repository.js';
-import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import {
   phishingCampaignsTargetingGroup,
   removeGroupFromDraftPhishingCampaigns,
 } from '../phishing/phishing.campaigns.repository.js';
+import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import type { GroupPagesCache } from './groups.cache.js';
 import { groupEtag } from './groups.etag.js';
-import { presentGroup } from './groups.presenter.js';
 import { deleteMembershipsOfGroup, memberSummaryChunk } from './groups.members.repository.js';
+import { presentGroup } from './groups.presenter.js';
 import {
   countGroups,
   countGroupsNamed,

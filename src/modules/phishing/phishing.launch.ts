@@ -26,8 +26,8 @@ import {
 import { insertFigureRows } from './phishing.figures.repository.js';
 import { SIMULATION_TOKEN_BYTES } from './phishing.links.js';
 import { templatesByKeys } from './phishing.templates.lookup.js';
-import { momentSampler, openIntervals } from './phishing.window.js';
 import { emitPhishingCampaignEvent } from './phishing.webhooks.js';
+import { momentSampler, openIntervals } from './phishing.window.js';
 
 export interface LaunchPhishingProps {
   accountId: number;

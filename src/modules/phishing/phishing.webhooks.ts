@@ -2,8 +2,8 @@ import type { Db } from '../../db/database.js';
 import { iso } from '../../time.js';
 import type { WebhookEventType } from '../webhooks/webhooks.catalogue.js';
 import { emitWebhookEvents, type WebhookEventInput } from '../webhooks/webhooks.emit.js';
-import { getPhishingCampaign } from './phishing.results.service.js';
 import { presentPhishingCampaign } from './phishing.results.presenter.js';
+import { getPhishingCampaign } from './phishing.results.service.js';
 
 type Times = { clicked_at: number | null; submitted_at: number | null; reported_at: number | null };
 
@@ -20,7 +20,14 @@ const FIRST: Array<[keyof Times, WebhookEventType]> = [
  */
 export async function emitSimulationSteps(
   trx: Db,
-  recipient: { account_id: number; id: number; campaign_id: number; employee_id: number; template_key: string; status: string },
+  recipient: {
+    account_id: number;
+    id: number;
+    campaign_id: number;
+    employee_id: number;
+    template_key: string;
+    status: string;
+  },
   before: Times,
   after: Times,
 ): Promise<void> {

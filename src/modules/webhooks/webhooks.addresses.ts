@@ -27,7 +27,12 @@ export class RefusedAddressError extends Error {
 /** Host names that are local whatever DNS says. */
 function isLocalName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal');
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name.endsWith('.local') ||
+    name.endsWith('.internal')
+  );
 }
 
 /** The host of a URL without IPv6 brackets. */

@@ -7,7 +7,12 @@ import { ListOf, ListQuery } from '../../http/schemas.js';
 import { listWindow } from '../../pagination.js';
 import { WEBHOOK_EVENTS } from './webhooks.catalogue.js';
 import { presentDelivery, presentEndpoint, presentEndpointWithSecret } from './webhooks.presenter.js';
-import { SUBSCRIBABLE_TYPES, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from './webhooks.schemas.js';
+import {
+  SUBSCRIBABLE_TYPES,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from './webhooks.schemas.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -46,10 +51,11 @@ const Secret = Type.Object(
 
 /** The Integration area: an account's webhook endpoints and their delivery logs. */
 export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const policy = {
+  // Read when a request comes (the documents are built from these routes without a configuration).
+  const policy = () => ({
     allowHttp: app.config.webhooks.allowHttp,
     allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks,
-  };
+  });
   const accountId = (request: Parameters<typeof accountOf>[0]) => accountOf(request).accountId;
 
   app.get(
@@ -63,11 +69,11 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({
-      allow_http: policy.allowHttp,
-      allow_private_networks: policy.allowPrivateNetworks,
-      event_types: WEBHOOK_EVENTS.filter((e) => (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type)).map(
-        (e) => ({ type: e.type, description: e.description }),
-      ),
+      allow_http: policy().allowHttp,
+      allow_private_networks: policy().allowPrivateNetworks,
+      event_types: WEBHOOK_EVENTS.filter((e) =>
+        (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type),
+      ).map((e) => ({ type: e.type, description: e.description })),
     }),
   );
 
@@ -108,7 +114,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         url: request.body.url,
         description: request.body.description,
         eventTypes: request.body.event_types,
-        policy,
+        policy: policy(),
       });
       return reply.code(201).send(presentEndpointWithSecret(endpoint));
     },
@@ -139,7 +145,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: request.body.description,
           eventTypes: request.body.event_types,
           enabled: request.body.enabled,
-          policy,
+          policy: policy(),
         }),
       ),
   );
@@ -147,7 +153,12 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/webhooks/endpoints/:id',
     {
-      schema: { tags, summary: 'Deletes an endpoint and its log', params: EndpointParams, response: responses({ 204: NoContent }) },
+      schema: {
+        tags,
+        summary: 'Deletes an endpoint and its log',
+        params: EndpointParams,
+        response: responses({ 204: NoContent }),
+      },
     },
     async (request, reply) => {
       await deleteEndpoint(app.db, accountId(request), request.params.id);
@@ -158,10 +169,17 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/endpoints/:id/secret',
     {
-      schema: { tags, summary: "Reveals the endpoint's signing secret", params: EndpointParams, response: responses({ 200: Secret }) },
+      schema: {
+        tags,
+        summary: "Reveals the endpoint's signing secret",
+        params: EndpointParams,
+        response: responses({ 200: Secret }),
+      },
     },
     async (request) => {
-      const endpoint = presentEndpointWithSecret(await getEndpoint(app.db, accountId(request), request.params.id));
+      const endpoint = presentEndpointWithSecret(
+        await getEndpoint(app.db, accountId(request), request.params.id),
+      );
       return { secret: endpoint.secret, previous_secret_expires_at: endpoint.previous_secret_expires_at };
     },
   );
@@ -191,7 +209,9 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(presentDelivery(await sendTestEvent(app.db, accountId(request), request.params.id))),
+      reply
+        .code(202)
+        .send(presentDelivery(await sendTestEvent(app.db, accountId(request), request.params.id))),
   );
 
   app.get(

@@ -36,7 +36,11 @@ const listening = (endpoints: Listener[], type: string) =>
  * service that must read something before its change to describe it (a group's members before a
  * replacement) asks first.
  */
-export async function webhooksListen(db: Db, accountId: number, types: readonly WebhookEventType[]): Promise<boolean> {
+export async function webhooksListen(
+  db: Db,
+  accountId: number,
+  types: readonly WebhookEventType[],
+): Promise<boolean> {
   const endpoints = await listenersOf(db, accountId);
   return types.some((type) => listening(endpoints, type).length > 0);
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { signInAs } from '../../../test/helpers/admin.js';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { client, makeAccount, makeKey } from '../../../test/helpers/factories.js';
 import { builtIn, learnerToken, quizForm, readAllLessons } from '../../../test/helpers/learner.js';
 import { BROWSER, seedPhishingCampaign } from '../../../test/helpers/phishing.js';
@@ -23,7 +23,12 @@ const policy = { allowHttp: false, allowPrivateNetworks: false };
 async function setup(eventTypes?: string[]) {
   const account = await makeAccount(t.app);
   const { key } = await makeKey(t.app, { accountId: account.id });
-  await createEndpoint(t.app.db, { accountId: account.id, url: 'https://hooks.example.com/all', eventTypes, policy });
+  await createEndpoint(t.app.db, {
+    accountId: account.id,
+    url: 'https://hooks.example.com/all',
+    eventTypes,
+    policy,
+  });
   const admin = await signInAs(t.app, { role: 'account_admin', accountId: account.id });
   return { accountId: account.id, api: client(t.app, key), admin };
 }
@@ -40,6 +45,7 @@ function outbox(accountId: number) {
       .orderBy('id')
       .execute();
     if (rows.length > 0) seen = rows.at(-1)!.id;
+    // biome-ignore lint/suspicious/noExplicitAny: payloads are arbitrary JSON, checked field by field
     return rows.map((r) => JSON.parse(r.payload) as { type: string; timestamp: string; data: any });
   };
 }
@@ -48,21 +54,32 @@ describe('webhook events from the real actions', () => {
   it('employees and groups: created, updated, deleted, membership changed', async () => {
     const { accountId, api } = await setup();
     const next = outbox(accountId);
-    const ann = (await api.post('/customer/employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@x.example' })).json();
-    const bo = (await api.post('/customer/employees/', { first_name: 'Bo', last_name: 'Chen', email: 'bo@x.example' })).json();
+    const ann = (
+      await api.post('/customer/employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@x.example' })
+    ).json();
+    const bo = (
+      await api.post('/customer/employees/', { first_name: 'Bo', last_name: 'Chen', email: 'bo@x.example' })
+    ).json();
     expect(await next()).toEqual([
       { type: 'employee.created', timestamp: expect.stringMatching(/Z$/), data: ann },
       { type: 'employee.created', timestamp: expect.any(String), data: bo },
     ]);
     const renamed = await api.request('PATCH', `/customer/employees/${ann.id}/`, { last_name: 'Park' });
-    expect(await next()).toEqual([{ type: 'employee.updated', timestamp: expect.any(String), data: renamed.json() }]);
+    expect(await next()).toEqual([
+      { type: 'employee.updated', timestamp: expect.any(String), data: renamed.json() },
+    ]);
 
     const group = (await api.post('/customer/groups/', { name: 'Sales' })).json();
     await api.request('PATCH', `/customer/groups/${group.id}/`, { description: 'All of sales' });
     await api.put(`/customer/groups/${group.id}/`, { employee_ids: [ann.id, bo.id] });
     await api.request('DELETE', `/customer/groups/${group.id}/members/`, { employee_ids: [bo.id] });
     await api.put(`/customer/groups/${group.id}/`, { employee_ids: [ann.id] }); // no change: no event
-    const summary = (count: number) => ({ id: group.id, name: 'Sales', description: 'All of sales', employee_count: count });
+    const summary = (count: number) => ({
+      id: group.id,
+      name: 'Sales',
+      description: 'All of sales',
+      employee_count: count,
+    });
     expect((await next()).map(({ type, data }) => ({ type, data }))).toEqual([
       { type: 'group.created', data: { id: group.id, name: 'Sales', description: '', employee_count: 0 } },
       { type: 'group.updated', data: summary(0) },
@@ -91,7 +108,9 @@ describe('webhook events from the real actions', () => {
   it('training: launch, enrollment created, completed, overdue, campaign completed', async () => {
     const { accountId, api, admin } = await setup();
     const next = outbox(accountId);
-    const ann = (await api.post('/customer/employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@t.example' })).json();
+    const ann = (
+      await api.post('/customer/employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@t.example' })
+    ).json();
     const group = (await api.post('/customer/groups/', { name: 'Everyone' })).json();
     await api.put(`/customer/groups/${group.id}/`, { employee_ids: [ann.id] });
     const base = `/admin/api/accounts/${accountId}`;
@@ -109,16 +128,26 @@ describe('webhook events from the real actions', () => {
     expect((await send('POST', `/campaigns/${draft.json().id}/launch`)).statusCode).toBe(200);
     const campaign = (await api.get(`/customer/campaigns/training/${draft.json().id}/`)).json();
     const launched = await next();
-    expect(launched.map((e) => e.type)).toEqual(['training.campaign_launched', 'training.enrollment_created']);
+    expect(launched.map((e) => e.type)).toEqual([
+      'training.campaign_launched',
+      'training.enrollment_created',
+    ]);
     expect(launched[0]?.data).toEqual({ ...campaign, updated_at: expect.any(String) });
-    const enrollments = (await api.get(`/customer/campaigns/training/${campaign.id}/enrollments/`)).json().results;
+    const enrollments = (await api.get(`/customer/campaigns/training/${campaign.id}/enrollments/`)).json()
+      .results;
     expect(launched[1]?.data).toEqual({ campaign_id: campaign.id, enrollment: enrollments[0] });
 
     // A newcomer to a target group is enrolled: another enrollment_created.
-    const bo = (await api.post('/customer/employees/', { first_name: 'Bo', last_name: 'Chen', email: 'bo@t.example' })).json();
+    const bo = (
+      await api.post('/customer/employees/', { first_name: 'Bo', last_name: 'Chen', email: 'bo@t.example' })
+    ).json();
     await api.post(`/customer/groups/${group.id}/members/`, { employee_ids: [bo.id] });
     const joined = await next();
-    expect(joined.map((e) => e.type)).toEqual(['employee.created', 'training.enrollment_created', 'group.membership_changed']);
+    expect(joined.map((e) => e.type)).toEqual([
+      'employee.created',
+      'training.enrollment_created',
+      'group.membership_changed',
+    ]);
     expect(joined[1]?.data.enrollment.employee.id).toBe(bo.id);
 
     // Ann completes the training through the learner pages.
@@ -135,10 +164,18 @@ describe('webhook events from the real actions', () => {
     expect(quiz.statusCode).toBe(303);
     const completed = await next();
     expect(completed.map((e) => e.type)).toEqual(['training.enrollment_completed']);
-    expect(completed[0]?.data.enrollment).toMatchObject({ id: annEnrollment, status: 'completed', score: 100 });
+    expect(completed[0]?.data.enrollment).toMatchObject({
+      id: annEnrollment,
+      status: 'completed',
+      score: 100,
+    });
 
     // Past the due date, Bo (not completed) is overdue: found once.
-    await t.app.db.updateTable('training_campaigns').set({ due_at: Date.now() - DAY }).where('id', '=', campaign.id).execute();
+    await t.app.db
+      .updateTable('training_campaigns')
+      .set({ due_at: Date.now() - DAY })
+      .where('id', '=', campaign.id)
+      .execute();
     await emitOverdueEnrollmentsOfAllAccounts(t.app.db, Date.now());
     await emitOverdueEnrollmentsOfAllAccounts(t.app.db, Date.now());
     const overdue = await next();
@@ -148,7 +185,9 @@ describe('webhook events from the real actions', () => {
 
     expect((await send('POST', `/campaigns/${campaign.id}/stop`)).statusCode).toBe(200);
     const stopped = await next();
-    expect(stopped.map((e) => [e.type, e.data.status])).toEqual([['training.campaign_completed', 'completed']]);
+    expect(stopped.map((e) => [e.type, e.data.status])).toEqual([
+      ['training.campaign_completed', 'completed'],
+    ]);
   });
 
   it('phishing: first click, submission and report of a person, and the campaign’s completion', async () => {
@@ -172,7 +211,10 @@ describe('webhook events from the real actions', () => {
     expect((await hit('GET', `/v/${p!.token}`)).statusCode).toBe(200); // a second click: no event
     expect((await hit('POST', `/v/${p!.token}`, 'username=a&password=b')).statusCode).toBe(303);
     const steps = await next();
-    expect(steps.map((e) => e.type)).toEqual(['phishing.simulation_clicked', 'phishing.simulation_submitted']);
+    expect(steps.map((e) => e.type)).toEqual([
+      'phishing.simulation_clicked',
+      'phishing.simulation_submitted',
+    ]);
     expect(steps[0]?.data).toMatchObject({
       campaign_id: c.campaignId,
       recipient_id: p!.id,

@@ -54,7 +54,11 @@ export async function insertEndpoint(
     .executeTakeFirstOrThrow()) as EndpointRow;
 }
 
-export async function findEndpoint(db: Db, accountId: number, endpointId: number): Promise<EndpointRow | undefined> {
+export async function findEndpoint(
+  db: Db,
+  accountId: number,
+  endpointId: number,
+): Promise<EndpointRow | undefined> {
   return (await db
     .selectFrom('webhook_endpoints')
     .selectAll()
@@ -68,7 +72,11 @@ export async function listEndpoints(
   accountId: number,
   window?: { limit: number; offset: number },
 ): Promise<EndpointRow[]> {
-  let query = db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id');
+  let query = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id');
   if (window) query = query.limit(window.limit).offset(window.offset);
   return (await query.execute()) as EndpointRow[];
 }
@@ -137,7 +145,13 @@ export async function insertDeliveries(
   const inserted = await db
     .insertInto('webhook_deliveries')
     .values(
-      rows.map((r) => ({ ...r, account_id: accountId, status: 'queued' as const, next_attempt_at: now, created_at: now })),
+      rows.map((r) => ({
+        ...r,
+        account_id: accountId,
+        status: 'queued' as const,
+        next_attempt_at: now,
+        created_at: now,
+      })),
     )
     .returning('id')
     .execute();
@@ -219,7 +233,10 @@ export function findDelivery(
   endpointId: number,
   deliveryId: number,
 ): Promise<DeliveryRow | undefined> {
-  return deliveries(db, accountId, endpointId).select(deliveryColumns).where('d.id', '=', deliveryId).executeTakeFirst();
+  return deliveries(db, accountId, endpointId)
+    .select(deliveryColumns)
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
 }
 
 /** Queued deliveries of the account's endpoint, cancelled (the endpoint was disabled). */
@@ -275,7 +292,9 @@ export async function claimDueDeliveriesOfAllAccounts(
     })
     .returning(['id', 'account_id', 'attempts'])
     .execute();
-  return rows.map((r) => ({ id: r.id, accountId: r.account_id, attempts: r.attempts })).sort((a, b) => a.id - b.id);
+  return rows
+    .map((r) => ({ id: r.id, accountId: r.account_id, attempts: r.attempts }))
+    .sort((a, b) => a.id - b.id);
 }
 
 /** What one claimed delivery is sent from: the event as stored and its endpoint now. */
@@ -293,7 +312,10 @@ export interface DeliveryContext {
   failing_since: number | null;
 }
 
-export async function deliveryContexts(db: Db, claims: DeliveryClaim[]): Promise<Map<number, DeliveryContext>> {
+export async function deliveryContexts(
+  db: Db,
+  claims: DeliveryClaim[],
+): Promise<Map<number, DeliveryContext>> {
   if (claims.length === 0) return new Map();
   const rows = await db
     .selectFrom('webhook_deliveries as d')
@@ -347,7 +369,12 @@ export async function releaseDeliveryClaims(db: Db, claims: DeliveryClaim[], now
   for (const claim of claims) {
     await db
       .updateTable('webhook_deliveries')
-      .set((eb) => ({ status: 'queued', attempts: eb('attempts', '-', 1), locked_until: null, next_attempt_at: now }))
+      .set((eb) => ({
+        status: 'queued',
+        attempts: eb('attempts', '-', 1),
+        locked_until: null,
+        next_attempt_at: now,
+      }))
       .where('account_id', '=', claim.accountId)
       .where('id', '=', claim.id)
       .where('status', '=', 'sending')

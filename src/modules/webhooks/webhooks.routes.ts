@@ -37,10 +37,11 @@ const base = '/customer/webhooks/endpoints/';
  * belong to the `employees` access point: reading needs `employees:read`, managing `employees:write`.
  */
 export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const policy = {
+  // Read when a request comes (the documents are built from these routes without a configuration).
+  const policy = () => ({
     allowHttp: app.config.webhooks.allowHttp,
     allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks,
-  };
+  });
 
   app.get(
     base,
@@ -56,8 +57,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { permission: 'employees:read' },
     },
     async (request) =>
-      presentPage(request, await findEndpoints(app.db, request.auth.accountId, pageRequest(request.query)), (e) =>
-        presentEndpoint(e),
+      presentPage(
+        request,
+        await findEndpoints(app.db, request.auth.accountId, pageRequest(request.query)),
+        (e) => presentEndpoint(e),
       ),
   );
 
@@ -81,7 +84,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         url: request.body.url,
         description: request.body.description,
         eventTypes: request.body.event_types,
-        policy,
+        policy: policy(),
       });
       reply.header('Location', absoluteUrl(request, `${app.apiPrefix}${base}${endpoint.id}/`));
       return reply.status(201).send(presentEndpointWithSecret(endpoint));
@@ -127,7 +130,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: request.body.description,
           eventTypes: request.body.event_types,
           enabled: request.body.enabled,
-          policy,
+          policy: policy(),
         }),
       ),
   );
@@ -176,7 +179,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'listWebhookDeliveries',
         summary: 'List a webhook endpoint’s deliveries',
-        description: 'Newest first: status, attempts, the last answer’s status and the first KiB of its body.',
+        description:
+          'Newest first: status, attempts, the last answer’s status and the first KiB of its body.',
         tags,
         params: EndpointParams,
         querystring: ListQuery,
@@ -187,7 +191,12 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) =>
       presentPage(
         request,
-        await findDeliveries(app.db, request.auth.accountId, request.params.endpoint_id, pageRequest(request.query)),
+        await findDeliveries(
+          app.db,
+          request.auth.accountId,
+          request.params.endpoint_id,
+          pageRequest(request.query),
+        ),
         presentDelivery,
       ),
   );
@@ -198,7 +207,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'resendWebhookDelivery',
         summary: 'Send a delivery’s event again',
-        description: 'Queues a new delivery of the same event, with the same `webhook-id` (receivers dedupe on it).',
+        description:
+          'Queues a new delivery of the same event, with the same `webhook-id` (receivers dedupe on it).',
         tags,
         params: DeliveryParams,
         response: resendResponses,

@@ -91,7 +91,9 @@ export const WebhookEndpointWithSecret = Type.Object(
 export const WebhookDelivery = Type.Object(
   {
     id: Id,
-    webhook_id: Type.String({ description: 'The `webhook-id` header: the same for every attempt and resend.' }),
+    webhook_id: Type.String({
+      description: 'The `webhook-id` header: the same for every attempt and resend.',
+    }),
     event_type: Type.String(),
     status: Type.Union(
       ['queued', 'sending', 'succeeded', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
@@ -102,7 +104,9 @@ export const WebhookDelivery = Type.Object(
     last_attempt_at: nullableTimestamp,
     next_attempt_at: Type.Union([Timestamp, Type.Null()], { description: 'While queued: the next attempt.' }),
     succeeded_at: nullableTimestamp,
-    response_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The last answer’s HTTP status.' }),
+    response_status: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The last answer’s HTTP status.',
+    }),
     response_excerpt: Type.Union([Type.String(), Type.Null()], {
       description: 'The first KiB of the last answer’s body, as text.',
     }),
@@ -133,7 +137,9 @@ export const WebhookEndpointChanges = Type.Object(
     description: Type.Optional(Type.String()),
     event_types: Type.Optional(eventTypes),
     enabled: Type.Optional(
-      Type.Boolean({ description: '`false` disables it (queued deliveries are cancelled); `true` enables it again.' }),
+      Type.Boolean({
+        description: '`false` disables it (queued deliveries are cancelled); `true` enables it again.',
+      }),
     ),
   },
   { title: 'WebhookEndpointChanges', examples: [{ enabled: false }], additionalProperties: true },
@@ -192,7 +198,9 @@ export const deleteEndpointResponses = {
 export const rotateSecretResponses = {
   200: Type.Object(WebhookEndpointWithSecret.properties, {
     description: 'The endpoint with its new secret; for 24 hours deliveries carry a signature with each.',
-    examples: [{ ...endpointExample, secret: secretExample, previous_secret_expires_at: '2026-11-23T09:14:03.512Z' }],
+    examples: [
+      { ...endpointExample, secret: secretExample, previous_secret_expires_at: '2026-11-23T09:14:03.512Z' },
+    ],
   }),
   ...standardErrors('employees', 'write'),
   ...idempotencyErrors,
@@ -209,7 +217,18 @@ export const listDeliveriesResponses = {
 export const resendResponses = {
   202: Type.Object(WebhookDelivery.properties, {
     description: 'A new delivery of the same event (same `webhook-id`), queued.',
-    examples: [{ ...deliveryExample, status: 'queued', attempts: 0, last_attempt_at: null, next_attempt_at: at, succeeded_at: null, response_status: null, response_excerpt: null }],
+    examples: [
+      {
+        ...deliveryExample,
+        status: 'queued',
+        attempts: 0,
+        last_attempt_at: null,
+        next_attempt_at: at,
+        succeeded_at: null,
+        response_status: null,
+        response_excerpt: null,
+      },
+    ],
   }),
   ...standardErrors('employees', 'write'),
   ...idempotencyErrors,

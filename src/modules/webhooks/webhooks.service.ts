@@ -1,7 +1,14 @@
 import type { Db } from '../../db/database.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkDescription } from '../../fields.js';
-import { fetchPage, type ListPage, type ListWindow, type Page, type PageRequest, readList } from '../../pagination.js';
+import {
+  fetchPage,
+  type ListPage,
+  type ListWindow,
+  type Page,
+  type PageRequest,
+  readList,
+} from '../../pagination.js';
 import { refusedHost } from './webhooks.addresses.js';
 import { isWebhookEventType, type WebhookEventType } from './webhooks.catalogue.js';
 import {
@@ -75,13 +82,15 @@ function checkEventTypes(errors: FieldErrorCollector, value: unknown): string | 
     if (typeof type === 'string' && isWebhookEventType(type) && type !== 'webhook.test') types.add(type);
     else errors.add('event_types', `unknown event type ${JSON.stringify(type)}`.slice(0, 200));
   }
-  if (value.length === 0) errors.add('event_types', 'must name at least one event type, or be null for every event');
+  if (value.length === 0)
+    errors.add('event_types', 'must name at least one event type, or be null for every event');
   return JSON.stringify([...types].sort());
 }
 
 function checkEndpointDescription(errors: FieldErrorCollector, value: unknown): string {
   const text = checkDescription(errors, 'description', value);
-  if ([...text].length > DESCRIPTION_MAX) errors.add('description', `must be at most ${DESCRIPTION_MAX} characters`);
+  if ([...text].length > DESCRIPTION_MAX)
+    errors.add('description', `must be at most ${DESCRIPTION_MAX} characters`);
   return text;
 }
 
@@ -98,7 +107,8 @@ export interface CreateEndpointProps {
 export async function createEndpoint(db: Db, props: CreateEndpointProps): Promise<WebhookEndpoint> {
   const errors = new FieldErrorCollector();
   const url = checkUrl(errors, props.url, props.policy);
-  const description = props.description === undefined ? '' : checkEndpointDescription(errors, props.description);
+  const description =
+    props.description === undefined ? '' : checkEndpointDescription(errors, props.description);
   const eventTypes = props.eventTypes === undefined ? null : checkEventTypes(errors, props.eventTypes);
   errors.throwIfAny();
   const now = Date.now();
@@ -122,7 +132,11 @@ export function endpointsOfAccount(db: Db, accountId: number): Promise<WebhookEn
   return listEndpoints(db, accountId);
 }
 
-export function pageOfEndpoints(db: Db, accountId: number, window: ListWindow): Promise<ListPage<WebhookEndpoint>> {
+export function pageOfEndpoints(
+  db: Db,
+  accountId: number,
+  window: ListWindow,
+): Promise<ListPage<WebhookEndpoint>> {
   return readList(
     window,
     () => countEndpoints(db, accountId),
@@ -170,9 +184,11 @@ export async function updateEndpoint(db: Db, props: UpdateEndpointProps): Promis
   const errors = new FieldErrorCollector();
   const changes: Parameters<typeof updateEndpointRow>[3] = {};
   if (props.url !== undefined) changes.url = checkUrl(errors, props.url, props.policy);
-  if (props.description !== undefined) changes.description = checkEndpointDescription(errors, props.description);
+  if (props.description !== undefined)
+    changes.description = checkEndpointDescription(errors, props.description);
   if (props.eventTypes !== undefined) changes.event_types = checkEventTypes(errors, props.eventTypes);
-  if (props.enabled !== undefined && typeof props.enabled !== 'boolean') errors.add('enabled', 'must be a boolean');
+  if (props.enabled !== undefined && typeof props.enabled !== 'boolean')
+    errors.add('enabled', 'must be a boolean');
   errors.throwIfAny();
   const { accountId, endpointId } = props;
   return db.transaction().execute(async (trx) => {
@@ -201,7 +217,11 @@ export async function deleteEndpoint(db: Db, accountId: number, endpointId: numb
  * Makes a new secret. For ROTATION_GRACE_MS the old one still signs every delivery beside it
  * (two signatures in `webhook-signature`), so receivers can switch without losing a message.
  */
-export async function rotateEndpointSecret(db: Db, accountId: number, endpointId: number): Promise<WebhookEndpoint> {
+export async function rotateEndpointSecret(
+  db: Db,
+  accountId: number,
+  endpointId: number,
+): Promise<WebhookEndpoint> {
   return db.transaction().execute(async (trx) => {
     const current = await findEndpoint(trx, accountId, endpointId);
     if (!current) throw endpointNotFound();
@@ -231,8 +251,18 @@ export async function deliveriesOfEndpoint(
   );
 }
 
-async function queueOne(trx: Db, accountId: number, endpointId: number, eventId: number): Promise<WebhookDelivery> {
-  const [id] = await insertDeliveries(trx, accountId, [{ endpoint_id: endpointId, event_id: eventId }], Date.now());
+async function queueOne(
+  trx: Db,
+  accountId: number,
+  endpointId: number,
+  eventId: number,
+): Promise<WebhookDelivery> {
+  const [id] = await insertDeliveries(
+    trx,
+    accountId,
+    [{ endpoint_id: endpointId, event_id: eventId }],
+    Date.now(),
+  );
   const delivery = await findDelivery(trx, accountId, endpointId, id as number);
   if (!delivery) throw deliveryNotFound();
   return delivery;

@@ -19,7 +19,12 @@ export function generateMessageId(): string {
   return `msg_${randomBytes(18).toString('base64url')}`;
 }
 
-export function signatureOf(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+export function signatureOf(
+  secret: string,
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
   const mac = createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;

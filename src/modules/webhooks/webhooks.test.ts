@@ -76,7 +76,11 @@ describe('delivery', () => {
   it('signs employee.created as Standard Webhooks defines, verifiable with the standardwebhooks package', async () => {
     const { api } = await account();
     const { secret } = await endpoint(api, '/signed');
-    const made = await api.post('/customer/employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com' });
+    const made = await api.post('/customer/employees/', {
+      first_name: 'Ann',
+      last_name: 'Lee',
+      email: 'ann@example.com',
+    });
     expect((await worker().drain()).succeeded).toBe(1);
     const [hook] = at('/signed');
     expect(hook?.headers['webhook-id']).toMatch(/^msg_/);
@@ -84,7 +88,12 @@ describe('delivery', () => {
     expect(hook?.headers['webhook-signature']).toMatch(/^v1,/);
     const verified = new Webhook(secret).verify(hook?.body ?? '', hook?.headers as Record<string, string>);
     expect(verified).toEqual({ type: 'employee.created', timestamp: expect.any(String), data: made.json() });
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hook?.body ?? '', hook?.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
+        hook?.body ?? '',
+        hook?.headers as Record<string, string>,
+      ),
+    ).toThrow();
   });
 
   it('signs with both secrets during a rotation, each verifying', async () => {
@@ -98,7 +107,7 @@ describe('delivery', () => {
     await api.post('/customer/groups/', { name: 'Sales' });
     await worker().drain();
     const [hook] = at('/rotated');
-    expect(hook?.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(String(hook?.headers['webhook-signature']).split(' ')).toHaveLength(2);
     const headers = hook?.headers as Record<string, string>;
     expect(new Webhook(fresh).verify(hook?.body ?? '', headers)).toMatchObject({ type: 'group.created' });
     expect(new Webhook(old).verify(hook?.body ?? '', headers)).toMatchObject({ type: 'group.created' });
@@ -107,7 +116,9 @@ describe('delivery', () => {
   it('sends only the event types of the filter', async () => {
     const { api } = await account();
     await endpoint(api, '/filtered', ['group.created', 'group.membership_changed']);
-    const employee = (await api.post('/customer/employees/', { first_name: 'A', last_name: 'B', email: 'ab@example.com' })).json();
+    const employee = (
+      await api.post('/customer/employees/', { first_name: 'A', last_name: 'B', email: 'ab@example.com' })
+    ).json();
     const group = (await api.post('/customer/groups/', { name: 'Ops' })).json();
     await api.post(`/customer/groups/${group.id}/members/`, { employee_ids: [employee.id] });
     await worker().drain();
@@ -130,7 +141,9 @@ describe('delivery', () => {
     expect(at('/tenant-b')).toEqual([]);
     expect((await b.api.get(`/customer/webhooks/endpoints/${mine.id}/`)).statusCode).toBe(404);
     expect((await b.api.get(`/customer/webhooks/endpoints/${mine.id}/deliveries/`)).statusCode).toBe(404);
-    const patched = await b.api.request('PATCH', `/customer/webhooks/endpoints/${mine.id}/`, { enabled: false });
+    const patched = await b.api.request('PATCH', `/customer/webhooks/endpoints/${mine.id}/`, {
+      enabled: false,
+    });
     expect(patched.statusCode).toBe(404);
     expect((await a.api.get(`/customer/webhooks/endpoints/${mine.id}/`)).json().enabled).toBe(true);
   });
@@ -145,8 +158,12 @@ describe('delivery', () => {
     expect(log).toMatchObject({ status: 'queued', attempts: 1, response_status: 500, error: 'HTTP 500' });
     expect(log.response_excerpt).toHaveLength(1024);
     // The first retry: 5 s after the attempt (the jitter pinned at its middle).
-    expect(Date.parse(log.next_attempt_at) - Date.parse(log.last_attempt_at)).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0] as number);
-    expect(Date.parse(log.next_attempt_at) - Date.parse(log.last_attempt_at)).toBeLessThan((RETRY_DELAYS_MS[0] as number) + 1000);
+    expect(Date.parse(log.next_attempt_at) - Date.parse(log.last_attempt_at)).toBeGreaterThanOrEqual(
+      RETRY_DELAYS_MS[0] as number,
+    );
+    expect(Date.parse(log.next_attempt_at) - Date.parse(log.last_attempt_at)).toBeLessThan(
+      (RETRY_DELAYS_MS[0] as number) + 1000,
+    );
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay * 1.1);
       await worker().drain();
@@ -156,13 +173,20 @@ describe('delivery', () => {
     expect(at('/failing')).toHaveLength(MAX_ATTEMPTS);
     expect(new Set(at('/failing').map((h) => h.headers['webhook-id'])).size).toBe(1);
     // Resent: a new delivery of the same event, with the same webhook-id.
-    const resent = await api.post(`/customer/webhooks/endpoints/${id}/deliveries/${log.id}/resend/`, undefined);
+    const resent = await api.post(
+      `/customer/webhooks/endpoints/${id}/deliveries/${log.id}/resend/`,
+      undefined,
+    );
     expect(resent.statusCode).toBe(202);
     expect(resent.json()).toMatchObject({ status: 'queued', webhook_id: log.webhook_id });
     await worker().drain();
     expect(at('/failing')).toHaveLength(MAX_ATTEMPTS + 1);
     const after = (await api.get(`/customer/webhooks/endpoints/${id}/deliveries/`)).json();
-    expect(after.results[0]).toMatchObject({ status: 'succeeded', response_status: 200, response_excerpt: 'ok' });
+    expect(after.results[0]).toMatchObject({
+      status: 'succeeded',
+      response_status: 200,
+      response_excerpt: 'ok',
+    });
     expect((await api.get(`/customer/webhooks/endpoints/${id}/`)).json().failing_since).toBeNull();
   });
 
@@ -215,15 +239,35 @@ describe('SSRF', () => {
     // Made while allowed, delivered by a worker that does not allow it (as after the setting changed).
     const row = await app.db
       .insertInto('webhook_endpoints')
-      .values({ account_id: id, url: `${receiver.url}/private`, description: '', event_types: null, secret: 'whsec_AAAA', created_at: 1, updated_at: 1 })
+      .values({
+        account_id: id,
+        url: `${receiver.url}/private`,
+        description: '',
+        event_types: null,
+        secret: 'whsec_AAAA',
+        created_at: 1,
+        updated_at: 1,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const { emitWebhookEvents } = await import('./webhooks.emit.js');
     await emitWebhookEvents(app.db, id, [{ type: 'employee.deleted', data: { id: 1 } }]);
-    const strictWorker = new WebhookWorker({ db: app.db, log, timeoutMs: 5000, leaseMs: 60_000, concurrency: 1, allowPrivateNetworks: false, clock });
+    const strictWorker = new WebhookWorker({
+      db: app.db,
+      log,
+      timeoutMs: 5000,
+      leaseMs: 60_000,
+      concurrency: 1,
+      allowPrivateNetworks: false,
+      clock,
+    });
     await strictWorker.drain();
     expect(at('/private')).toEqual([]);
-    const [delivery] = await app.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', row.id).execute();
+    const [delivery] = await app.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('endpoint_id', '=', row.id)
+      .execute();
     expect(String(delivery?.last_error)).toMatch(/address refused/);
   });
 });

@@ -131,7 +131,9 @@ export const webhookRows: Row[] = [
     success: { status: 200, check: (res) => expect(res.json().description).toBe('changed') },
     read: (_side, hook) => `${C}/${hook.endpointId}/`,
     otherAccount: objectCase,
-    invalid: { call: (_side, hook) => ({ url: `${C}/${hook.endpointId}/`, payload: { url: 'ftp://x.example.com/' } }) },
+    invalid: {
+      call: (_side, hook) => ({ url: `${C}/${hook.endpointId}/`, payload: { url: 'ftp://x.example.com/' } }),
+    },
   }),
   row({
     route: `DELETE ${C}/:endpoint_id/`,
@@ -204,12 +206,21 @@ export const webhookRows: Row[] = [
     route: 'PATCH /admin/api/accounts/:accountId/webhooks/endpoints/:id',
     as: 'admin',
     object: fresh,
-    call: (side, hook) => ({ url: `${acct(side)}/endpoints/${hook.endpointId}`, payload: { enabled: false } }),
-    success: { status: 200, check: (res) => expect(res.json()).toMatchObject({ enabled: false, disabled_reason: 'manual' }) },
+    call: (side, hook) => ({
+      url: `${acct(side)}/endpoints/${hook.endpointId}`,
+      payload: { enabled: false },
+    }),
+    success: {
+      status: 200,
+      check: (res) => expect(res.json()).toMatchObject({ enabled: false, disabled_reason: 'manual' }),
+    },
     read: (side) => `${acct(side)}/endpoints`,
     otherAccount: objectCase,
     invalid: {
-      call: (side, hook) => ({ url: `${acct(side)}/endpoints/${hook.endpointId}`, payload: { event_types: ['nope'] } }),
+      call: (side, hook) => ({
+        url: `${acct(side)}/endpoints/${hook.endpointId}`,
+        payload: { event_types: ['nope'] },
+      }),
     },
   }),
   row({

@@ -40,6 +40,10 @@ export type {
   QuizQuestion,
   Session,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookSettings,
 } from './generated/admin-api';
 
 export type Role = Schemas['User']['role'];

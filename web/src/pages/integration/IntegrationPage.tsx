@@ -15,6 +15,7 @@ import { useAccount } from '../../layout/account-context';
 import { KeysTable } from './KeysTable';
 import { NewKeyModal } from './NewKeyModal';
 import { RateLimitModal } from './RateLimitModal';
+import { WebhooksSection } from './WebhooksSection';
 
 /** /a/:accountId/integration — API keys for the Customer API: create, list, revoke, rate budget. */
 export function IntegrationPage() {
@@ -73,6 +74,7 @@ export function IntegrationPage() {
             Showing the newest {keys.data.results.length} of {keys.data.count} keys.
           </Text>
         )}
+        <WebhooksSection accountId={account.id} />
       </Stack>
       <NewKeyModal accountId={account.id} opened={creating} onClose={() => setCreating(false)} />
       <RateLimitModal
