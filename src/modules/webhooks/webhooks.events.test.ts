@@ -191,7 +191,7 @@ describe('webhook events from the real actions', () => {
   });
 
   it('phishing: first click, submission and report of a person, and the campaign’s completion', async () => {
-    const { accountId } = await setup();
+    const { accountId, api } = await setup();
     const next = outbox(accountId);
     const c = await seedPhishingCampaign(t.app, accountId, { landing: 'teach_on_submit', people: 1 });
     await next();
@@ -221,6 +221,10 @@ describe('webhook events from the real actions', () => {
       employee_id: p!.employee.id,
       template: c.templateKey,
     });
+    const reported = await api.post('/customer/campaigns/phishing/reports/', { token: p!.token });
+    expect(reported.statusCode, reported.body).toBe(202);
+    const report = await next();
+    expect(report.map((e) => [e.type, e.data.recipient_id])).toEqual([['phishing.simulation_reported', p!.id]]);
     await stopPhishingCampaign(t.app.db, accountId, c.campaignId);
     const done = await next();
     expect(done.map((e) => [e.type, e.data.id, e.data.status])).toEqual([
