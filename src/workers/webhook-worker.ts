@@ -10,7 +10,7 @@ import {
   recordEndpointFailure,
   recordEndpointSuccess,
   releaseDeliveryClaims,
-} from '../modules/webhooks/webhooks.repository.js';
+} from '../modules/webhooks/webhooks.queue.repository.js';
 import { webhookHeaders } from '../modules/webhooks/webhooks.signing.js';
 import {
   postWebhook,

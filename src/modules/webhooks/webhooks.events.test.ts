@@ -224,7 +224,9 @@ describe('webhook events from the real actions', () => {
     const reported = await api.post('/customer/campaigns/phishing/reports/', { token: p!.token });
     expect(reported.statusCode, reported.body).toBe(202);
     const report = await next();
-    expect(report.map((e) => [e.type, e.data.recipient_id])).toEqual([['phishing.simulation_reported', p!.id]]);
+    expect(report.map((e) => [e.type, e.data.recipient_id])).toEqual([
+      ['phishing.simulation_reported', p!.id],
+    ]);
     await stopPhishingCampaign(t.app.db, accountId, c.campaignId);
     const done = await next();
     expect(done.map((e) => [e.type, e.data.id, e.data.status])).toEqual([
