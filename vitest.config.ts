@@ -20,6 +20,7 @@ const ALONE = [
   'test/metrics.test.ts',
   'test/operations.test.ts',
   'test/phishing-durability.test.ts',
+  'test/webhook-durability.test.ts',
 ];
 
 export default defineConfig({

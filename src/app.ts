@@ -36,6 +36,7 @@ import { phishingRoutes } from './modules/phishing/phishing.routes.js';
 import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
 import { scimPlugin } from './modules/scim/scim.plugin.js';
 import { recordScimTokensLastUsedOfAllAccounts } from './modules/scim/scim.tokens.repository.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { SharedRedis } from './redis.js';
 
 export const API_PREFIX = '/api/api_gateway';
@@ -195,6 +196,7 @@ export async function buildApp({
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
       await api.register(phishingReportRoutes);
+      await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },
   );

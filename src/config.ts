@@ -92,6 +92,18 @@ export interface Config {
     /** How long a worker's claim on a message lasts; a crashed worker's messages are retried after it. */
     leaseMs: number;
   };
+  webhooks: {
+    /** Deliver to private, loopback and other non-public addresses (`WEBHOOKS_ALLOW_PRIVATE_NETWORKS`; off: SSRF). */
+    allowPrivateNetworks: boolean;
+    /** Accept `http:` endpoint URLs besides `https:` (`WEBHOOKS_ALLOW_HTTP`). */
+    allowHttp: boolean;
+    /** Connect, send and receive the answer's status within this long. */
+    timeoutMs: number;
+    /** How long a worker's claim on a delivery lasts; a killed worker's deliveries are retried after it. */
+    leaseMs: number;
+    /** Deliveries in flight at once per instance. */
+    concurrency: number;
+  };
   workers: {
     /** Run the mail worker and the scheduler in this process (`WORKERS=off` for API-only instances). */
     enabled: boolean;
@@ -150,6 +162,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: integer(env, 'MAIL_MAX_ATTEMPTS', 8, 1, 100),
       retryBaseMs: integer(env, 'MAIL_RETRY_BASE_SECONDS', 60, 1, 86_400) * 1000,
       leaseMs: integer(env, 'MAIL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
+    },
+    webhooks: {
+      allowPrivateNetworks: onOff(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS', false),
+      allowHttp: onOff(env, 'WEBHOOKS_ALLOW_HTTP', false),
+      timeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_SECONDS', 10, 1, 60) * 1000,
+      leaseMs: integer(env, 'WEBHOOKS_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+      concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 1, 64),
     },
     workers: {
       enabled: onOff(env, 'WORKERS', true),

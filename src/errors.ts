@@ -253,6 +253,16 @@ export const ERRORS = {
     message: 'Recipient not found',
     meaning: 'No such recipient in this phishing campaign.',
   },
+  webhook_endpoint_not_found: {
+    status: 404,
+    message: 'Webhook endpoint not found',
+    meaning: 'No such webhook endpoint in this account (non-numeric ids included).',
+  },
+  webhook_delivery_not_found: {
+    status: 404,
+    message: 'Webhook delivery not found',
+    meaning: 'No such delivery of this webhook endpoint.',
+  },
   invalid_link: {
     status: 404,
     message: 'This link is not valid or has expired',
@@ -342,6 +352,12 @@ export const ERRORS = {
     status: 409,
     message: 'Only a failed message can be retried',
     meaning: 'Retrying an outbox message that is not `failed`.',
+  },
+  webhook_endpoint_disabled: {
+    status: 409,
+    message: 'This webhook endpoint is disabled',
+    meaning:
+      'Resending a delivery, or sending a test event, to a disabled webhook endpoint: enable it first.',
   },
   quiz_locked: {
     status: 409,

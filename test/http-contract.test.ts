@@ -114,6 +114,11 @@ describe('routing', () => {
       ['PUT', '/customer/employees/bulk/', 'DELETE, GET, HEAD, PATCH, POST'],
       ['POST', '/customer/employees/deleted/', 'DELETE, GET, HEAD, PATCH'],
       ['POST', '/customer/groups/deleted/', 'DELETE, GET, HEAD, PATCH, PUT'],
+      ['PUT', '/customer/webhooks/endpoints/', 'GET, HEAD, POST'],
+      ['POST', '/customer/webhooks/endpoints/3/', 'DELETE, GET, HEAD, PATCH'],
+      ['GET', '/customer/webhooks/endpoints/3/rotate-secret/', 'POST'],
+      ['POST', '/customer/webhooks/endpoints/3/deliveries/', 'GET, HEAD'],
+      ['GET', '/customer/webhooks/endpoints/3/deliveries/4/resend/', 'POST'],
       ['OPTIONS', '/customer/employees/', 'GET, HEAD, POST'],
     ];
     const variants: Array<[Record<string, string>, string | undefined]> = [

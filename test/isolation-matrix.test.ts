@@ -15,6 +15,7 @@ import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
 import { scimRows } from './helpers/isolation-matrix/scim-rows.js';
+import { webhookRows } from './helpers/isolation-matrix/webhook-rows.js';
 import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
 /**
@@ -39,6 +40,7 @@ const ROWS = [
   ...adminPhishingEventRows,
   ...adminPhishingCampaignRows,
   ...scimRows,
+  ...webhookRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */

@@ -21,7 +21,7 @@ const PREFIX = '/api/api_gateway';
 const ALWAYS = [401, 403, 405, 429, 500, 503];
 
 interface DocumentedRoute {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'patch';
   path: string;
   success: number;
   accessPoint: string;
@@ -147,7 +147,47 @@ const ROUTES: DocumentedRoute[] = [
     right: 'read',
     errors: { 400: ['Validation failed'], 404: ['Campaign not found', 'Invalid page'] },
   },
+  ...webhookRoutes(),
 ];
+
+/** The webhook endpoints' routes (v2.3.0): the `employees` access point. */
+function webhookRoutes(): DocumentedRoute[] {
+  const base = '/customer/webhooks/endpoints/';
+  const idempotency = {
+    409: ['Request in progress'],
+    422: ['Idempotency key reused with a different request'],
+  };
+  const notFound = { 404: ['Webhook endpoint not found'] };
+  const route = (
+    method: DocumentedRoute['method'],
+    path: string,
+    success: number,
+    errors: DocumentedRoute['errors'],
+  ) => ({
+    method,
+    path: `${base}${path}`,
+    success,
+    accessPoint: 'employees',
+    right: method === 'get' ? ('read' as const) : ('write' as const),
+    errors,
+  });
+  return [
+    route('get', '', 200, listErrors),
+    route('post', '', 201, { ...bodyErrors, ...idempotency }),
+    route('get', '{endpoint_id}/', 200, notFound),
+    route('patch', '{endpoint_id}/', 200, { ...bodyErrors, ...idempotency, ...notFound }),
+    route('post', '{endpoint_id}/rotate-secret/', 200, { ...idempotency, ...notFound }),
+    route('get', '{endpoint_id}/deliveries/', 200, {
+      400: ['Validation failed'],
+      404: ['Webhook endpoint not found', 'Invalid page'],
+    }),
+    route('post', '{endpoint_id}/deliveries/{delivery_id}/resend/', 202, {
+      ...idempotency,
+      404: ['Webhook endpoint not found', 'Webhook delivery not found'],
+      409: ['This webhook endpoint is disabled', 'Request in progress'],
+    }),
+  ];
+}
 
 /** Messages every route must document for the errors all routes share. */
 function commonErrors(route: DocumentedRoute): Record<number, string[]> {

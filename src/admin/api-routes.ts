@@ -20,6 +20,7 @@ import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
 import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
+import { webhooksAdminRoutes } from '../modules/webhooks/webhooks.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
 import type { AdminOptions } from './options.js';
@@ -61,6 +62,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(phishingResultsAdminRoutes);
       await account.register(phishingEventsAdminRoutes);
       await account.register(phishingCampaignsAdminRoutes);
+      await account.register(webhooksAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

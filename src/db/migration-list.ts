@@ -5,6 +5,7 @@ import * as m0008 from './migrations/0008_mail_priority.js';
 import * as m0009 from './migrations/0009_phishing.js';
 import * as m0010 from './migrations/0010_idempotency.js';
 import * as m0011 from './migrations/0011_incremental_sync.js';
+import * as m0012 from './migrations/0012_webhooks.js';
 import * as m0013 from './migrations/0013_scim.js';
 import { migrations as first } from './migrations/index.js';
 
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0009_phishing': m0009,
   '0010_idempotency': m0010,
   '0011_incremental_sync': m0011,
+  '0012_webhooks': m0012,
   '0013_scim': m0013,
 };

@@ -137,6 +137,8 @@ export interface EnrollmentsTable {
    * training, with `employee_id` pointing at no row and no name or address; null while they exist.
    */
   employee_deleted_at: number | null;
+  /** When the scheduler found it past its campaign's due date, incomplete (migration 0012; once each). */
+  overdue_at: number | null;
 }
 
 export interface EnrollmentCoursesTable {
@@ -479,6 +481,56 @@ export interface ScimTokensTable {
   revoked_at: number | null;
 }
 
+/** A receiver of an account's webhooks (migration 0012). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  description: string;
+  /** JSON array of event types; null: every event. */
+  event_types: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  disabled_at: number | null;
+  disabled_reason: WebhookDisabledReason | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookDisabledReason = 'manual' | 'failing' | 'gone';
+
+/** One event of an account, as signed and sent (migration 0012). */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  message_id: string;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+export type WebhookDeliveryStatus = 'queued' | 'sending' | 'succeeded' | 'failed' | 'cancelled';
+
+/** One event to one endpoint: the durable queue the workers claim from (migration 0012). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  endpoint_id: number;
+  event_id: number;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  locked_until: number | null;
+  last_attempt_at: number | null;
+  response_status: number | null;
+  response_excerpt: string | null;
+  last_error: string | null;
+  created_at: number;
+  succeeded_at: number | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -511,4 +563,7 @@ export interface DB {
   phishing_activity: PhishingActivityTable;
   idempotency_keys: IdempotencyKeysTable;
   tombstones: TombstonesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ACCESS_POINTS } from '../auth/permissions.js';
 import { GroupDetail } from '../modules/groups/groups.schemas.js';
 import { IDEMPOTENT_METHODS } from '../modules/idempotency/idempotency.service.js';
+import { WebhookEndpointWithSecret } from '../modules/webhooks/webhooks.schemas.js';
 import { API_VERSION, LATEST_API_VERSION } from './api-version.js';
 import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 import { componentize } from './openapi-components.js';
@@ -137,6 +138,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           AuthError: CustomerAuthErrorResponse,
           // Titled schemas no route names as such (each response copies its properties).
           GroupDetail,
+          WebhookEndpointWithSecret,
         },
         securitySchemes: {
           apiKey: {

@@ -3,14 +3,16 @@ import type { Db } from '../db/database.js';
 import { createMailTransport } from '../modules/mail/mail.transport.js';
 import { MailWorker, type WorkerLog } from './mail-worker.js';
 import { startScheduler } from './scheduler.js';
+import { WebhookWorker } from './webhook-worker.js';
 
 export interface BackgroundWork {
-  /** Stops the scheduler and the mail worker (sends under way finish), then closes SMTP connections. */
+  /** Stops the scheduler, the mail and webhook workers (sends under way finish), then closes SMTP connections. */
   stop(): Promise<void>;
 }
 
 /**
- * The background work of one instance: the scheduler (launches, reminders) and the mail worker.
+ * The background work of one instance: the scheduler (launches, reminders), the mail worker and
+ * the webhook worker.
  * The server runs it beside HTTP; `vigil worker` runs it alone.
  */
 export function startBackgroundWork(options: {
@@ -38,20 +40,23 @@ export function startBackgroundWork(options: {
     log,
   });
   worker.start();
+  const webhooks = new WebhookWorker({ db, log, ...config.webhooks });
+  webhooks.start();
   const scheduler = startScheduler({
     db,
     intervalMs: config.workers.schedulerIntervalMs,
     log,
     onQueued: () => worker.wake(),
+    onWebhooks: () => webhooks.wake(),
   });
   log.info(
     { transport: transport.kind, rate_per_minute: mail.ratePerMinute, concurrency: mail.concurrency },
-    'background work started: scheduler and mail worker',
+    'background work started: scheduler, mail worker and webhook worker',
   );
   return {
     async stop() {
       await scheduler.stop();
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       await transport.close();
     },
   };

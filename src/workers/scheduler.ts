@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { launchDueCampaignsOfAllAccounts } from '../modules/campaigns/campaigns.launch.js';
 import { queueDueRemindersOfAllAccounts } from '../modules/campaigns/campaigns.reminders.js';
+import { emitOverdueEnrollmentsOfAllAccounts } from '../modules/campaigns/campaigns.webhooks.js';
 import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/idempotency/idempotency.repository.js';
 import { completeEndedPhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.campaigns.transitions.js';
 import { catchUpSimulationOutcomesOfAllAccounts } from '../modules/phishing/phishing.delivery.js';
@@ -13,6 +14,8 @@ export interface ScheduledWork {
   /** Phishing campaigns launched (their window opened) and completed (window and grace ended). */
   phishingLaunched?: number;
   phishingCompleted?: number;
+  /** Enrollments found overdue (each emits `training.enrollment_overdue` once). */
+  overdue?: number;
 }
 
 /**
@@ -51,6 +54,13 @@ export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Pro
     log.error({ err }, 'scheduler: could not complete phishing campaigns');
   }
   try {
+    // `training.enrollment_overdue`, once per enrollment; a batch of 1,000 a pass.
+    const overdue = await emitOverdueEnrollmentsOfAllAccounts(db, now);
+    if (overdue > 0) work.overdue = overdue;
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not find overdue enrollments');
+  }
+  try {
     // Idempotency keys are replayed for 24 hours; then their rows go, a batch a pass.
     await deleteExpiredIdempotencyKeysOfAllAccounts(db, now, 5000);
   } catch (err) {
@@ -67,6 +77,8 @@ export interface SchedulerOptions {
   log: WorkerLog;
   /** Called after a pass that queued mail (to wake the mail worker). */
   onQueued?: () => void;
+  /** Called after a pass that may have queued webhooks (to wake the webhook worker). */
+  onWebhooks?: () => void;
 }
 
 /** Runs `runScheduledWork` at once and then every `intervalMs`; passes never overlap. */
@@ -77,6 +89,7 @@ export function startScheduler(options: SchedulerOptions): { stop(): Promise<voi
   const pass = () => {
     running = runScheduledWork(options.db, Date.now(), options.log).then((work) => {
       if (work.launched + work.reminders > 0) options.onQueued?.();
+      if (work.launched + (work.overdue ?? 0) + (work.phishingCompleted ?? 0) > 0) options.onWebhooks?.();
       if (!stopped) timer = setTimeout(pass, options.intervalMs);
     });
   };

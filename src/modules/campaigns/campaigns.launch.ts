@@ -19,6 +19,7 @@ import {
   getCampaign,
   wrongStatus,
 } from './campaigns.service.js';
+import { emitTrainingEvents } from './campaigns.webhooks.js';
 import { enrollGroupMembers, enrollJoiningMembers } from './enrollments.repository.js';
 
 export interface LaunchCampaignProps {
@@ -80,6 +81,14 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
       after = upTo;
       await yieldToOthers();
     }
+    const events = { type: 'training.enrollment_created', ids: 'all' } as const;
+    await emitTrainingEvents(
+      trx,
+      props.accountId,
+      id,
+      { campaign: 'training.campaign_launched', enrollments: events },
+      now,
+    );
   });
   return getCampaign(db, props.accountId, id);
 }
@@ -132,6 +141,13 @@ export async function enrollNewMembers(
       now,
     });
     enrolled += ids.length;
+    await emitTrainingEvents(
+      trx,
+      props.accountId,
+      campaignId,
+      { enrollments: { type: 'training.enrollment_created', ids } },
+      now,
+    );
     await queueCampaignMessages(trx, {
       accountId: props.accountId,
       campaignId,

@@ -92,3 +92,33 @@ export async function recordReminderCount(
     .where('days_before_due', '=', round.days)
     .execute();
 }
+
+/**
+ * Marks up to `limit` enrollments of active campaigns, of any account, that are past their
+ * campaign's due date and not completed, as found overdue now (each once: `overdue_at`), and
+ * returns them. Cross-account by design: the scheduler serves every account.
+ */
+export async function markOverdueEnrollmentsOfAllAccounts(
+  trx: Db,
+  now: number,
+  limit: number,
+): Promise<Array<{ id: number; account_id: number; campaign_id: number }>> {
+  return trx
+    .updateTable('enrollments')
+    .set({ overdue_at: now })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('enrollments as e')
+        .innerJoin('training_campaigns as c', (j) =>
+          j.onRef('c.id', '=', 'e.campaign_id').onRef('c.account_id', '=', 'e.account_id'),
+        )
+        .select('e.id')
+        .where('c.status', '=', 'active')
+        .where('c.due_at', '<', now)
+        .where('e.completed_at', 'is', null)
+        .where('e.overdue_at', 'is', null)
+        .limit(limit),
+    )
+    .returning(['id', 'account_id', 'campaign_id'])
+    .execute();
+}

@@ -10,6 +10,7 @@ import {
   getCampaign,
   wrongStatus,
 } from './campaigns.service.js';
+import { emitTrainingEvents } from './campaigns.webhooks.js';
 
 /** A campaign's moves between statuses (launching is campaigns.launch.ts), and deleting a draft. */
 
@@ -45,6 +46,8 @@ async function transition(
       from,
     );
     if (!updated) throw wrongStatus(action, row.status);
+    if (to === 'completed')
+      await emitTrainingEvents(trx, accountId, campaignId, { campaign: 'training.campaign_completed' });
   });
   return getCampaign(db, accountId, campaignId);
 }

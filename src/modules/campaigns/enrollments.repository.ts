@@ -77,6 +77,8 @@ export interface EnrollmentFilter {
   pattern?: string;
   /** Only this enrollment. */
   enrollmentId?: number;
+  /** Only these enrollments (webhook events; at most a slice's worth). */
+  enrollmentIds?: number[];
 }
 
 // A deleted employee's enrollments stay (migration 0007) and find no employee: left joins.
@@ -87,6 +89,7 @@ function filtered(db: Db, accountId: number, filter: EnrollmentFilter) {
     .where('enrollments.campaign_id', '=', filter.campaignId)
     .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
   if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
+  if (filter.enrollmentIds !== undefined) query = query.where('enrollments.id', 'in', filter.enrollmentIds);
   const overdue = filter.dueAt !== null && filter.dueAt < filter.now;
   switch (filter.status) {
     case 'completed':

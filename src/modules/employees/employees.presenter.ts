@@ -1,5 +1,5 @@
 import { iso } from '../../time.js';
-import type { Employee } from './employees.service.js';
+import type { EmployeeRow as Employee } from './employees.repository.js';
 
 export function presentEmployee(employee: Employee) {
   return {

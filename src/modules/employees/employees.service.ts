@@ -8,11 +8,14 @@ import { fetchPage, type Page, type PageRequest } from '../../pagination.js';
 import { employeeSearchText } from '../../search-text.js';
 import { keepEnrollmentsOfDeletedEmployee } from '../campaigns/enrollments.repository.js';
 import { deleteMembershipsOfEmployee } from '../groups/groups.members.repository.js';
-import { leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
+import { presentGroup } from '../groups/groups.presenter.js';
+import { groupsHoldingEmployee, leaveAllGroups, lockGroups } from '../groups/groups.repository.js';
 import { keepRecipientsOfDeletedEmployee } from '../phishing/phishing.campaigns.repository.js';
 import { instantParameter } from '../sync/sync.service.js';
 import { recordTombstone } from '../sync/tombstones.repository.js';
+import { emitWebhookEvents, type WebhookEventInput, withWebhookEvents } from '../webhooks/webhooks.emit.js';
 import { countEmployeesChangedSince, listEmployeesChangedSince } from './employees.changes.repository.js';
+import { presentEmployee } from './employees.presenter.js';
 import {
   countEmployees,
   deleteEmployeeRow,
@@ -67,17 +70,24 @@ export async function createEmployee(
   const email = checkEmail(errors, 'email', input.email);
   errors.throwIfAny();
   const now = Date.now();
+  const values = {
+    first_name,
+    last_name,
+    email,
+    email_normalized: normalizeEmail(email),
+    search_text: employeeSearchText({ first_name, last_name, email }),
+    created_at: now,
+    updated_at: now,
+    ...provisionedColumns(provisioned),
+  };
   try {
-    return await insertEmployee(db, accountId, {
-      first_name,
-      last_name,
-      email,
-      email_normalized: normalizeEmail(email),
-      search_text: employeeSearchText({ first_name, last_name, email }),
-      created_at: now,
-      updated_at: now,
-      ...provisionedColumns(provisioned),
-    });
+    return await withWebhookEvents(
+      db,
+      accountId,
+      ['employee.created'],
+      (trx) => insertEmployee(trx, accountId, values),
+      (employee) => [{ type: 'employee.created', data: presentEmployee(employee) }],
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
@@ -202,7 +212,18 @@ export async function updateEmployee(
       const current = await findEmployeeForUpdate(trx, accountId, employeeId);
       if (!current) return undefined;
       const search_text = employeeSearchText({ ...current, ...changes });
-      return updateEmployeeRow(trx, accountId, employeeId, { ...changes, search_text }, Date.now());
+      const updated = await updateEmployeeRow(
+        trx,
+        accountId,
+        employeeId,
+        { ...changes, search_text },
+        Date.now(),
+      );
+      if (updated)
+        await emitWebhookEvents(trx, accountId, [
+          { type: 'employee.updated', data: presentEmployee(updated) },
+        ]);
+      return updated;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
@@ -210,6 +231,18 @@ export async function updateEmployee(
   }
   if (!employee) throw employeeNotFound();
   return employee;
+}
+
+/** What an employee's deletion tells webhooks: the deletion, and each group they left. */
+async function deletionEvents(trx: Db, accountId: number, employeeId: number): Promise<WebhookEventInput[]> {
+  const groups = await groupsHoldingEmployee(trx, accountId, employeeId);
+  return [
+    { type: 'employee.deleted', data: { id: employeeId } },
+    ...groups.map((group) => ({
+      type: 'group.membership_changed' as const,
+      data: { group: presentGroup(group), added_employee_ids: [], removed_employee_ids: [employeeId] },
+    })),
+  ];
 }
 
 /**
@@ -237,6 +270,7 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: numb
       }
       const deletedAt = Date.now();
       await leaveAllGroups(trx, accountId, employeeId, deletedAt);
+      await emitWebhookEvents(trx, accountId, () => deletionEvents(trx, accountId, employeeId), deletedAt);
       await deleteMembershipsOfEmployee(trx, accountId, employeeId);
       await keepEnrollmentsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);
       await keepRecipientsOfDeletedEmployee(trx, accountId, employeeId, deletedAt);

@@ -265,3 +265,16 @@ export async function memberSummaryChunk(
   const row = await memberChunk.executeTakeFirst(db, { accountId, groupId, afterId, limit });
   return { json: row?.json ?? '', count: Number(row?.count ?? 0), lastId: Number(row?.lastId ?? 0) };
 }
+
+/** Every member id of the account's group, ascending (webhook events describe membership changes). */
+export async function memberIdsOfGroup(trx: Db, accountId: number, groupId: number): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('group_members')
+    .select('employee_id')
+    .where('group_id', '=', (eb) =>
+      eb.selectFrom('groups').select('id').where('id', '=', groupId).where('account_id', '=', accountId),
+    )
+    .orderBy('employee_id')
+    .execute();
+  return rows.map((r) => r.employee_id);
+}

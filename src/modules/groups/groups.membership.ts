@@ -26,6 +26,7 @@ import {
   MEMBER_CHUNK_SIZE,
   readMemberChunks,
 } from './groups.service.js';
+import { watchMembership } from './groups.webhooks.js';
 
 /**
  * Changing who is in a group: replacing the whole membership (the Customer API's PUT), and
@@ -92,6 +93,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       if (props.ifMatch !== undefined && !ifMatchAccepts(props.ifMatch, groupEtag(group)))
         throw preconditionFailed();
       await requireEmployees(trx, accountId, idSlices);
+      const changed = await watchMembership(trx, accountId, groupId);
 
       const target = {
         groupId,
@@ -120,6 +122,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
           Date.now(),
         );
       }
+      await changed(group);
       return { group, etag: groupEtag(group), members: await readMemberChunks(trx, accountId, groupId) };
     });
   // A large answer waits its turn (largeAnswers) before the transaction begins, holding nothing.
@@ -139,10 +142,12 @@ function changeMembers<T extends { delta: number }>(
   return db.transaction().execute(async (trx) => {
     let group = await lockGroup(trx, accountId, groupId);
     if (!group) throw groupNotFound();
+    const changed = await watchMembership(trx, accountId, groupId);
     const result = await change(trx);
     if (result.delta !== 0) {
       const employee_count = group.employee_count + result.delta;
       group = await recordGroupChange(trx, accountId, groupId, { employee_count }, Date.now());
+      await changed(group);
     }
     return { ...result, group };
   });

@@ -1,6 +1,5 @@
 import { iso } from '../../time.js';
 import type { GroupListRow, GroupRow } from './groups.repository.js';
-import type { GroupDetail } from './groups.service.js';
 
 export function presentGroup(group: GroupListRow) {
   return {
@@ -16,7 +15,8 @@ export function presentGroup(group: GroupListRow) {
  * database built them (see memberSummaryChunk), never as one text or as member objects.
  */
 export async function* presentGroupDetail(
-  detail: GroupDetail<Iterable<string> | AsyncIterable<string>>,
+  // The shape of groups.service's GroupDetail (not imported: the service presents webhook events).
+  detail: { group: GroupListRow; members: Iterable<string> | AsyncIterable<string> },
 ): AsyncGenerator<string> {
   const group = JSON.stringify(presentGroup(detail.group));
   let separator = '';

@@ -224,6 +224,23 @@ export async function leaveAllGroups(
   if (Number(left.numUpdatedRows) > 0) await bumpGroupsRevision(trx, accountId);
 }
 
+/** The account's groups this employee is a member of, as lists show them (webhook events). */
+export function groupsHoldingEmployee(
+  trx: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<GroupListRow[]> {
+  return trx
+    .selectFrom('groups')
+    .select(['id', 'name', 'description', 'employee_count'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('group_members').select('group_id').where('employee_id', '=', employeeId),
+    )
+    .orderBy('id')
+    .execute();
+}
+
 /** Groups whose name matches `pattern` (a `containsPattern`), or all; by name, then id (an index). */
 function named(db: Db, accountId: number, pattern: string | undefined) {
   let query = db.selectFrom('groups').where('account_id', '=', accountId);

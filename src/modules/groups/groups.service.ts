@@ -17,9 +17,11 @@ import {
 } from '../phishing/phishing.campaigns.repository.js';
 import { instantParameter } from '../sync/sync.service.js';
 import { recordTombstone } from '../sync/tombstones.repository.js';
+import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import type { GroupPagesCache } from './groups.cache.js';
 import { groupEtag } from './groups.etag.js';
 import { deleteMembershipsOfGroup, memberSummaryChunk } from './groups.members.repository.js';
+import { presentGroup } from './groups.presenter.js';
 import {
   countGroups,
   countGroupsNamed,
@@ -92,7 +94,11 @@ export async function createGroup(
     description,
     ...(provisioned.externalId !== undefined && { external_id: provisioned.externalId }),
   };
-  return db.transaction().execute((trx) => insertGroup(trx, accountId, values, Date.now()));
+  return db.transaction().execute(async (trx) => {
+    const group = await insertGroup(trx, accountId, values, Date.now());
+    await emitWebhookEvents(trx, accountId, [{ type: 'group.created', data: presentGroup(group) }]);
+    return group;
+  });
 }
 
 /**
@@ -253,7 +259,10 @@ export async function updateGroup(
     const newExternalId = externalId !== undefined && externalId !== group.external_id;
     if (!isRenamed(group, changes) && !newExternalId) return group;
     const saved = newExternalId ? { ...changes, external_id: externalId } : changes;
-    return recordGroupChange(trx, accountId, groupId, saved, Date.now());
+    const changed = await recordGroupChange(trx, accountId, groupId, saved, Date.now());
+    if (isRenamed(group, changes))
+      await emitWebhookEvents(trx, accountId, [{ type: 'group.updated', data: presentGroup(changed) }]);
+    return changed;
   });
 }
 
@@ -279,6 +288,7 @@ export async function deleteGroup(db: Db, accountId: number, groupId: number): P
     await removeGroupFromDraftPhishingCampaigns(trx, accountId, groupId);
     await deleteGroupRow(trx, accountId, groupId);
     await recordTombstone(trx, accountId, 'group', groupId, Date.now());
+    await emitWebhookEvents(trx, accountId, [{ type: 'group.deleted', data: { id: groupId } }]);
   });
 }
 

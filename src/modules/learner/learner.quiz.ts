@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { emitTrainingEvents } from '../campaigns/campaigns.webhooks.js';
 import { type QuizResult, scoreQuiz } from '../courses/catalogue.js';
 import type { TrainingCourse } from '../courses/courses.lookup.js';
 import { quizLocked } from './learner.errors.js';
@@ -94,6 +95,10 @@ export async function submitQuiz(
       score: summary.score,
       completedAt: summary.complete ? now : null,
     });
+    if (summary.complete && learner.completedAt === null) {
+      const completed = { type: 'training.enrollment_completed', ids: [enrollmentId] } as const;
+      await emitTrainingEvents(trx, accountId, learner.campaignId, { enrollments: completed }, now);
+    }
   });
   return result;
 }

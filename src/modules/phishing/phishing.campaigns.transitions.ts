@@ -16,6 +16,7 @@ import {
   phishingCampaignView,
   phishingWrongStatus,
 } from './phishing.campaigns.service.js';
+import { emitPhishingCampaignEvent } from './phishing.webhooks.js';
 
 /** A phishing campaign's moves between statuses (launching is phishing.launch.ts). */
 
@@ -65,6 +66,7 @@ async function transition(
           ? 'not sent: the campaign ended'
           : 'not sent: the campaign was stopped',
       );
+      await emitPhishingCampaignEvent(trx, accountId, campaignId, 'phishing.campaign_completed');
     }
   });
   campaignStatusChanged(campaignId);

@@ -26,6 +26,7 @@ import {
 import { insertFigureRows } from './phishing.figures.repository.js';
 import { SIMULATION_TOKEN_BYTES } from './phishing.links.js';
 import { templatesByKeys } from './phishing.templates.lookup.js';
+import { emitPhishingCampaignEvent } from './phishing.webhooks.js';
 import { momentSampler, openIntervals } from './phishing.window.js';
 
 export interface LaunchPhishingProps {
@@ -198,7 +199,10 @@ export async function launchPhishingCampaign(
   const { accountId, campaignId: id } = props;
   const now = props.now ?? Date.now();
   const random = props.random ?? Math.random;
-  await db.transaction().execute((trx) => launchInTransaction(trx, props, now, random));
+  await db.transaction().execute(async (trx) => {
+    await launchInTransaction(trx, props, now, random);
+    await emitPhishingCampaignEvent(trx, accountId, id, 'phishing.campaign_launched');
+  });
   return getPhishingCampaign(db, accountId, id);
 }
 

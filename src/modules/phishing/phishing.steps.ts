@@ -37,6 +37,7 @@ import {
   writeRecipientSteps,
 } from './phishing.recipients.repository.js';
 import { parsedScannerNetworksOf } from './phishing.settings-lookup.js';
+import { emitSimulationSteps } from './phishing.webhooks.js';
 
 /**
  * The one state machine that moves a phishing recipient (docs/phishing-plan.md, "Area C").
@@ -547,6 +548,7 @@ export async function recordStep(
       // The row is locked (read for update) and `after` derives from what it holds: all of it is written.
       await writeRecipientSteps(trx, accountId, recipient.id, { ...after, status });
       Object.assign(recipient, after, { status });
+      await emitSimulationSteps(trx, recipient, before, after);
     }
     const trainingAssigned = await assignTrainingIfFailed(trx, batch, recipient, after, input.at);
     return { recorded: true, classification, reason, trainingAssigned, recipient: { ...recipient } };

@@ -41,6 +41,10 @@ export type {
   ScimToken,
   Session,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookSettings,
 } from './generated/admin-api';
 
 export type Role = Schemas['User']['role'];

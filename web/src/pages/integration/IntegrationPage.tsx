@@ -16,6 +16,7 @@ import { KeysTable } from './KeysTable';
 import { NewKeyModal } from './NewKeyModal';
 import { RateLimitModal } from './RateLimitModal';
 import { ScimSection } from './ScimSection';
+import { WebhooksSection } from './WebhooksSection';
 
 /** /a/:accountId/integration — API keys for the Customer API: create, list, revoke, rate budget. */
 export function IntegrationPage() {
@@ -75,6 +76,7 @@ export function IntegrationPage() {
           </Text>
         )}
         <ScimSection />
+        <WebhooksSection accountId={account.id} />
       </Stack>
       <NewKeyModal accountId={account.id} opened={creating} onClose={() => setCreating(false)} />
       <RateLimitModal

@@ -1,0 +1,111 @@
+import type { Db } from '../../db/database.js';
+import { slices } from '../../db/id-slices.js';
+import type { WebhookEventType } from './webhooks.catalogue.js';
+import { enabledEndpointsOfAccount, insertDeliveries, insertEvents } from './webhooks.repository.js';
+import { generateMessageId } from './webhooks.signing.js';
+
+/** One event a change emits: its type and its `data` (the Customer API's representation). */
+export interface WebhookEventInput {
+  type: WebhookEventType;
+  data: unknown;
+}
+
+/** The events, or a function that makes them: called only when an enabled endpoint listens. */
+export type WebhookEvents =
+  | readonly WebhookEventInput[]
+  | (() => readonly WebhookEventInput[] | Promise<readonly WebhookEventInput[]>);
+
+/** Rows per insert statement (SQLite binds at most 32,766 values). */
+const EVENTS_PER_STATEMENT = 500;
+
+type Listener = { id: number; types: Set<string> | null };
+
+async function listenersOf(db: Db, accountId: number): Promise<Listener[]> {
+  const rows = await enabledEndpointsOfAccount(db, accountId);
+  return rows.map((r) => ({
+    id: r.id,
+    types: r.event_types === null ? null : new Set(JSON.parse(r.event_types) as string[]),
+  }));
+}
+
+const listening = (endpoints: Listener[], type: string) =>
+  endpoints.filter((e) => e.types === null || e.types.has(type)).map((e) => e.id);
+
+/**
+ * Whether an enabled endpoint of the account listens for any of `types` (one indexed read): a
+ * service that must read something before its change to describe it (a group's members before a
+ * replacement) asks first.
+ */
+export async function webhooksListen(
+  db: Db,
+  accountId: number,
+  types: readonly WebhookEventType[],
+): Promise<boolean> {
+  const endpoints = await listenersOf(db, accountId);
+  return types.some((type) => listening(endpoints, type).length > 0);
+}
+
+/**
+ * Emits webhook events of the account: call it INSIDE the transaction that makes the change
+ * (an outbox), so the events exist exactly when the change does. Each event is stored once,
+ * with one queued delivery per enabled endpoint whose filter takes its type; the workers send
+ * them. An account without endpoints costs one indexed read (and `events`, when a function, is
+ * never called). Returns how many deliveries were queued.
+ */
+export async function emitWebhookEvents(
+  trx: Db,
+  accountId: number,
+  events: WebhookEvents,
+  now = Date.now(),
+): Promise<number> {
+  if (Array.isArray(events) && events.length === 0) return 0;
+  const endpoints = await listenersOf(trx, accountId);
+  if (endpoints.length === 0) return 0;
+  const list = typeof events === 'function' ? await events() : (events as readonly WebhookEventInput[]);
+  const timestamp = new Date(now).toISOString();
+  const wanted = list
+    .map((event) => ({ event, endpointIds: listening(endpoints, event.type) }))
+    .filter((e) => e.endpointIds.length > 0);
+  let queued = 0;
+  for (const slice of slices(wanted, EVENTS_PER_STATEMENT)) {
+    const ids = await insertEvents(
+      trx,
+      accountId,
+      slice.map(({ event }) => ({
+        message_id: generateMessageId(),
+        type: event.type,
+        payload: JSON.stringify({ type: event.type, timestamp, data: event.data }),
+        created_at: now,
+      })),
+    );
+    const deliveries = slice.flatMap(({ endpointIds }, i) =>
+      endpointIds.map((endpoint_id) => ({ endpoint_id, event_id: ids[i] as number })),
+    );
+    for (const part of slices(deliveries, EVENTS_PER_STATEMENT)) {
+      queued += (await insertDeliveries(trx, accountId, part, now)).length;
+    }
+  }
+  return queued;
+}
+
+/**
+ * Runs `change` and emits the events it describes, atomically. When no enabled endpoint of the
+ * account listens for `types`, the change runs as it would without webhooks (no transaction of
+ * its own, so single writes keep SQLite's group commit); an endpoint created in the instant
+ * between that read and the change's commit misses that one change.
+ */
+export async function withWebhookEvents<T>(
+  db: Db,
+  accountId: number,
+  types: readonly WebhookEventType[],
+  change: (db: Db) => Promise<T>,
+  events: (result: T) => readonly WebhookEventInput[],
+): Promise<T> {
+  if (!(await webhooksListen(db, accountId, types))) return change(db);
+  const run = async (trx: Db) => {
+    const result = await change(trx);
+    await emitWebhookEvents(trx, accountId, () => events(result));
+    return result;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
