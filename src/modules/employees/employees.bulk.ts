@@ -2,12 +2,14 @@ import type { Db } from '../../db/database.js';
 import { FieldErrorCollector, type FieldErrors } from '../../errors.js';
 import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
 import { employeeSearchText } from '../../search-text.js';
+import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import {
   employeesByEmailForUpdate,
   insertEmployeesReturning,
   type UpsertValues,
   updateEmployeesReturning,
 } from './employees.bulk.repository.js';
+import { presentEmployee } from './employees.presenter.js';
 import type { EmployeeRow } from './employees.repository.js';
 import type { NewEmployee } from './employees.service.js';
 
@@ -94,7 +96,14 @@ export async function bulkUpsertEmployees(
     candidates.length === 0
       ? { created: [], updated: [], unchanged: [] }
       : await retryingDeadlocks(() =>
-          db.transaction().execute((trx) => upsertEmployeeRows(trx, accountId, candidates, Date.now())),
+          db.transaction().execute(async (trx) => {
+            const rows = await upsertEmployeeRows(trx, accountId, candidates, Date.now());
+            await emitWebhookEvents(trx, accountId, () => [
+              ...rows.created.map((e) => ({ type: 'employee.created' as const, data: presentEmployee(e) })),
+              ...rows.updated.map((e) => ({ type: 'employee.updated' as const, data: presentEmployee(e) })),
+            ]);
+            return rows;
+          }),
         );
 
   const byKey = new Map<string, { status: BulkRowStatus; id: number }>();

@@ -105,6 +105,24 @@ describe('webhook events from the real actions', () => {
     expect((await next()).map((e) => e.type)).toEqual(['group.deleted']);
   });
 
+  it('bulk upsert: one event per created or updated row, none for unchanged or refused rows', async () => {
+    const { accountId, api } = await setup();
+    const next = outbox(accountId);
+    const ann = { first_name: 'Ann', last_name: 'Lee', email: 'ann@bulk.example' };
+    await api.post('/customer/employees/bulk/', { employees: [ann] });
+    const [created] = await next();
+    expect(created).toMatchObject({ type: 'employee.created', data: { email: 'ann@bulk.example' } });
+    const answer = await api.post('/customer/employees/bulk/', {
+      employees: [ann, { ...ann, email: 'bo@bulk.example', first_name: 'Bo' }, { ...ann, email: 'nope' }],
+    });
+    expect(answer.json().counts).toEqual({ created: 1, updated: 0, unchanged: 1, error: 1 });
+    await api.post('/customer/employees/bulk/', { employees: [{ ...ann, last_name: 'Park' }] });
+    expect((await next()).map((e) => [e.type, e.data.email, e.data.last_name])).toEqual([
+      ['employee.created', 'bo@bulk.example', 'Lee'],
+      ['employee.updated', 'ann@bulk.example', 'Park'],
+    ]);
+  });
+
   it('training: launch, enrollment created, completed, overdue, campaign completed', async () => {
     const { accountId, api, admin } = await setup();
     const next = outbox(accountId);
