@@ -2,6 +2,7 @@ import type { OperationId, Success } from './operations.js';
 import { PhishingCampaigns, PhishingReports, TrainingCampaigns } from './resources/campaigns.js';
 import { Employees } from './resources/employees.js';
 import { Groups } from './resources/groups.js';
+import { Webhooks } from './resources/webhooks.js';
 import {
   type ApiResponse,
   type CallArgs,
@@ -27,6 +28,7 @@ export class VigilClient {
   readonly groups: Groups;
   readonly campaigns: { readonly training: TrainingCampaigns; readonly phishing: PhishingCampaigns };
   readonly phishingReports: PhishingReports;
+  readonly webhooks: Webhooks;
   readonly #transport: Transport;
 
   constructor(options: VigilClientOptions) {
@@ -38,6 +40,7 @@ export class VigilClient {
       phishing: new PhishingCampaigns(this.#transport),
     };
     this.phishingReports = new PhishingReports(this.#transport);
+    this.webhooks = new Webhooks(this.#transport);
   }
 
   /**

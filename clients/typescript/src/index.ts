@@ -36,6 +36,13 @@ export type {
   GroupWithEtag,
   NewGroup,
 } from './resources/groups.js';
+export type {
+  NewWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEndpointWithSecret,
+} from './resources/webhooks.js';
 export { retryAfterMs } from './retry.js';
 export type { ApiResponse, CallArgs, RequestOptions, RetryEvent, VigilClientOptions } from './transport.js';
 export { CLIENT_VERSION } from './version.js';

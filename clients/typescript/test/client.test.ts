@@ -148,6 +148,32 @@ describe('groups', () => {
   });
 });
 
+describe('webhooks', () => {
+  it('creates an endpoint with its secret once, rotates it, changes the filter, lists and deletes', async () => {
+    const { client } = await newClient();
+    const created = await client.webhooks.create({
+      url: 'https://hr.example.com/vigil/webhooks',
+      event_types: ['employee.created'],
+    });
+    expect(created.secret).toMatch(/^whsec_/);
+    const rotated = await client.webhooks.rotateSecret(created.id);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(rotated.previous_secret_expires_at).not.toBeNull();
+    const changed = await client.webhooks.update(created.id, {
+      event_types: ['group.created'],
+      enabled: false,
+    });
+    expect(changed).toMatchObject({ event_types: ['group.created'], enabled: false });
+    expect(changed).not.toHaveProperty('secret');
+    expect((await client.webhooks.list().toArray()).map((e) => e.id)).toEqual([created.id]);
+    expect(await client.webhooks.deliveries(created.id).toArray()).toEqual([]);
+    await client.webhooks.delete(created.id);
+    expect(await caught(client.webhooks.get(created.id))).toMatchObject({
+      code: 'webhook_endpoint_not_found',
+    });
+  });
+});
+
 describe('campaigns and phishing reports', () => {
   it('lists and reads training campaigns and their enrollments, and phishing campaigns', async () => {
     const { client, accountId } = await newClient();

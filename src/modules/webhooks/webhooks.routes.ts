@@ -54,7 +54,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ListQuery,
         response: listEndpointsResponses,
       },
-      config: { permission: 'employees:read' },
+      config: { permission: 'employees:read', since: '2.3.0' },
     },
     async (request) =>
       presentPage(
@@ -76,7 +76,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NewWebhookEndpoint,
         response: createEndpointResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request, reply) => {
       const endpoint = await createEndpoint(app.db, {
@@ -101,7 +101,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         response: getEndpointResponses,
       },
-      config: { permission: 'employees:read' },
+      config: { permission: 'employees:read', since: '2.3.0' },
     },
     async (request) =>
       presentEndpoint(await getEndpoint(app.db, request.auth.accountId, request.params.endpoint_id)),
@@ -119,7 +119,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: WebhookEndpointChanges,
         response: updateEndpointResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request) =>
       presentEndpoint(
@@ -145,7 +145,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         response: deleteEndpointResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request, reply) => {
       await deleteEndpoint(app.db, request.auth.accountId, request.params.endpoint_id);
@@ -165,7 +165,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: EndpointParams,
         response: rotateSecretResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request) =>
       presentEndpointWithSecret(
@@ -186,7 +186,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ListQuery,
         response: listDeliveriesResponses,
       },
-      config: { permission: 'employees:read' },
+      config: { permission: 'employees:read', since: '2.3.0' },
     },
     async (request) =>
       presentPage(
@@ -213,7 +213,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: DeliveryParams,
         response: resendResponses,
       },
-      config: { permission: 'employees:write' },
+      config: { permission: 'employees:write', since: '2.3.0' },
     },
     async (request, reply) =>
       reply

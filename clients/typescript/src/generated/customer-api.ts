@@ -348,6 +348,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api_gateway/customer/webhooks/endpoints/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Ordered by id. Secrets are never listed.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Events are POSTed to `url`, signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds the signing secret: the only time it is shown.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change, enable or disable a webhook endpoint
+         * @description Fields not sent stay as they are.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/rotate-secret/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint’s secret
+         * @description A new secret signs every delivery from now on; for 24 hours the old one signs them too (two signatures in `webhook-signature`), so your receiver can switch without missing a message.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint’s deliveries
+         * @description Newest first: status, attempts, the last answer’s status and the first KiB of its body.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery’s event again
+         * @description Queues a new delivery of the same event, with the same `webhook-id` (receivers dedupe on it).
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -381,7 +487,7 @@ export interface components {
              * @description Stable and machine-readable: dispatch on this, never on `error`, whose wording may change. One code per meaning; the table is in the API description and docs/errors.md.
              * @enum {string}
              */
-            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable";
+            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "webhook_endpoint_disabled" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable";
             /** @description For `validation_failed`: each offending field mapped to a list of messages. For `invalid_employee_ids`: `invalid_ids`, the sorted offending ids. For `service_unavailable` from `/readyz`: `checks`. */
             details?: {
                 [key: string]: unknown;
@@ -438,6 +544,62 @@ export interface components {
             employee_count: number;
             /** @description Members, ordered by id. */
             employees: components["schemas"]["EmployeeSummary"][];
+        };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "url": "https://hr.example.com/vigil/webhooks",
+         *       "description": "HR system",
+         *       "event_types": [
+         *         "employee.created",
+         *         "training.enrollment_completed"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "disabled_at": null,
+         *       "failing_since": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-22T09:14:03.512Z",
+         *       "updated_at": "2026-11-22T09:14:03.512Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
+        WebhookEndpointWithSecret: {
+            /**
+             * @description Assigned by the service.
+             * @example 17
+             */
+            id: number;
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             */
+            url: string;
+            description: string;
+            /** @description The event types sent to this endpoint; `null`: every event. */
+            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            enabled: boolean;
+            /** @description `manual`: disabled by someone; `failing`: every attempt failed for 5 days; `gone`: the receiver answered 410 Gone. */
+            disabled_reason: "manual" | "failing" | "gone" | null;
+            disabled_at: string | null;
+            /** @description The first failed attempt since the last success; null when the last attempt succeeded. */
+            failing_since: string | null;
+            /** @description After a rotation: until then deliveries are signed with the old secret too. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            updated_at: string;
+            /** @description The signing secret (`whsec_` + base64): shown in this answer only. Keep it safe. */
+            secret: string;
         };
         EmployeeSummary: {
             /**
@@ -1085,6 +1247,156 @@ export interface components {
              */
             token: string;
         };
+        /**
+         * @example {
+         *       "id": 4,
+         *       "url": "https://hr.example.com/vigil/webhooks",
+         *       "description": "HR system",
+         *       "event_types": [
+         *         "employee.created",
+         *         "training.enrollment_completed"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "disabled_at": null,
+         *       "failing_since": null,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-22T09:14:03.512Z",
+         *       "updated_at": "2026-11-22T09:14:03.512Z"
+         *     }
+         */
+        WebhookEndpoint: {
+            /**
+             * @description Assigned by the service.
+             * @example 17
+             */
+            id: number;
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             */
+            url: string;
+            description: string;
+            /** @description The event types sent to this endpoint; `null`: every event. */
+            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            enabled: boolean;
+            /** @description `manual`: disabled by someone; `failing`: every attempt failed for 5 days; `gone`: the receiver answered 410 Gone. */
+            disabled_reason: "manual" | "failing" | "gone" | null;
+            disabled_at: string | null;
+            /** @description The first failed attempt since the last success; null when the last attempt succeeded. */
+            failing_since: string | null;
+            /** @description After a rotation: until then deliveries are signed with the old secret too. */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            updated_at: string;
+        };
+        /** @description One page of results, ordered by id. */
+        WebhookEndpointPage: {
+            /** @description Total number of items across all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null on the last page.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["WebhookEndpoint"][];
+        };
+        NewWebhookEndpoint: {
+            /** @description An https URL (http only where the operator allows it) that does not point to a private, loopback or reserved address. */
+            url: string;
+            /** @description 0–500 characters. */
+            description?: string;
+            /** @description The event types sent to this endpoint; `null`: every event. */
+            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        WebhookEndpointChanges: {
+            url?: string;
+            description?: string;
+            /** @description The event types sent to this endpoint; `null`: every event. */
+            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            /** @description `false` disables it (queued deliveries are cancelled); `true` enables it again. */
+            enabled?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "id": 91,
+         *       "webhook_id": "msg_2mQ8vX0bN1c4R7tYpL3kZa5E",
+         *       "event_type": "employee.created",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "created_at": "2026-11-22T09:14:03.512Z",
+         *       "last_attempt_at": "2026-11-22T09:14:03.512Z",
+         *       "next_attempt_at": null,
+         *       "succeeded_at": "2026-11-22T09:14:03.512Z",
+         *       "response_status": 200,
+         *       "response_excerpt": "ok",
+         *       "error": null
+         *     }
+         */
+        WebhookDelivery: {
+            /**
+             * @description Assigned by the service.
+             * @example 17
+             */
+            id: number;
+            /** @description The `webhook-id` header: the same for every attempt and resend. */
+            webhook_id: string;
+            event_type: string;
+            /** @description `failed`: every attempt failed (or 410); `cancelled`: the endpoint was disabled. */
+            status: "queued" | "sending" | "succeeded" | "failed" | "cancelled";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            created_at: string;
+            last_attempt_at: string | null;
+            /** @description While queued: the next attempt. */
+            next_attempt_at: string | null;
+            succeeded_at: string | null;
+            /** @description The last answer’s HTTP status. */
+            response_status: number | null;
+            /** @description The first KiB of the last answer’s body, as text. */
+            response_excerpt: string | null;
+            /** @description Why the last attempt failed. */
+            error: string | null;
+        };
+        /** @description One page of results, ordered by id. */
+        WebhookDeliveryPage: {
+            /** @description Total number of items across all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null on the last page.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["WebhookDelivery"][];
+        };
     };
     responses: never;
     parameters: {
@@ -1119,6 +1431,7 @@ export interface components {
 export type Error = components['schemas']['Error'];
 export type AuthError = components['schemas']['AuthError'];
 export type GroupDetail = components['schemas']['GroupDetail'];
+export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type EmployeeSummary = components['schemas']['EmployeeSummary'];
 export type Health = components['schemas']['Health'];
 export type Readiness = components['schemas']['Readiness'];
@@ -1149,6 +1462,12 @@ export type PhishingCampaignPage = components['schemas']['PhishingCampaignPage']
 export type PhishingRecipientResult = components['schemas']['PhishingRecipientResult'];
 export type PhishingRecipientResultPage = components['schemas']['PhishingRecipientResultPage'];
 export type PhishingReport = components['schemas']['PhishingReport'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointPage = components['schemas']['WebhookEndpointPage'];
+export type NewWebhookEndpoint = components['schemas']['NewWebhookEndpoint'];
+export type WebhookEndpointChanges = components['schemas']['WebhookEndpointChanges'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type HeaderXRequestId = components['headers']['X-Request-Id'];
 export type HeaderXApiVersion = components['headers']['X-API-Version'];
@@ -7314,6 +7633,2060 @@ export interface operations {
             };
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results, ordered by id. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": [
+                     *         {
+                     *           "id": 4,
+                     *           "url": "https://hr.example.com/vigil/webhooks",
+                     *           "description": "HR system",
+                     *           "event_types": [
+                     *             "employee.created",
+                     *             "training.enrollment_completed"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "failing_since": null,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-22T09:14:03.512Z",
+                     *           "updated_at": "2026-11-22T09:14:03.512Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "status": 400,
+                     *       "code": "validation_failed",
+                     *       "details": {
+                     *         "page_size": [
+                     *           "must be a positive integer"
+                     *         ]
+                     *       },
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid page",
+                     *       "status": 404,
+                     *       "code": "invalid_page",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hr.example.com/vigil/webhooks",
+                 *       "description": "HR system",
+                 *       "event_types": [
+                 *         "employee.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Created and enabled, with its secret (shown this once). `Location` names it. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "url": "https://hr.example.com/vigil/webhooks",
+                     *       "description": "HR system",
+                     *       "event_types": [
+                     *         "employee.created",
+                     *         "training.enrollment_completed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-22T09:14:03.512Z",
+                     *       "updated_at": "2026-11-22T09:14:03.512Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The body is not valid JSON, or a field is missing, of the wrong type, empty or too long (or `Idempotency-Key` is not 1 to 255 visible ASCII characters). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description The body is larger than the limit (8 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (without its secret). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "url": "https://hr.example.com/vigil/webhooks",
+                     *       "description": "HR system",
+                     *       "event_types": [
+                     *         "employee.created",
+                     *         "training.enrollment_completed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-22T09:14:03.512Z",
+                     *       "updated_at": "2026-11-22T09:14:03.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No webhook endpoint with this id in this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Webhook endpoint not found",
+                     *       "status": 404,
+                     *       "code": "webhook_endpoint_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, with its delivery log. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No webhook endpoint with this id in this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Webhook endpoint not found",
+                     *       "status": 404,
+                     *       "code": "webhook_endpoint_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointChanges"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "url": "https://hr.example.com/vigil/webhooks",
+                     *       "description": "HR system",
+                     *       "event_types": [
+                     *         "employee.created",
+                     *         "training.enrollment_completed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-22T09:14:03.512Z",
+                     *       "updated_at": "2026-11-22T09:14:03.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The body is not valid JSON, or a field is missing, of the wrong type, empty or too long (or `Idempotency-Key` is not 1 to 255 visible ASCII characters). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No webhook endpoint with this id in this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Webhook endpoint not found",
+                     *       "status": 404,
+                     *       "code": "webhook_endpoint_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description The body is larger than the limit (8 MiB by default). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not `application/json`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret; for 24 hours deliveries carry a signature with each. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "url": "https://hr.example.com/vigil/webhooks",
+                     *       "description": "HR system",
+                     *       "event_types": [
+                     *         "employee.created",
+                     *         "training.enrollment_completed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "previous_secret_expires_at": "2026-11-23T09:14:03.512Z",
+                     *       "created_at": "2026-11-22T09:14:03.512Z",
+                     *       "updated_at": "2026-11-22T09:14:03.512Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No webhook endpoint with this id in this account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Webhook endpoint not found",
+                     *       "status": 404,
+                     *       "code": "webhook_endpoint_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results, ordered by id. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": [
+                     *         {
+                     *           "id": 91,
+                     *           "webhook_id": "msg_2mQ8vX0bN1c4R7tYpL3kZa5E",
+                     *           "event_type": "employee.created",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "created_at": "2026-11-22T09:14:03.512Z",
+                     *           "last_attempt_at": "2026-11-22T09:14:03.512Z",
+                     *           "next_attempt_at": null,
+                     *           "succeeded_at": "2026-11-22T09:14:03.512Z",
+                     *           "response_status": 200,
+                     *           "response_excerpt": "ok",
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "status": 400,
+                     *       "code": "validation_failed",
+                     *       "details": {
+                     *         "page_size": [
+                     *           "must be a positive integer"
+                     *         ]
+                     *       },
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No such endpoint in this account, or the page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found" | "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint id.
+                 * @example 17
+                 */
+                endpoint_id: number;
+                /**
+                 * @description The delivery id.
+                 * @example 17
+                 */
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new delivery of the same event (same `webhook-id`), queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 91,
+                     *       "webhook_id": "msg_2mQ8vX0bN1c4R7tYpL3kZa5E",
+                     *       "event_type": "employee.created",
+                     *       "status": "queued",
+                     *       "attempts": 0,
+                     *       "created_at": "2026-11-22T09:14:03.512Z",
+                     *       "last_attempt_at": null,
+                     *       "next_attempt_at": "2026-11-22T09:14:03.512Z",
+                     *       "succeeded_at": null,
+                     *       "response_status": null,
+                     *       "response_excerpt": null,
+                     *       "error": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `employees`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on employees",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No such endpoint in this account, or no such delivery of it. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_not_found" | "webhook_delivery_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The endpoint is disabled: enable it first. Or: another request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "webhook_endpoint_disabled" | "request_in_progress";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
 }
 
 /** Method and path of every operation, by operationId. */
@@ -7343,4 +9716,12 @@ export const operationRoutes = {
   getPhishingCampaign: { method: 'GET', path: '/api/api_gateway/customer/campaigns/phishing/{campaign_id}/' },
   listPhishingCampaignResults: { method: 'GET', path: '/api/api_gateway/customer/campaigns/phishing/{campaign_id}/results/' },
   reportPhishingSimulation: { method: 'POST', path: '/api/api_gateway/customer/campaigns/phishing/reports/' },
+  listWebhookEndpoints: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/' },
+  createWebhookEndpoint: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/' },
+  getWebhookEndpoint: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/' },
+  deleteWebhookEndpoint: { method: 'DELETE', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/' },
+  updateWebhookEndpoint: { method: 'PATCH', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/' },
+  rotateWebhookSecret: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/rotate-secret/' },
+  listWebhookDeliveries: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/' },
+  resendWebhookDelivery: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}/resend/' },
 } as const satisfies { [K in keyof operations]: { method: string; path: string } };
