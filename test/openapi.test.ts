@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors.js';
 import { CUSTOMER_API_CODES } from '../src/http/error-responses.js';
 import { buildCustomerOpenApiDocument } from '../src/http/openapi-document.js';
+import { webhookCatalogue } from '../src/modules/webhooks/webhooks.catalogue.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 
@@ -394,6 +395,23 @@ describe('a document client generators can use', () => {
     expect(ids).toEqual(
       expect.arrayContaining(['createEmployee', 'listEmployees', 'getGroup', 'replaceGroupMembers']),
     );
+  });
+
+  it('lists every webhook event with its sample body, and says how to verify a signature', () => {
+    const types = webhookCatalogue().map((e) => e.type);
+    expect(Object.keys(doc.webhooks)).toEqual(types);
+    for (const entry of webhookCatalogue()) {
+      const post = doc.webhooks[entry.type].post;
+      expect(post.operationId).toMatch(/^[a-z][A-Za-z]+Event$/);
+      expect(post.parameters.map((p: { name: string }) => p.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+      expect(post.requestBody.content['application/json'].example).toEqual(entry.sample);
+    }
+    expect(doc.info.description).toContain('wh.verify(rawBody, headers)');
+    expect(doc.info.description).toContain('New in 2.3.0');
   });
 
   it('refers to named schemas for every body, and declares the server', () => {

@@ -7,6 +7,7 @@ import { WebhookEndpointWithSecret } from '../modules/webhooks/webhooks.schemas.
 import { API_VERSION, LATEST_API_VERSION } from './api-version.js';
 import { CustomerAuthErrorResponse, CustomerErrorResponse, customerCodesTable } from './error-responses.js';
 import { componentize } from './openapi-components.js';
+import { WEBHOOKS_AND_NEWS, webhookOperations } from './openapi-webhooks.js';
 
 const description = `Integrate your HR system or scripts with Vigil: create employees, find them by email,
 read groups and replace their membership, read training campaigns.
@@ -32,6 +33,8 @@ again (\`Idempotent-Replayed: true\`) without doing the work twice.
 **Rate limits.** Each key has a per-minute budget (600 by default); every authenticated response
 carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`. A 429 carries
 \`Retry-After\`: retry with exponential back-off.
+
+${WEBHOOKS_AND_NEWS}
 
 **Versions.** Paths work with or without the trailing slash. Every response says in
 \`X-API-Version\` which version answered it: \`${API_VERSION}\` by default, so clients written for
@@ -159,6 +162,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'Access point `campaigns`. Figures count people, human events only: mail scanners and link previews are classified automated and left out.',
         },
+        {
+          name: 'Webhooks',
+          description:
+            'Endpoints: access point `employees` (read to list, write to change). The events, each with a sample, are under "Webhooks" at the end of this page.',
+        },
         { name: 'Operations', description: 'Health and readiness; no key needed.' },
       ],
     },
@@ -169,9 +177,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       url,
     }),
     transformObject: (documentObject) =>
-      componentize(
-        ('openapiObject' in documentObject ? documentObject.openapiObject : {}) as Record<string, unknown>,
-        { headers: RESPONSE_HEADERS, headersOf, parameters: SHARED_PARAMETERS, parametersOf },
-      ) as ReturnType<SwaggerTransformObject>,
+      ({
+        ...componentize(
+          ('openapiObject' in documentObject ? documentObject.openapiObject : {}) as Record<string, unknown>,
+          { headers: RESPONSE_HEADERS, headersOf, parameters: SHARED_PARAMETERS, parametersOf },
+        ),
+        webhooks: webhookOperations(),
+      }) as ReturnType<SwaggerTransformObject>,
   });
 }

@@ -57,4 +57,19 @@ describe('the API reference page', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('shows what v2.3.0 added, the webhook events with a sample each, and how to verify a signature', async () => {
+    const { page, context } = await vigil.newPage();
+    await page.goto(`${vigil.baseUrl}/api/api_gateway/docs`);
+    await page.getByRole('heading', { name: /Vigil Customer API/ }).waitFor();
+    await page.getByText('New in 2.3.0').waitFor();
+    await page.getByText("import { Webhook } from 'standardwebhooks'", { exact: false }).first().waitFor();
+    // The events, listed under "Webhooks": open one and see its sample body.
+    const event = page.locator('.opblock').filter({ hasText: 'training.enrollment_completed' }).first();
+    await event.scrollIntoViewIfNeeded();
+    await event.locator('.opblock-summary').first().click();
+    await event.getByText('"type": "training.enrollment_completed"', { exact: false }).first().waitFor();
+    await page.screenshot({ path: 'docs/screenshots/api-docs-webhooks.png' });
+    await context.close();
+  });
 });

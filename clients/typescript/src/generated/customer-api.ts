@@ -455,7 +455,368 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "employee.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An employee was created (Customer API, web interface, import).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["employeeCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An employee’s name or address changed.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["employeeUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An employee was deleted (offboarded); their training history stays.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["employeeDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A group was created.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["groupCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A group was renamed or its description changed.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["groupUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A group was deleted.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["groupDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.membership_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Employees joined or left a group (replacement, addition, removal, an employee deleted): the ids that were added and removed.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["groupMembershipChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.campaign_launched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training campaign was launched (at once, or by the scheduler at its start).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["trainingCampaignLaunchedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.campaign_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training campaign was stopped (completed).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["trainingCampaignCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.enrollment_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An employee was enrolled in a training campaign (its launch, or joining a target group of an active campaign).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["trainingEnrollmentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.enrollment_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An enrolled employee completed the training (passed the last quiz).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["trainingEnrollmentCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.enrollment_overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The campaign’s due date passed and the enrollment is not completed (sent once per enrollment).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["trainingEnrollmentOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phishing.campaign_launched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A phishing campaign started (its simulations are being sent).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["phishingCampaignLaunchedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phishing.campaign_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A phishing campaign completed (its window and grace period ended, or it was stopped).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["phishingCampaignCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phishing.simulation_clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person clicked a simulation’s link for the first time (scanners excluded).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["phishingSimulationClickedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phishing.simulation_submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person submitted the simulation’s landing-page form for the first time.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["phishingSimulationSubmittedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "phishing.simulation_reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person reported a simulation for the first time.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["phishingSimulationReportedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent only by “Send test event” to one endpoint, whatever its filter: check that your receiver verifies the signature.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         */
+        post: operations["webhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -9684,6 +10045,1100 @@ export interface operations {
                         code?: "service_unavailable";
                     };
                 };
+            };
+        };
+    };
+    employeeCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "employee.created",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 17,
+                 *         "first_name": "Ann",
+                 *         "last_name": "Lee",
+                 *         "email": "ann.lee@example.com",
+                 *         "created_at": "2026-11-22T09:14:03.512Z",
+                 *         "updated_at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "employee.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "employee.updated",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 17,
+                 *         "first_name": "Ann",
+                 *         "last_name": "Lee",
+                 *         "email": "ann.lee@example.com",
+                 *         "created_at": "2026-11-22T09:14:03.512Z",
+                 *         "updated_at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "employee.updated";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "employee.deleted",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 17
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "employee.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "group.created",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 3,
+                 *         "name": "Sales",
+                 *         "description": "Everyone in sales",
+                 *         "employee_count": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "group.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "group.updated",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 3,
+                 *         "name": "Sales",
+                 *         "description": "Everyone in sales",
+                 *         "employee_count": 2
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "group.updated";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "group.deleted",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 3
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "group.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    groupMembershipChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "group.membership_changed",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "group": {
+                 *           "id": 3,
+                 *           "name": "Sales",
+                 *           "description": "Everyone in sales",
+                 *           "employee_count": 2
+                 *         },
+                 *         "added_employee_ids": [
+                 *           21,
+                 *           22
+                 *         ],
+                 *         "removed_employee_ids": [
+                 *           18
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "group.membership_changed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trainingCampaignLaunchedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "training.campaign_launched",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 5,
+                 *         "name": "Security basics 2026",
+                 *         "description": "",
+                 *         "status": "active",
+                 *         "group_ids": [
+                 *           3
+                 *         ],
+                 *         "courses": [
+                 *           {
+                 *             "key": "phishing-basics",
+                 *             "title": "Phishing basics"
+                 *           }
+                 *         ],
+                 *         "start_date": "2026-11-22T09:14:03.512Z",
+                 *         "due_date": "2026-12-22T09:14:03.512Z",
+                 *         "reminder_days": [
+                 *           7,
+                 *           1
+                 *         ],
+                 *         "enroll_new_members": true,
+                 *         "launched_at": "2026-11-22T09:14:03.512Z",
+                 *         "completed_at": null,
+                 *         "enrolled_count": 2,
+                 *         "completed_count": 0,
+                 *         "completion_rate": 0,
+                 *         "created_at": "2026-11-22T09:14:03.512Z",
+                 *         "updated_at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "training.campaign_launched";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trainingCampaignCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "training.campaign_completed",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 5,
+                 *         "name": "Security basics 2026",
+                 *         "description": "",
+                 *         "status": "completed",
+                 *         "group_ids": [
+                 *           3
+                 *         ],
+                 *         "courses": [
+                 *           {
+                 *             "key": "phishing-basics",
+                 *             "title": "Phishing basics"
+                 *           }
+                 *         ],
+                 *         "start_date": "2026-11-22T09:14:03.512Z",
+                 *         "due_date": "2026-12-22T09:14:03.512Z",
+                 *         "reminder_days": [
+                 *           7,
+                 *           1
+                 *         ],
+                 *         "enroll_new_members": true,
+                 *         "launched_at": "2026-11-22T09:14:03.512Z",
+                 *         "completed_at": "2026-11-22T09:14:03.512Z",
+                 *         "enrolled_count": 2,
+                 *         "completed_count": 0,
+                 *         "completion_rate": 0,
+                 *         "created_at": "2026-11-22T09:14:03.512Z",
+                 *         "updated_at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "training.campaign_completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trainingEnrollmentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "training.enrollment_created",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 5,
+                 *         "enrollment": {
+                 *           "id": 41,
+                 *           "employee": {
+                 *             "id": 17,
+                 *             "first_name": "Ann",
+                 *             "last_name": "Lee",
+                 *             "email": "ann.lee@example.com"
+                 *           },
+                 *           "status": "not_started",
+                 *           "enrolled_at": "2026-11-22T09:14:03.512Z",
+                 *           "started_at": null,
+                 *           "completed_at": null,
+                 *           "score": null
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "training.enrollment_created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trainingEnrollmentCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "training.enrollment_completed",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 5,
+                 *         "enrollment": {
+                 *           "id": 41,
+                 *           "employee": {
+                 *             "id": 17,
+                 *             "first_name": "Ann",
+                 *             "last_name": "Lee",
+                 *             "email": "ann.lee@example.com"
+                 *           },
+                 *           "status": "completed",
+                 *           "enrolled_at": "2026-11-22T09:14:03.512Z",
+                 *           "started_at": "2026-11-22T09:14:03.512Z",
+                 *           "completed_at": "2026-11-22T09:14:03.512Z",
+                 *           "score": 90
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "training.enrollment_completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    trainingEnrollmentOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "training.enrollment_overdue",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 5,
+                 *         "enrollment": {
+                 *           "id": 41,
+                 *           "employee": {
+                 *             "id": 17,
+                 *             "first_name": "Ann",
+                 *             "last_name": "Lee",
+                 *             "email": "ann.lee@example.com"
+                 *           },
+                 *           "status": "in_progress",
+                 *           "enrolled_at": "2026-11-22T09:14:03.512Z",
+                 *           "started_at": "2026-11-22T09:14:03.512Z",
+                 *           "completed_at": null,
+                 *           "score": null
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "training.enrollment_overdue";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    phishingCampaignLaunchedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "phishing.campaign_launched",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 8,
+                 *         "name": "Q4 phishing",
+                 *         "status": "running",
+                 *         "group_ids": [
+                 *           3
+                 *         ],
+                 *         "template_keys": [
+                 *           "builtin:parcel-delivery"
+                 *         ],
+                 *         "launched_at": "2026-11-22T09:14:03.512Z",
+                 *         "completed_at": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "phishing.campaign_launched";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    phishingCampaignCompletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "phishing.campaign_completed",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 8,
+                 *         "name": "Q4 phishing",
+                 *         "status": "completed",
+                 *         "group_ids": [
+                 *           3
+                 *         ],
+                 *         "template_keys": [
+                 *           "builtin:parcel-delivery"
+                 *         ],
+                 *         "launched_at": "2026-11-22T09:14:03.512Z",
+                 *         "completed_at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "phishing.campaign_completed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    phishingSimulationClickedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "phishing.simulation_clicked",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 8,
+                 *         "recipient_id": 120,
+                 *         "employee_id": 17,
+                 *         "template": "builtin:parcel-delivery",
+                 *         "status": "clicked",
+                 *         "at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "phishing.simulation_clicked";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    phishingSimulationSubmittedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "phishing.simulation_submitted",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 8,
+                 *         "recipient_id": 120,
+                 *         "employee_id": 17,
+                 *         "template": "builtin:parcel-delivery",
+                 *         "status": "clicked",
+                 *         "at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "phishing.simulation_submitted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    phishingSimulationReportedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "phishing.simulation_reported",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "campaign_id": 8,
+                 *         "recipient_id": 120,
+                 *         "employee_id": 17,
+                 *         "template": "builtin:parcel-delivery",
+                 *         "status": "clicked",
+                 *         "at": "2026-11-22T09:14:03.512Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "phishing.simulation_reported";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook.test",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "endpoint_id": 1,
+                 *         "message": "This is a test event from Vigil."
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
