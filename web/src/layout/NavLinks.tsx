@@ -42,7 +42,7 @@ function accountItems(accountId: number): Item[] {
       icon: icon(IconMailExclamation),
     },
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
-    { label: 'API keys', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
+    { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
   ];
 }

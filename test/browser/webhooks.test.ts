@@ -1,0 +1,78 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInPage, startVigil, type Vigil } from './harness.js';
+
+// The Integration area's webhooks, end to end: an administrator adds an endpoint (a receiver of
+// this test's own on 127.0.0.1, which the operator allowed), sends a test event, and the
+// receiver verifies its signature with the secret the page showed once.
+
+const received: { body: string; headers: IncomingHttpHeaders }[] = [];
+const receiver = createServer((req, res) => {
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => {
+    body += chunk;
+  });
+  req.on('end', () => {
+    received.push({ body, headers: req.headers });
+    res.writeHead(204).end();
+  });
+});
+
+let vigil: Vigil;
+let hookUrl: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/vigil/webhooks`;
+  vigil = await startVigil({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'on', WEBHOOKS_ALLOW_HTTP: 'on' });
+});
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+async function until<T>(what: () => T | undefined, label: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = what();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('webhooks in the Integration area', () => {
+  it('adds an endpoint whose secret is shown once, sends a signed test event, and logs the delivery', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Hooks Co');
+    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
+    await page.goto(`/admin/a/${account.id}/integration`);
+    await page.getByText('No webhook endpoints yet').waitFor();
+
+    await page.getByRole('button', { name: 'New Endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New webhook endpoint' });
+    await dialog.getByLabel('URL').fill(hookUrl);
+    await dialog.getByRole('button', { name: 'Create Endpoint' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
+    const secret = await shown.getByLabel('Signing secret').inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    const table = page.getByRole('table', { name: 'Webhook endpoints' });
+    await table.getByText(hookUrl).waitFor();
+    await table.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
+    const delivery = await until(() => received[0], 'the test event');
+    const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as {
+      type: string;
+    };
+    expect(event.type).toBe('webhook.test');
+
+    await table.getByRole('button', { name: `Deliveries of ${hookUrl}` }).click();
+    const log = page.getByRole('table', { name: 'Webhook deliveries' });
+    await log.getByText('webhook.test').first().waitFor();
+    await log.getByText('succeeded').first().waitFor();
+    await log.getByText('204').first().waitFor();
+    await page.waitForTimeout(600); // the dialog's opening transition, for the screenshot
+    await page.screenshot({ path: 'docs/screenshots/integration-webhook-deliveries.png' });
+    await context.close();
+  });
+});
