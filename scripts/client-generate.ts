@@ -42,10 +42,17 @@ function routesTable(document: Record<string, unknown>): string {
       if (id) rows.push(`  ${id}: { method: '${method.toUpperCase()}', path: '${path}' },`);
     }
   }
-  return `/** Method and path of every operation, by operationId. */
+  const webhooks = (document.webhooks ?? {}) as Record<string, Record<string, { operationId?: string }>>;
+  const events = Object.values(webhooks).flatMap((item) =>
+    METHODS.flatMap((method) => (item[method]?.operationId ? [`'${item[method].operationId}'`] : [])),
+  );
+  return `/** The operations of the document's \`webhooks\`: the events Vigil sends you, not operations you call. */
+export type WebhookEventOperationId = ${events.length > 0 ? events.join(' | ') : 'never'};
+
+/** Method and path of every operation, by operationId. */
 export const operationRoutes = {
 ${rows.join('\n')}
-} as const satisfies { [K in keyof operations]: { method: string; path: string } };
+} as const satisfies { [K in Exclude<keyof operations, WebhookEventOperationId>]: { method: string; path: string } };
 `;
 }
 

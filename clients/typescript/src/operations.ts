@@ -1,8 +1,9 @@
-import type { components, operations } from './generated/customer-api.js';
+import type { components, operationRoutes, operations } from './generated/customer-api.js';
 
 /** Types of each operation of the Customer API, read from the generated document types. */
 
-export type OperationId = keyof operations;
+/** The operations a client calls (the document's `webhooks` are what Vigil calls). */
+export type OperationId = keyof typeof operationRoutes;
 type Op<K extends OperationId> = operations[K];
 
 /** The path parameters of an operation (`{ group_id: number }`), or never. */

@@ -11144,6 +11144,9 @@ export interface operations {
     };
 }
 
+/** The operations of the document's `webhooks`: the events Vigil sends you, not operations you call. */
+export type WebhookEventOperationId = 'employeeCreatedEvent' | 'employeeUpdatedEvent' | 'employeeDeletedEvent' | 'groupCreatedEvent' | 'groupUpdatedEvent' | 'groupDeletedEvent' | 'groupMembershipChangedEvent' | 'trainingCampaignLaunchedEvent' | 'trainingCampaignCompletedEvent' | 'trainingEnrollmentCreatedEvent' | 'trainingEnrollmentCompletedEvent' | 'trainingEnrollmentOverdueEvent' | 'phishingCampaignLaunchedEvent' | 'phishingCampaignCompletedEvent' | 'phishingSimulationClickedEvent' | 'phishingSimulationSubmittedEvent' | 'phishingSimulationReportedEvent' | 'webhookTestEvent';
+
 /** Method and path of every operation, by operationId. */
 export const operationRoutes = {
   getHealth: { method: 'GET', path: '/healthz' },
@@ -11179,4 +11182,4 @@ export const operationRoutes = {
   rotateWebhookSecret: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/rotate-secret/' },
   listWebhookDeliveries: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/' },
   resendWebhookDelivery: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}/resend/' },
-} as const satisfies { [K in keyof operations]: { method: string; path: string } };
+} as const satisfies { [K in Exclude<keyof operations, WebhookEventOperationId>]: { method: string; path: string } };
