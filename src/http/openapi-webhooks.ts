@@ -97,7 +97,7 @@ secret). Answer 2xx within 10 seconds; otherwise the delivery is retried after 5
 \`\`\`js
 import { Webhook } from 'standardwebhooks'; // npm install standardwebhooks
 
-const wh = new Webhook(process.env.VIGIL_WEBHOOK_SECRET); // whsec_…
+const wh = new Webhook(endpointSecret); // the endpoint's secret, whsec_…
 // rawBody: the request body exactly as received (a string or Buffer), headers: the request's headers
 const event = wh.verify(rawBody, headers); // throws if forged, altered or older than 5 minutes
 console.log(event.type, event.data);
