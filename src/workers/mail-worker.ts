@@ -13,6 +13,7 @@ import { classifySendError, MailSendError, type MailTransport } from '../modules
 import { recordSimulationOutcome } from '../modules/phishing/phishing.delivery.js';
 import { type Clock, systemClock } from './clock.js';
 import { retryDelay, SendRate } from './send-rate.js';
+import { eachConcurrently, IdleWait } from './worker-pacing.js';
 
 /** What the workers log through (pino's logger fits). */
 export interface WorkerLog {
@@ -56,15 +57,6 @@ type Outcome = keyof MailTotals | 'lost';
 /** The longest the worker waits before trying an unavailable mail server again. */
 const MAX_PAUSE_MS = 5 * 60_000;
 
-/** Runs `fn` over `items`, at most `limit` at a time, in order of start. */
-async function eachConcurrently<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runner = async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, runner));
-}
-
 /**
  * The mail worker: claims due messages from the queue in small batches, renders each from
  * current data, records what it is about to send, sends with at most `concurrency` in flight
@@ -84,7 +76,7 @@ export class MailWorker {
   private readonly abort = new AbortController();
   private stopping = false;
   private loop: Promise<void> | undefined;
-  private wakeIdle: (() => void) | undefined;
+  private readonly idle = new IdleWait();
   /** No claims before this time: the mail server was unavailable. */
   private pausedUntil = 0;
   private serverFailures = 0;
@@ -177,14 +169,14 @@ export class MailWorker {
           this.options.log.error({ err }, 'mail worker: could not process the queue');
         }
         const pause = this.pausedUntil - this.clock.now();
-        if (!full && !this.stopping) await this.idle(Math.max(this.options.pollMs, pause));
+        if (!full && !this.stopping) await this.idle.wait(Math.max(this.options.pollMs, pause));
       }
     })();
   }
 
   /** Looks for due messages now (something was just queued). */
   wake(): void {
-    this.wakeIdle?.();
+    this.idle.wake();
   }
 
   /**
@@ -222,19 +214,6 @@ export class MailWorker {
     );
     this.pausedUntil = Math.max(this.pausedUntil, now + pause);
     this.options.log.warn({ pause_ms: pause }, 'mail worker: the mail server is unavailable; pausing');
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const finish = () => {
-        clearTimeout(timer);
-        this.wakeIdle = undefined;
-        resolve();
-      };
-      timer = setTimeout(finish, ms);
-      this.wakeIdle = finish;
-    });
   }
 
   /**

@@ -19,6 +19,7 @@ import {
 } from '../modules/webhooks/webhooks.transport.js';
 import { type Clock, systemClock } from './clock.js';
 import type { WorkerLog } from './mail-worker.js';
+import { eachConcurrently, IdleWait } from './worker-pacing.js';
 
 /**
  * The Standard Webhooks retry schedule: after the first attempt (at once) fails, the next ones
@@ -70,7 +71,7 @@ export class WebhookWorker {
   private readonly batchSize: number;
   private stopping = false;
   private loop: Promise<void> | undefined;
-  private wakeIdle: (() => void) | undefined;
+  private readonly idle = new IdleWait();
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -96,19 +97,14 @@ export class WebhookWorker {
     // A delivery begun in the lease's first half ends (timeout) before the claim does.
     const startBy = now + leaseMs / 2;
     const unstarted: DeliveryClaim[] = [];
-    let next = 0;
-    const runner = async () => {
-      while (next < claims.length) {
-        const claim = claims[next++] as DeliveryClaim;
-        if (this.stopping || this.clock.now() > startBy) {
-          unstarted.push(claim);
-          continue;
-        }
-        const outcome = await this.deliver(claim, contexts.get(claim.id));
-        if (outcome !== 'lost') totals[outcome]++;
+    await eachConcurrently(claims, concurrency, async (claim) => {
+      if (this.stopping || this.clock.now() > startBy) {
+        unstarted.push(claim);
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, runner));
+      const outcome = await this.deliver(claim, contexts.get(claim.id));
+      if (outcome !== 'lost') totals[outcome]++;
+    });
     if (unstarted.length > 0) await releaseDeliveryClaims(db, unstarted, this.clock.now());
     return { ...totals, claimed: claims.length, full: claims.length === this.batchSize };
   }
@@ -132,13 +128,13 @@ export class WebhookWorker {
         } catch (err) {
           this.options.log.error({ err }, 'webhook worker: could not process the queue');
         }
-        if (!full && !this.stopping) await this.idle(this.options.pollMs ?? 1000);
+        if (!full && !this.stopping) await this.idle.wait(this.options.pollMs ?? 1000);
       }
     })();
   }
 
   wake(): void {
-    this.wakeIdle?.();
+    this.idle.wake();
   }
 
   /** Stops claiming; deliveries under way finish (each within its timeout). */
@@ -146,20 +142,6 @@ export class WebhookWorker {
     this.stopping = true;
     this.wake();
     await this.loop;
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeIdle = undefined;
-        resolve();
-      }, ms);
-      this.wakeIdle = () => {
-        clearTimeout(timer);
-        this.wakeIdle = undefined;
-        resolve();
-      };
-    });
   }
 
   /** Signs and sends one claimed delivery and records what happened; never throws. */
