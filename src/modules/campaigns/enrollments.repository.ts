@@ -2,16 +2,12 @@ import { sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import { idRows } from '../../db/value-table.js';
+import { inactiveEmployees } from '../employees/employees.repository.js';
 import { ownCampaignId } from './campaigns.repository.js';
 
 /** The states a learner's enrollment is shown in. `overdue`: not completed and past the due date. */
 export const ENROLLMENT_STATUSES = ['not_started', 'in_progress', 'completed', 'overdue'] as const;
 export type EnrollmentStatus = (typeof ENROLLMENT_STATUSES)[number];
-
-/** The account's deactivated employees (a subquery: few rows, read through employees_inactive_idx). */
-export function inactiveEmployees(accountId: number) {
-  return sql`select id from employees where account_id = ${accountId} and active = 0`;
-}
 
 /**
  * Enrolls the members of the account's campaign's target groups whose id is in (`after`, `upTo`],

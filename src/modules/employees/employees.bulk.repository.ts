@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
 import { sliceSize, slices } from '../../db/id-slices.js';
-import type { EmployeeRow } from './employees.repository.js';
+import { EMPLOYEE_COLUMNS, type EmployeeRow } from './employees.repository.js';
 
 /**
  * The set-based statements of a bulk upsert (employees.bulk.ts): each reads or writes a slice
@@ -18,17 +18,12 @@ export interface UpsertValues {
   search_text: string;
 }
 
-const RETURNED = sql.raw(
-  'id, account_id, first_name, last_name, email, email_normalized, created_at, updated_at',
-);
-const RETURNED_E = sql.raw(
-  'e.id, e.account_id, e.first_name, e.last_name, e.email, e.email_normalized, e.created_at, e.updated_at',
-);
-
+/** The columns an EmployeeRow holds (EMPLOYEE_COLUMNS), as a select or returning list, each prefixed. */
+const columns = (prefix: string) => sql.raw(EMPLOYEE_COLUMNS.map((c) => `${prefix}${c}`).join(', '));
+const RETURNED = columns('');
+const RETURNED_E = columns('e.');
 // json_each has an `id` column too: name the table's.
-const RETURNED_T = sql.raw(
-  'employees.id, employees.account_id, employees.first_name, employees.last_name, employees.email, employees.email_normalized, employees.created_at, employees.updated_at',
-);
+const RETURNED_T = columns('employees.');
 
 const asRows = (rows: EmployeeRow[]): EmployeeRow[] =>
   rows.map((r) => ({

@@ -26,11 +26,25 @@ import {
   UpdateGroupBody,
   updateGroupResponses,
 } from './groups.schemas.js';
-import { createGroup, deleteGroup, findGroups, readGroupDetail, updateGroup } from './groups.service.js';
+import {
+  createGroup,
+  deleteGroup,
+  findGroups,
+  type GroupDetail,
+  readGroupDetail,
+  updateGroup,
+} from './groups.service.js';
 
 export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Remembered group lists, checked against the account's groups revision on every request.
   const groupPages = createGroupPagesCache();
+
+  /** A group's detail with its ETag: the answer of a read and of every group write. */
+  const sendDetail = (reply: FastifyReply, detail: GroupDetail<Iterable<string> | AsyncIterable<string>>) =>
+    sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail));
+  /** The group as it now is. */
+  const sendGroup = (reply: FastifyReply, accountId: number, groupId: number) =>
+    readGroupDetail(app.db, accountId, groupId, (detail) => sendDetail(reply, detail));
 
   app.get(
     '/customer/groups/',
@@ -97,10 +111,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: { permission: 'groups:read' },
     },
-    async (request, reply) =>
-      readGroupDetail(app.db, request.auth.accountId, request.params.group_id, (detail) =>
-        sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail)),
-      ),
+    async (request, reply) => sendGroup(reply, request.auth.accountId, request.params.group_id),
   );
 
   app.put(
@@ -128,15 +139,9 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: request.body.description,
         ifMatch: request.headers['if-match'],
       });
-      return sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail));
+      return sendDetail(reply, detail);
     },
   );
-
-  /** The group as it now is, with its ETag (the answer of every group write). */
-  const sendGroup = (reply: FastifyReply, accountId: number, groupId: number) =>
-    readGroupDetail(app.db, accountId, groupId, (detail) =>
-      sendJsonPieces(reply.header('ETag', detail.etag), presentGroupDetail(detail)),
-    );
 
   app.post(
     '/customer/groups/',

@@ -3,6 +3,7 @@ import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import type { DB, MessageKind, MessageStatus, MessagesTable } from '../../db/schema.js';
 import { idRows } from '../../db/value-table.js';
+import { inactiveEmployees } from '../employees/employees.repository.js';
 
 /**
  * SQL of an account's messages: queueing them (mail.queue.ts) and the outbox (the admin API),
@@ -53,9 +54,7 @@ export async function insertCampaignMessages(
     // A deleted employee's enrollment is a record only: nobody to write to.
     .where('e.employee_deleted_at', 'is', null)
     // Nor to a deactivated one (SCIM `active: false`): no invitation, no reminder.
-    .where(
-      sql<boolean>`e.employee_id not in (select id from employees where account_id = ${accountId} and active = 0)`,
-    );
+    .where(sql<boolean>`e.employee_id not in (${inactiveEmployees(accountId)})`);
   if (messages.enrollmentIds) {
     source = source.where(sql<boolean>`e.id in (select id from ${idRows(trx, messages.enrollmentIds)})`);
   }

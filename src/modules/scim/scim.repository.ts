@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
-import type { EmployeeRow } from '../employees/employees.repository.js';
+import { EMPLOYEE_COLUMNS, type EmployeeRow } from '../employees/employees.repository.js';
 import type { GroupRow } from '../groups/groups.repository.js';
 
 /** SQL that only SCIM reads need: people and groups by what identity providers look them up by. */
@@ -12,19 +12,6 @@ export interface UserLookup {
   id?: number;
   active?: boolean;
 }
-
-const USER_COLUMNS = [
-  'id',
-  'account_id',
-  'first_name',
-  'last_name',
-  'email',
-  'email_normalized',
-  'created_at',
-  'updated_at',
-  'active',
-  'external_id',
-] as const;
 
 function users(db: Db, accountId: number, lookup: UserLookup) {
   let query = db.selectFrom('employees').where('account_id', '=', accountId);
@@ -49,7 +36,7 @@ export function usersPage(
   offset: number,
 ): Promise<EmployeeRow[]> {
   return users(db, accountId, lookup)
-    .select(USER_COLUMNS)
+    .select(EMPLOYEE_COLUMNS)
     .orderBy('id')
     .limit(limit)
     .offset(offset)

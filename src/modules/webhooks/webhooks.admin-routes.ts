@@ -51,11 +51,6 @@ const Secret = Type.Object(
 
 /** The Integration area: an account's webhook endpoints and their delivery logs. */
 export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Read when a request comes (the documents are built from these routes without a configuration).
-  const policy = () => ({
-    allowHttp: app.config.webhooks.allowHttp,
-    allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks,
-  });
   const accountId = (request: Parameters<typeof accountOf>[0]) => accountOf(request).accountId;
 
   app.get(
@@ -69,8 +64,8 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({
-      allow_http: policy().allowHttp,
-      allow_private_networks: policy().allowPrivateNetworks,
+      allow_http: app.config.webhooks.allowHttp,
+      allow_private_networks: app.config.webhooks.allowPrivateNetworks,
       event_types: WEBHOOK_EVENTS.filter((e) =>
         (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type),
       ).map((e) => ({ type: e.type, description: e.description })),
@@ -114,7 +109,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         url: request.body.url,
         description: request.body.description,
         eventTypes: request.body.event_types,
-        policy: policy(),
+        policy: app.config.webhooks,
       });
       return reply.code(201).send(presentEndpointWithSecret(endpoint));
     },
@@ -145,7 +140,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: request.body.description,
           eventTypes: request.body.event_types,
           enabled: request.body.enabled,
-          policy: policy(),
+          policy: app.config.webhooks,
         }),
       ),
   );

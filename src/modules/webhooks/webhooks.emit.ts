@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.js';
 import { slices } from '../../db/id-slices.js';
+import { iso } from '../../time.js';
 import type { WebhookEventType } from './webhooks.catalogue.js';
 import { enabledEndpointsOfAccount, insertDeliveries, insertEvents } from './webhooks.repository.js';
 import { generateMessageId } from './webhooks.signing.js';
@@ -14,6 +15,16 @@ export interface WebhookEventInput {
 export type WebhookEvents =
   | readonly WebhookEventInput[]
   | (() => readonly WebhookEventInput[] | Promise<readonly WebhookEventInput[]>);
+
+/** The stored row of one event: its id for `webhook-id`, and the body as every attempt sends it. */
+export function eventRow(event: WebhookEventInput, now: number) {
+  return {
+    message_id: generateMessageId(),
+    type: event.type,
+    payload: JSON.stringify({ type: event.type, timestamp: iso(now), data: event.data }),
+    created_at: now,
+  };
+}
 
 /** Rows per insert statement (SQLite binds at most 32,766 values). */
 const EVENTS_PER_STATEMENT = 500;
@@ -62,7 +73,6 @@ export async function emitWebhookEvents(
   const endpoints = await listenersOf(trx, accountId);
   if (endpoints.length === 0) return 0;
   const list = typeof events === 'function' ? await events() : (events as readonly WebhookEventInput[]);
-  const timestamp = new Date(now).toISOString();
   const wanted = list
     .map((event) => ({ event, endpointIds: listening(endpoints, event.type) }))
     .filter((e) => e.endpointIds.length > 0);
@@ -71,12 +81,7 @@ export async function emitWebhookEvents(
     const ids = await insertEvents(
       trx,
       accountId,
-      slice.map(({ event }) => ({
-        message_id: generateMessageId(),
-        type: event.type,
-        payload: JSON.stringify({ type: event.type, timestamp, data: event.data }),
-        created_at: now,
-      })),
+      slice.map(({ event }) => eventRow(event, now)),
     );
     const deliveries = slice.flatMap(({ endpointIds }, i) =>
       endpointIds.map((endpoint_id) => ({ endpoint_id, event_id: ids[i] as number })),

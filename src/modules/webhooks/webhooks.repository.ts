@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { countRows } from '../../db/count.js';
 import type { Db } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type {
@@ -81,13 +82,8 @@ export async function listEndpoints(
   return (await query.execute()) as EndpointRow[];
 }
 
-export async function countEndpoints(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countEndpoints(db: Db, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('webhook_endpoints').where('account_id', '=', accountId));
 }
 
 export async function updateEndpointRow(
@@ -217,14 +213,13 @@ export function listDeliveries(
     .execute();
 }
 
-export async function countDeliveries(db: Db, accountId: number, endpointId: number): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countDeliveries(db: Db, accountId: number, endpointId: number): Promise<number> {
+  return countRows(
+    db
+      .selectFrom('webhook_deliveries')
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId),
+  );
 }
 
 export function findDelivery(

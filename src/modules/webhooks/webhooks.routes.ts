@@ -37,12 +37,6 @@ const base = '/customer/webhooks/endpoints/';
  * belong to the `employees` access point: reading needs `employees:read`, managing `employees:write`.
  */
 export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Read when a request comes (the documents are built from these routes without a configuration).
-  const policy = () => ({
-    allowHttp: app.config.webhooks.allowHttp,
-    allowPrivateNetworks: app.config.webhooks.allowPrivateNetworks,
-  });
-
   app.get(
     base,
     {
@@ -84,7 +78,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         url: request.body.url,
         description: request.body.description,
         eventTypes: request.body.event_types,
-        policy: policy(),
+        policy: app.config.webhooks,
       });
       reply.header('Location', absoluteUrl(request, `${app.apiPrefix}${base}${endpoint.id}/`));
       return reply.status(201).send(presentEndpointWithSecret(endpoint));
@@ -130,7 +124,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: request.body.description,
           eventTypes: request.body.event_types,
           enabled: request.body.enabled,
-          policy: policy(),
+          policy: app.config.webhooks,
         }),
       ),
   );

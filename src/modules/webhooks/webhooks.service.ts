@@ -11,6 +11,7 @@ import {
 } from '../../pagination.js';
 import { refusedHost } from './webhooks.addresses.js';
 import { isWebhookEventType, type WebhookEventType } from './webhooks.catalogue.js';
+import { eventRow } from './webhooks.emit.js';
 import {
   cancelQueuedDeliveries,
   countDeliveries,
@@ -27,7 +28,7 @@ import {
   listEndpoints,
   updateEndpointRow,
 } from './webhooks.repository.js';
-import { generateMessageId, generateWebhookSecret } from './webhooks.signing.js';
+import { generateWebhookSecret } from './webhooks.signing.js';
 
 /** What the operator allows endpoints to be (config.webhooks). */
 export interface WebhookPolicy {
@@ -130,18 +131,6 @@ export async function getEndpoint(db: Db, accountId: number, endpointId: number)
 
 export function endpointsOfAccount(db: Db, accountId: number): Promise<WebhookEndpoint[]> {
   return listEndpoints(db, accountId);
-}
-
-export function pageOfEndpoints(
-  db: Db,
-  accountId: number,
-  window: ListWindow,
-): Promise<ListPage<WebhookEndpoint>> {
-  return readList(
-    window,
-    () => countEndpoints(db, accountId),
-    (limit, offset) => listEndpoints(db, accountId, { limit, offset }),
-  );
 }
 
 /** A Customer API page of the account's endpoints, by id. */
@@ -296,14 +285,7 @@ export async function sendTestEvent(db: Db, accountId: number, endpointId: numbe
     await enabledEndpoint(trx, accountId, endpointId);
     const now = Date.now();
     const data = { endpoint_id: endpointId, message: 'This is a test event from Vigil.' };
-    const [eventId] = await insertEvents(trx, accountId, [
-      {
-        message_id: generateMessageId(),
-        type: 'webhook.test',
-        payload: JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data }),
-        created_at: now,
-      },
-    ]);
+    const [eventId] = await insertEvents(trx, accountId, [eventRow({ type: 'webhook.test', data }, now)]);
     return queueOne(trx, accountId, endpointId, eventId as number);
   });
 }
