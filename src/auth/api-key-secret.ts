@@ -9,7 +9,12 @@ import { createHash, randomBytes } from 'node:crypto';
 export const KEY_PREFIX = 'vgl_';
 const BODY_LENGTH = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_PATTERN = /^vgl_[0-9A-Za-z]{32,128}$/;
+const KEY_PATTERN = secretPattern(KEY_PREFIX);
+
+/** What a well-formed `<prefix><base62>` secret looks like; anything else is refused unread. */
+export function secretPattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix}[0-9A-Za-z]{32,128}$`);
+}
 
 /** Uniformly random base62 text (rejection sampling: no modulo bias). */
 export function randomBase62(length: number): string {
@@ -33,9 +38,15 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** A new `<prefix>` + 40 base62 secret, the part lists show (the prefix and 8 more characters) and its hash. */
+export function generatePrefixedSecret(prefix: string): { secret: string; prefix: string; hash: string } {
+  const secret = prefix + randomBase62(BODY_LENGTH);
+  return { secret, prefix: secret.slice(0, prefix.length + 8), hash: hashApiKey(secret) };
+}
+
 export function generateApiKey(): NewSecret {
-  const key = KEY_PREFIX + randomBase62(BODY_LENGTH);
-  return { key, prefix: key.slice(0, KEY_PREFIX.length + 8), hash: hashApiKey(key) };
+  const { secret, ...rest } = generatePrefixedSecret(KEY_PREFIX);
+  return { key: secret, ...rest };
 }
 
 /** A well-formed key; anything else is invalid without asking the database. */

@@ -1,4 +1,4 @@
-import { hashApiKey, randomBase62 } from './api-key-secret.js';
+import { generatePrefixedSecret, hashApiKey, secretPattern } from './api-key-secret.js';
 
 /**
  * SCIM bearer tokens: `vgs_` + 40 base62 characters (≈238 random bits), made and stored as API
@@ -7,8 +7,7 @@ import { hashApiKey, randomBase62 } from './api-key-secret.js';
  */
 
 export const SCIM_TOKEN_PREFIX = 'vgs_';
-const BODY_LENGTH = 40;
-const TOKEN_PATTERN = /^vgs_[0-9A-Za-z]{32,128}$/;
+const TOKEN_PATTERN = secretPattern(SCIM_TOKEN_PREFIX);
 
 export interface NewScimToken {
   token: string;
@@ -20,8 +19,8 @@ export interface NewScimToken {
 export const hashScimToken = hashApiKey;
 
 export function generateScimToken(): NewScimToken {
-  const token = SCIM_TOKEN_PREFIX + randomBase62(BODY_LENGTH);
-  return { token, prefix: token.slice(0, SCIM_TOKEN_PREFIX.length + 8), hash: hashScimToken(token) };
+  const { secret, ...rest } = generatePrefixedSecret(SCIM_TOKEN_PREFIX);
+  return { token: secret, ...rest };
 }
 
 /** A well-formed token; anything else is refused without asking the database. */
