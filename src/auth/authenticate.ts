@@ -34,10 +34,30 @@ export interface AuthOptions {
   onRateLimited?: (kind: 'key' | 'address') => void;
 }
 
-function setBudgetHeaders(reply: FastifyReply, budget: Budget): void {
+/** The key's (or token's) budget, on every answer after it was counted. */
+export function setBudgetHeaders(reply: FastifyReply, budget: Budget): void {
   reply.header('RateLimit-Limit', budget.limit);
   reply.header('RateLimit-Remaining', budget.remaining);
   reply.header('RateLimit-Reset', budget.resetSeconds);
+}
+
+/**
+ * Refuses a request whose credentials are missing or wrong with `error`, or with a 429 once its
+ * address has failed `perMinute` times this minute (guessing keys or tokens is rate limited).
+ */
+export async function refuseAuthentication(
+  limiter: RateLimiter,
+  request: FastifyRequest,
+  perMinute: number,
+  error: Error,
+  onRateLimited?: (kind: 'address') => void,
+): Promise<never> {
+  const budget = await limiter.consume(`ip:${request.ip}`, perMinute);
+  if (!budget.allowed) {
+    onRateLimited?.('address');
+    throw rateLimited(budget.resetSeconds);
+  }
+  throw error;
 }
 
 /**
@@ -54,14 +74,8 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     }
   });
 
-  async function rejectAuthentication(request: FastifyRequest, error: Error): Promise<never> {
-    const budget = await options.limiter.consume(`ip:${request.ip}`, options.failedAuthPerMinute);
-    if (!budget.allowed) {
-      options.onRateLimited?.('address');
-      throw rateLimited(budget.resetSeconds);
-    }
-    throw error;
-  }
+  const rejectAuthentication = (request: FastifyRequest, error: Error) =>
+    refuseAuthentication(options.limiter, request, options.failedAuthPerMinute, error, options.onRateLimited);
 
   app.addHook('onRequest', async (request, reply) => {
     const needed = request.routeOptions.config?.permission;

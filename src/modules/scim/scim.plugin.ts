@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { refuseAuthentication, setBudgetHeaders } from '../../auth/authenticate.js';
 import type { LastUsedTracker } from '../../auth/last-used.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import { AppError, rateLimited } from '../../errors.js';
@@ -63,11 +64,13 @@ export const scimPlugin: FastifyPluginAsync<ScimPluginOptions> = async (app, opt
     throw new AppError('not_found');
   });
 
-  async function refuse(request: FastifyRequest, code: 'scim_token_required' | 'invalid_scim_token') {
-    const budget = await options.limiter.consume(`ip:${request.ip}`, options.failedAuthPerMinute);
-    if (!budget.allowed) throw rateLimited(budget.resetSeconds);
-    throw new AppError(code, { headers: CHALLENGE });
-  }
+  const refuse = (request: FastifyRequest, code: 'scim_token_required' | 'invalid_scim_token') =>
+    refuseAuthentication(
+      options.limiter,
+      request,
+      options.failedAuthPerMinute,
+      new AppError(code, { headers: CHALLENGE }),
+    );
 
   app.addHook('onRequest', async (request, reply) => {
     reply.type(SCIM_CONTENT_TYPE);
@@ -84,9 +87,7 @@ export const scimPlugin: FastifyPluginAsync<ScimPluginOptions> = async (app, opt
     const now = Date.now();
     options.lastUsed.touch(token.tokenId, now);
     const budget = await options.limiter.consume(token.budgetId, options.perMinute);
-    reply.header('RateLimit-Limit', budget.limit);
-    reply.header('RateLimit-Remaining', budget.remaining);
-    reply.header('RateLimit-Reset', budget.resetSeconds);
+    setBudgetHeaders(reply, budget);
     if (!budget.allowed) throw rateLimited(budget.resetSeconds);
   });
 
