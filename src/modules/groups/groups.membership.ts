@@ -122,7 +122,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
           Date.now(),
         );
       }
-      await changed(group);
+      await changed(group, wanted); // the membership is now exactly `wanted`
       return { group, etag: groupEtag(group), members: await readMemberChunks(trx, accountId, groupId) };
     });
   // A large answer waits its turn (largeAnswers) before the transaction begins, holding nothing.
