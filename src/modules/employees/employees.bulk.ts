@@ -1,7 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { FieldErrorCollector, type FieldErrors } from '../../errors.js';
-import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
-import { employeeSearchText } from '../../search-text.js';
+import type { FieldErrors } from '../../errors.js';
 import { emitWebhookEvents } from '../webhooks/webhooks.emit.js';
 import {
   employeesByEmailForUpdate,
@@ -11,6 +9,7 @@ import {
 } from './employees.bulk.repository.js';
 import { presentEmployee } from './employees.presenter.js';
 import type { EmployeeRow } from './employees.repository.js';
+import { checkEmployeeRows } from './employees.rows.js';
 import type { NewEmployee } from './employees.service.js';
 
 /** The most rows one bulk upsert takes (`POST /customer/employees/bulk/`). */
@@ -63,34 +62,24 @@ export async function bulkUpsertEmployees(
 ): Promise<BulkUpsertOutcome> {
   const results: BulkRowResult[] = [];
   const candidates: Candidate[] = [];
-  const firstRowOf = new Map<string, number>();
-  rows.forEach((row, index) => {
-    const errors = new FieldErrorCollector();
-    const first_name = checkName(errors, 'first_name', row.first_name);
-    const last_name = checkName(errors, 'last_name', row.last_name);
-    const email = checkEmail(errors, 'email', row.email);
-    const sent = typeof row.email === 'string' ? email : null;
-    const key = normalizeEmail(email);
-    // Any earlier row with this (valid) address counts, even one refused for its names: which
-    // of two rows for one person the client meant is not ours to guess.
-    const earlier = errors.fields.email ? undefined : firstRowOf.get(key);
-    if (!errors.fields.email && earlier === undefined) firstRowOf.set(key, index);
-    if (Object.keys(errors.fields).length > 0) {
+  for (const checked of checkEmployeeRows(rows)) {
+    const { index, email } = checked;
+    const sent = typeof rows[index]?.email === 'string' ? email : null;
+    if (checked.kind === 'invalid') {
       const error = {
         code: 'validation_failed' as const,
         message: 'Validation failed',
-        details: errors.fields,
+        details: checked.errors,
       };
       results.push({ index, email: sent, status: 'error', error });
-    } else if (earlier !== undefined) {
-      const message = `This address (compared case-insensitively) is already in row ${earlier} of this request`;
+    } else if (checked.kind === 'duplicate') {
+      const message = `This address (compared case-insensitively) is already in row ${checked.of} of this request`;
       results.push({ index, email: sent, status: 'error', error: { code: 'duplicate_email', message } });
     } else {
       results.push({ index, email, status: 'unchanged' });
-      const search_text = employeeSearchText({ first_name, last_name, email });
-      candidates.push({ index, first_name, last_name, email, email_normalized: key, search_text });
+      candidates.push({ index, ...checked.values });
     }
-  });
+  }
 
   const written =
     candidates.length === 0

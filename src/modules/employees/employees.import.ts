@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database.js';
-import { FieldErrorCollector, type FieldErrors, validationFailed } from '../../errors.js';
-import { checkEmail, checkName, normalizeEmail } from '../../fields.js';
-import { employeeSearchText } from '../../search-text.js';
+import { type FieldErrors, validationFailed } from '../../errors.js';
 import { employeesByEmail, insertEmployeesIfNew, type NewEmployeeRow } from './employees.repository.js';
+import { checkEmployeeRows } from './employees.rows.js';
 import type { NewEmployee } from './employees.service.js';
 
 export const MAX_IMPORT_ROWS = 1000;
@@ -44,30 +43,18 @@ export async function importEmployees(
     throw validationFailed({ rows: [`must have at most ${MAX_IMPORT_ROWS} entries`] });
   const results: ImportResult[] = [];
   const candidates: Candidate[] = [];
-  const seen = new Set<string>();
   const now = Date.now();
-  rows.forEach((row, index) => {
-    const errors = new FieldErrorCollector();
-    const first_name = checkName(errors, 'first_name', row.first_name);
-    const last_name = checkName(errors, 'last_name', row.last_name);
-    const email = checkEmail(errors, 'email', row.email);
-    const key = normalizeEmail(email);
-    const earlier = !errors.fields.email && seen.has(key);
-    if (!errors.fields.email) seen.add(key);
-    if (Object.keys(errors.fields).length > 0) results.push({ status: 'invalid', errors: errors.fields });
-    else if (earlier) results.push({ status: 'duplicate' });
+  for (const checked of checkEmployeeRows(rows)) {
+    if (checked.kind === 'invalid') results.push({ status: 'invalid', errors: checked.errors });
+    else if (checked.kind === 'duplicate') results.push({ status: 'duplicate' });
     else {
       results.push({ status: 'would_create' });
-      const values = {
-        first_name,
-        last_name,
-        email,
-        email_normalized: key,
-        search_text: employeeSearchText({ first_name, last_name, email }),
-      };
-      candidates.push({ index, values: { ...values, created_at: now, updated_at: now } });
+      candidates.push({
+        index: checked.index,
+        values: { ...checked.values, created_at: now, updated_at: now },
+      });
     }
-  });
+  }
 
   const existing = await idsByEmail(
     db,
