@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { absoluteUrl } from '../../http/links.js';
 import { presentPage } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
-import { presentTombstone } from '../sync/sync.presenter.js';
-import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
-import { deletedSince } from '../sync/sync.service.js';
+import { registerDeletedList } from '../sync/sync.routes.js';
 import { bulkUpsertEmployees } from './employees.bulk.js';
 import { BULK_BODY_LIMIT, BulkEmployeesBody, bulkEmployeesResponses } from './employees.bulk.schemas.js';
 import { presentEmployee } from './employees.presenter.js';
@@ -94,32 +92,15 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/customer/employees/deleted/',
-    {
-      schema: {
-        operationId: 'listDeletedEmployees',
-        summary: 'List deleted employees’ ids',
-        description:
-          'The ids of the account’s employees deleted (offboarded) at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
-        tags: ['Employees'],
-        querystring: DeletedQuery,
-        response: deletedResponses('employees'),
-      },
-      config: { permission: 'employees:read', since: '2.3.0' },
-    },
-    async (request) => {
-      const { accountId } = request.auth;
-      const page = await deletedSince(
-        app.db,
-        accountId,
-        'employee',
-        request.query.since,
-        pageRequest(request.query),
-      );
-      return presentPage(request, page, presentTombstone);
-    },
-  );
+  registerDeletedList(app, {
+    accessPoint: 'employees',
+    resource: 'employee',
+    operationId: 'listDeletedEmployees',
+    summary: 'List deleted employees’ ids',
+    description:
+      'The ids of the account’s employees deleted (offboarded) at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
+    tag: 'Employees',
+  });
 
   app.get(
     '/customer/employees/:employee_id/',

@@ -2,11 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { sendJsonPieces } from '../../http/json-text.js';
 import { absoluteUrl } from '../../http/links.js';
-import { presentPage, presentPageJson } from '../../http/page-envelope.js';
+import { presentPageJson } from '../../http/page-envelope.js';
 import { pageRequest } from '../../pagination.js';
-import { presentTombstone } from '../sync/sync.presenter.js';
-import { DeletedQuery, deletedResponses } from '../sync/sync.schemas.js';
-import { deletedSince } from '../sync/sync.service.js';
+import { registerDeletedList } from '../sync/sync.routes.js';
 import { createGroupPagesCache } from './groups.cache.js';
 import { addGroupMembers, removeGroupMembers, replaceMembership } from './groups.membership.js';
 import { presentGroupDetail } from './groups.presenter.js';
@@ -72,32 +70,15 @@ export const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/customer/groups/deleted/',
-    {
-      schema: {
-        operationId: 'listDeletedGroups',
-        summary: 'List deleted groups’ ids',
-        description:
-          'The ids of the account’s groups deleted at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
-        tags: ['Groups'],
-        querystring: DeletedQuery,
-        response: deletedResponses('groups'),
-      },
-      config: { permission: 'groups:read', since: '2.3.0' },
-    },
-    async (request) => {
-      const { accountId } = request.auth;
-      const page = await deletedSince(
-        app.db,
-        accountId,
-        'group',
-        request.query.since,
-        pageRequest(request.query),
-      );
-      return presentPage(request, page, presentTombstone);
-    },
-  );
+  registerDeletedList(app, {
+    accessPoint: 'groups',
+    resource: 'group',
+    operationId: 'listDeletedGroups',
+    summary: 'List deleted groups’ ids',
+    description:
+      'The ids of the account’s groups deleted at or after `since`, oldest first: an incremental sync removes them. Paged like every list.',
+    tag: 'Groups',
+  });
 
   app.get(
     '/customer/groups/:group_id/',
