@@ -1,4 +1,6 @@
 import type { Db } from '../../db/database.js';
+import { distinctSorted, sliceSize, slices } from '../../db/id-slices.js';
+import { unknownEmployeeIds } from '../groups/groups.members.repository.js';
 import { addGroupMembers, removeGroupMembers, replaceMembership } from '../groups/groups.membership.js';
 import { createGroup, deleteGroup, type Group, getGroup, updateGroup } from '../groups/groups.service.js';
 import { scimError } from './scim.errors.js';
@@ -6,7 +8,6 @@ import { groupCriteria, memberIdsOfValueFilter } from './scim.filter.js';
 import { applyPatch, attributeNames, type PatchOperation, readPatchBody } from './scim.patch.js';
 import {
   countScimGroups,
-  employeeIdsOfAccount,
   type GroupLookup,
   type MemberRef,
   membersOfGroups,
@@ -65,20 +66,33 @@ export function getScimGroup(db: Db, accountId: number, groupId: number): Promis
   return getGroup(db, accountId, groupId);
 }
 
+/** Which of these positive ids (distinct) are no employee of the account, through the groups module's check. */
+async function unknownUsers(db: Db, accountId: number, ids: number[]): Promise<Set<number>> {
+  const unknown = new Set<number>();
+  for (const slice of slices(distinctSorted(ids), sliceSize(db)))
+    for (const id of await unknownEmployeeIds(db, accountId, slice)) unknown.add(id);
+  return unknown;
+}
+
 /** Member ids as numbers; every one must be a user of the account (else 400 invalidValue, naming them). */
 async function requireUsers(db: Db, accountId: number, values: string[]): Promise<number[]> {
   const ids = values.map(idNumber);
-  const found = await employeeIdsOfAccount(db, accountId, [...new Set(ids.filter((id) => id > 0))]);
-  const unknown = values.filter((_value, i) => !found.has(ids[i] as number));
-  if (unknown.length > 0)
-    throw scimError('scim_invalid_value', `No such user: ${unknown.slice(0, 20).join(', ')}`);
+  const unknown = await unknownUsers(
+    db,
+    accountId,
+    ids.filter((id) => id > 0),
+  );
+  const refused = values.filter((_value, i) => (ids[i] as number) <= 0 || unknown.has(ids[i] as number));
+  if (refused.length > 0)
+    throw scimError('scim_invalid_value', `No such user: ${refused.slice(0, 20).join(', ')}`);
   return ids;
 }
 
 /** The ids of these values that are users of the account (a removal ignores the others). */
 async function knownUsers(db: Db, accountId: number, values: string[]): Promise<number[]> {
-  const ids = [...new Set(values.map(idNumber).filter((id) => id > 0))];
-  return [...(await employeeIdsOfAccount(db, accountId, ids))];
+  const ids = distinctSorted(values.map(idNumber).filter((id) => id > 0));
+  const unknown = await unknownUsers(db, accountId, ids);
+  return ids.filter((id) => !unknown.has(id));
 }
 
 function requireName(displayName: string | undefined): string {

@@ -100,19 +100,3 @@ export async function membersOfGroups(db: Db, accountId: number, groupIds: numbe
     email: r.email,
   }));
 }
-
-/** Which of these ids are employees of the account. */
-export async function employeeIdsOfAccount(db: Db, accountId: number, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const found = new Set<number>();
-  for (let i = 0; i < ids.length; i += 5000) {
-    const rows = await db
-      .selectFrom('employees')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids.slice(i, i + 5000))
-      .execute();
-    for (const r of rows) found.add(Number(r.id));
-  }
-  return found;
-}
