@@ -14,7 +14,7 @@ import {
   scimGroupsPage,
 } from './scim.repository.js';
 import { attr, idNumber, isObject, readExternalId, readGroup, readMemberValues } from './scim.resources.js';
-import type { ListWindow } from './scim.users.service.js';
+import { readScimWindow, type ScimWindow } from './scim.window.js';
 
 /**
  * SCIM Groups over the groups service: createGroup, updateGroup (name, externalId), deleteGroup,
@@ -27,7 +27,7 @@ export async function listGroups(
   db: Db,
   accountId: number,
   filter: string | undefined,
-  window: ListWindow,
+  window: ScimWindow,
 ): Promise<{ total: number; groups: Group[] }> {
   const criteria = filter === undefined ? {} : groupCriteria(filter);
   if (criteria.none) return { total: 0, groups: [] };
@@ -41,13 +41,12 @@ export async function listGroups(
     lookup.id = idNumber(criteria.id);
     if (lookup.id === 0) return { total: 0, groups: [] };
   }
-  const total = await countScimGroups(db, accountId, lookup);
-  const offset = window.startIndex - 1;
-  const groups =
-    window.count === 0 || offset >= total
-      ? []
-      : await scimGroupsPage(db, accountId, lookup, window.count, offset);
-  return { total, groups };
+  const { total, items } = await readScimWindow(
+    window,
+    () => countScimGroups(db, accountId, lookup),
+    (limit, offset) => scimGroupsPage(db, accountId, lookup, limit, offset),
+  );
+  return { total, groups: items };
 }
 
 /** The members of these groups, by group id. */

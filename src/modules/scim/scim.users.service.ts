@@ -15,6 +15,7 @@ import { applyPatch, attributeNames, readPatchBody } from './scim.patch.js';
 import { presentUser, type ScimUser } from './scim.presenter.js';
 import { countUsers, type UserLookup, usersPage } from './scim.repository.js';
 import { idNumber, readUser, type UserFields } from './scim.resources.js';
+import { readScimWindow, type ScimWindow } from './scim.window.js';
 
 /**
  * SCIM Users over the employees service: every write goes through createEmployee,
@@ -22,18 +23,12 @@ import { idNumber, readUser, type UserFields } from './scim.resources.js';
  * versions, kept training history, events) stays so. userName is the employee's email.
  */
 
-export interface ListWindow {
-  /** 1-based. */
-  startIndex: number;
-  count: number;
-}
-
 /** The account's users matching the filter (all without one), by id. */
 export async function listUsers(
   db: Db,
   accountId: number,
   filter: string | undefined,
-  window: ListWindow,
+  window: ScimWindow,
 ): Promise<{ total: number; users: Employee[] }> {
   const criteria = filter === undefined ? {} : userCriteria(filter);
   if (criteria.none) return { total: 0, users: [] };
@@ -52,11 +47,12 @@ export async function listUsers(
     if (lookup.id === 0) return { total: 0, users: [] };
   }
   if (criteria.active !== undefined) lookup.active = criteria.active;
-  const total = await countUsers(db, accountId, lookup);
-  const offset = window.startIndex - 1;
-  const users =
-    window.count === 0 || offset >= total ? [] : await usersPage(db, accountId, lookup, window.count, offset);
-  return { total, users };
+  const { total, items } = await readScimWindow(
+    window,
+    () => countUsers(db, accountId, lookup),
+    (limit, offset) => usersPage(db, accountId, lookup, limit, offset),
+  );
+  return { total, users: items };
 }
 
 export function getUser(db: Db, accountId: number, userId: number): Promise<Employee> {
