@@ -20,6 +20,7 @@ type QueryOf<Path extends keyof paths> = paths[Path]['get'] extends { parameters
 export type {
   Account,
   AccountOverview,
+  AdminEmployee,
   Administrator as Admin,
   ApiKey,
   Campaign,

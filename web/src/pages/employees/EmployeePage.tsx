@@ -65,7 +65,7 @@ export function EmployeePage() {
         description={
           <>
             {e.email}
-            {!e.active && <InactiveBadge employee={e} />}
+            <InactiveBadge active={e.active} />
           </>
         }
       />

@@ -6,7 +6,7 @@ import { DataTable, type DataTableSortStatus } from 'mantine-datatable';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
-import type { Employee, EmployeeSort } from '../../api/types';
+import type { AdminEmployee, EmployeeSort } from '../../api/types';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { CsvDownloadButton } from '../../components/CsvDownloadButton';
 import { DateText } from '../../components/DateText';
@@ -23,7 +23,7 @@ import { accountPath, useAccount } from '../../layout/account-context';
 import { EmployeeFormModal } from './EmployeeFormModal';
 import { InactiveBadge } from './InactiveBadge';
 
-const fullName = (e: Employee) => `${e.first_name} ${e.last_name}`;
+const fullName = (e: AdminEmployee) => `${e.first_name} ${e.last_name}`;
 
 /** /a/:accountId/employees — server-side search, sort and pages (fast at 100,000 employees). */
 export function EmployeesPage() {
@@ -31,12 +31,12 @@ export function EmployeesPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const list = useListState();
-  const [sort, setSort] = useState<DataTableSortStatus<Employee>>({
+  const [sort, setSort] = useState<DataTableSortStatus<AdminEmployee>>({
     columnAccessor: 'last_name',
     direction: 'asc',
   });
-  const form = useDialog<Employee | null>();
-  const deleting = useDialog<Employee>();
+  const form = useDialog<AdminEmployee | null>();
+  const deleting = useDialog<AdminEmployee>();
 
   const params = {
     search: list.query,
@@ -58,7 +58,7 @@ export function EmployeesPage() {
   });
   useClampPage(employees.data, list.page, list.pageSize, list.setPage);
 
-  const remove = async (employee: Employee) => {
+  const remove = async (employee: AdminEmployee) => {
     await call(
       api.DELETE('/accounts/{accountId}/employees/{employeeId}', {
         params: { path: { accountId: account.id, employeeId: employee.id } },
@@ -109,7 +109,7 @@ export function EmployeesPage() {
           maw={400}
         />
         <ErrorAlert error={employees.error} title="Could not load the employees" />
-        <DataTable<Employee>
+        <DataTable<AdminEmployee>
           {...serverPageProps(list, employees)}
           aria-label="Employees"
           sortStatus={sort}
@@ -138,7 +138,7 @@ export function EmployeesPage() {
                   <Anchor component={Link} to={accountPath(account.id, 'employees', e.id)}>
                     {e.last_name}
                   </Anchor>
-                  <InactiveBadge employee={e} />
+                  <InactiveBadge active={e.active} />
                 </>
               ),
             },

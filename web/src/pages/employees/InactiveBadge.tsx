@@ -4,8 +4,8 @@ import { Badge } from '@mantine/core';
  * "Inactive": the employee was deactivated by the identity provider (SCIM `active: false`). They
  * stay listed and readable, but are no longer enrolled, invited, reminded or sent simulations.
  */
-export function InactiveBadge({ employee }: { employee: object }) {
-  if (!('active' in employee) || employee.active !== false) return null;
+export function InactiveBadge({ active }: { active: boolean }) {
+  if (active) return null;
   return (
     <Badge
       color="gray"

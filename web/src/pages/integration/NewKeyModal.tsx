@@ -1,13 +1,12 @@
-import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Code, Modal, Select, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Permission } from '../../api/types';
-import { CopyButton } from '../../components/CopyButton';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
 import { SaveForm } from '../../components/SaveForm';
+import { SecretShownOnce } from '../../components/SecretShownOnce';
 import { NameInput } from '../../components/TextInputs';
 import { useOnOpen } from '../../components/use-on-open';
 import { PermissionSwitches } from './PermissionSwitches';
@@ -72,28 +71,22 @@ export function NewKeyModal({
 
   if (created) {
     return (
-      <Modal opened={opened} onClose={onClose} title="Your new API key" closeOnClickOutside={false} size="lg">
-        <Stack>
-          <Alert color="orange" icon={<IconAlertTriangle />} title="Copy the key now">
-            This is the only time the key is shown. It cannot be shown again: store it somewhere safe.
-          </Alert>
-          <TextInput
-            label="API key"
-            readOnly
-            value={created.key}
-            onFocus={(e) => e.currentTarget.select()}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
-          <Group justify="space-between">
-            <CopyButton value={created.key} />
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-          <Text size="sm" c="dimmed">
-            Send it in the <Code>apiKey</Code> header of Customer API requests. Its prefix{' '}
-            <Code>{created.prefix}</Code> identifies it in the list.
-          </Text>
-        </Stack>
-      </Modal>
+      <SecretShownOnce
+        opened={opened}
+        onClose={onClose}
+        title="Your new API key"
+        warning={{
+          title: 'Copy the key now',
+          text: 'This is the only time the key is shown. It cannot be shown again: store it somewhere safe.',
+        }}
+        label="API key"
+        secret={created.key}
+      >
+        <Text size="sm" c="dimmed">
+          Send it in the <Code>apiKey</Code> header of Customer API requests. Its prefix{' '}
+          <Code>{created.prefix}</Code> identifies it in the list.
+        </Text>
+      </SecretShownOnce>
     );
   }
 

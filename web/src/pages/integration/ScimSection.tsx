@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Code, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Modal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconUsersGroup } from '@tabler/icons-react';
+import { IconUsersGroup } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldError } from '../../components/form-errors';
 import { PageSection } from '../../components/PageSection';
 import { SaveForm } from '../../components/SaveForm';
+import { SecretShownOnce } from '../../components/SecretShownOnce';
 import { NameInput } from '../../components/TextInputs';
 import { baseTableProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
@@ -50,34 +51,21 @@ function NewScimTokenModal({
   const created = generate.data;
   if (created) {
     return (
-      <Modal
+      <SecretShownOnce
         opened={opened}
         onClose={onClose}
         title="Your new SCIM token"
-        closeOnClickOutside={false}
-        size="lg"
+        warning={{
+          title: 'Copy the token now',
+          text: 'This is the only time the token is shown. Paste it into Okta or Microsoft Entra as the API token (secret token).',
+        }}
+        label="SCIM token"
+        secret={created.token}
       >
-        <Stack>
-          <Alert color="orange" icon={<IconAlertTriangle />} title="Copy the token now">
-            This is the only time the token is shown. Paste it into Okta or Microsoft Entra as the API token
-            (secret token).
-          </Alert>
-          <TextInput
-            label="SCIM token"
-            readOnly
-            value={created.token}
-            onFocus={(e) => e.currentTarget.select()}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
-          <Group justify="space-between">
-            <CopyButton value={created.token} />
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-          <Text size="sm" c="dimmed">
-            Base URL (tenant URL): <Code>{baseUrl}</Code>
-          </Text>
-        </Stack>
-      </Modal>
+        <Text size="sm" c="dimmed">
+          Base URL (tenant URL): <Code>{baseUrl}</Code>
+        </Text>
+      </SecretShownOnce>
     );
   }
   return (

@@ -1,5 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Checkbox, Group, Modal, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
@@ -7,6 +6,7 @@ import type { WebhookEndpoint, WebhookSettings } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { fieldError } from '../../components/form-errors';
 import { SaveForm } from '../../components/SaveForm';
+import { SecretField, SecretShownOnce } from '../../components/SecretShownOnce';
 import { useOnOpen } from '../../components/use-on-open';
 
 interface Props {
@@ -23,13 +23,7 @@ interface Props {
 function SecretBox({ secret, note }: { secret: string; note: string }) {
   return (
     <Stack gap="xs">
-      <TextInput
-        label="Signing secret"
-        readOnly
-        value={secret}
-        onFocus={(e) => e.currentTarget.select()}
-        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-      />
+      <SecretField label="Signing secret" secret={secret} />
       <Group justify="space-between">
         <CopyButton value={secret} />
         <Text size="xs" c="dimmed">
@@ -116,23 +110,21 @@ export function WebhookEndpointModal({
 
   if (secret && !editing) {
     return (
-      <Modal
+      <SecretShownOnce
         opened={opened}
         onClose={onClose}
         title="Your new webhook endpoint"
-        closeOnClickOutside={false}
-        size="lg"
+        warning={{
+          title: 'Copy the secret now',
+          text: 'Your receiver verifies each delivery’s signature with it. An administrator can reveal it later.',
+        }}
+        label="Signing secret"
+        secret={secret}
       >
-        <Stack>
-          <Alert color="orange" icon={<IconAlertTriangle />} title="Copy the secret now">
-            Your receiver verifies each delivery’s signature with it. An administrator can reveal it later.
-          </Alert>
-          <SecretBox secret={secret} note="whsec_ + base64, as Standard Webhooks libraries expect" />
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <Text size="xs" c="dimmed">
+          whsec_ + base64, as Standard Webhooks libraries expect
+        </Text>
+      </SecretShownOnce>
     );
   }
 
