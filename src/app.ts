@@ -10,7 +10,7 @@ import { createSignInThrottle } from './auth/sign-in-throttle.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { invalidHost } from './errors.js';
-import { API_VERSION, answerVersion } from './http/api-version.js';
+import { API_VERSION, answerPinnedVersion, registerRouteVersions } from './http/api-version.js';
 import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
@@ -117,6 +117,7 @@ export async function buildApp({
 
   // First of all, so that no route is registered before it.
   if (onRoute) app.addHook('onRoute', onRoute);
+  registerRouteVersions(app);
   app.decorate('db', database.db);
   app.decorate('apiPrefix', API_PREFIX);
   app.decorate('config', config);
@@ -130,7 +131,7 @@ export async function buildApp({
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(STATIC_HEADERS);
     reply.header('x-request-id', request.id);
-    answerVersion(request, reply);
+    answerPinnedVersion(request, reply);
     done();
   });
   // Page links and `Location` (answers to this same client) are built from the Host it sent (links

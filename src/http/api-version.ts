@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 
 /**
  * API versions. Every response says in `X-API-Version` which version answered it. The contract
@@ -28,13 +28,28 @@ function pinned(header: string | string[] | undefined): ApiVersion | undefined {
   return API_VERSIONS.find((v) => v === value || v === `${value}.0`);
 }
 
-/** Sets `X-API-Version` to the version this request is answered as (an onRequest step). */
-export function answerVersion(request: FastifyRequest, reply: FastifyReply): void {
-  const since = request.routeOptions.config?.since;
-  if (since === LATEST_API_VERSION) {
-    reply.header('x-api-version', LATEST_API_VERSION);
-    return;
-  }
-  const pin = pinned(request.headers['x-api-version']);
+/** A client's pin (`X-API-Version: 2.3.0`) on the answer (an onRequest step of every request). */
+export function answerPinnedVersion(request: FastifyRequest, reply: FastifyReply): void {
+  const header = request.headers['x-api-version'];
+  if (header === undefined) return;
+  const pin = pinned(header);
   if (pin && pin !== API_VERSION) reply.header('x-api-version', pin);
 }
+
+/**
+ * Routes that v2.3.0 added (`config.since`) answer as 2.3.0 whatever was pinned, errors included
+ * (a 401 from authentication too): the header is set as the answer is sent, by a hook only
+ * those routes carry, so no other request pays for it.
+ */
+export function registerRouteVersions(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.config?.since !== LATEST_API_VERSION) return;
+    const own = route.onSend === undefined ? [] : [route.onSend].flat();
+    route.onSend = [...own, answerAsLatest];
+  });
+}
+
+const answerAsLatest: onSendHookHandler = (_request, reply, payload, done) => {
+  reply.header('x-api-version', LATEST_API_VERSION);
+  done(null, payload);
+};
