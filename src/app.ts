@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/database.js';
 import { invalidHost } from './errors.js';
 import { API_VERSION, answerPinnedVersion, registerRouteVersions } from './http/api-version.js';
+import { acceptBodies, jsonBody, registerBodyPolicies, UNUSED_BODY_LIMIT } from './http/bodies.js';
 import { httpServerOptions } from './http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
 import { SECURITY_HEADERS } from './http/headers.js';
@@ -124,6 +125,8 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.removeContentTypeParser('text/plain');
   registerRouteFallbacks(app);
+  // After the fallbacks (an unknown route is a 404 whatever its body): what each route's body may be.
+  const checkBodiesDeclared = registerBodyPolicies(app);
   // Routes declare the credentials their addresses carry; log lines never show them.
   registerSecretRoutes(app);
   registerErrorHandler(app);
@@ -182,6 +185,8 @@ export async function buildApp({
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
+      // JSON up to BODY_LIMIT for a route that reads its body; a little (and ignored) for one that does not.
+      acceptBodies(api, (route) => jsonBody(route.schema?.body ? config.bodyLimit : UNUSED_BODY_LIMIT));
       registerAuthentication(api, {
         db: database.db,
         limiter,
@@ -226,7 +231,16 @@ export async function buildApp({
       onRateLimited: () => metrics.countRateLimited('sign_in'),
     }),
   });
-  if (config.metricsToken) await app.register(metricsRoutes, { token: config.metricsToken, metrics });
+  if (config.metricsToken) {
+    await app.register(metricsRoutes, {
+      token: config.metricsToken,
+      metrics,
+      limiter,
+      failedAuthPerMinute: config.rateLimit.failedAuthPerMinute,
+    });
+  }
+
+  checkBodiesDeclared();
 
   app.addHook('onClose', async () => {
     await lastUsed.close();

@@ -43,6 +43,12 @@ export const ERRORS = {
     message: 'Malformed JSON body',
     meaning: 'The body is not valid JSON (an empty body included).',
   },
+  json_too_deep: {
+    status: 400,
+    message: 'JSON body nested too deeply',
+    meaning:
+      'Arrays and objects in the body nest deeper than the route accepts (`details.max_depth`; 16 for most routes, 3 for a bulk upsert); refused before it is parsed.',
+  },
   validation_failed: {
     status: 400,
     message: 'Validation failed',
@@ -385,7 +391,8 @@ export const ERRORS = {
   payload_too_large: {
     status: 413,
     message: 'Payload too large',
-    meaning: 'The body (or a chunk extension) is larger than `BODY_LIMIT` (8 MiB by default).',
+    meaning:
+      'The body (or a chunk extension) is larger than its route accepts: `BODY_LIMIT` (8 MiB by default) for the Customer API, 64 KiB for public pages’ forms and sign-in (docs/errors.md lists each).',
   },
   reported_message_too_large: {
     status: 413,
@@ -396,7 +403,8 @@ export const ERRORS = {
   unsupported_media_type: {
     status: 415,
     message: 'Unsupported media type',
-    meaning: 'A body on POST, PUT or PATCH that is not `application/json`.',
+    meaning:
+      'A body of a media type the route does not accept: anything but `application/json` on the Customer API, anything but a form on public pages, any body on a route that reads none.',
   },
   range_not_satisfiable: {
     status: 416,

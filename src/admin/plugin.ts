@@ -3,6 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOrCreateSecret } from '../auth/secrets.js';
 import { operatorRequired, signInRequired } from '../errors.js';
+import { acceptBodies, FORM_BODY_LIMIT, jsonBody } from '../http/bodies.js';
 import { resumeSession } from '../modules/sessions/sessions.service.js';
 import { adminApiRoutes } from './api-routes.js';
 import { registerAdminOpenApi } from './openapi.js';
@@ -35,6 +36,10 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
 
   await app.register(
     async (api) => {
+      // JSON; the routes open to anyone (sign-in, invitation links) take what their forms send.
+      acceptBodies(api, (route) =>
+        jsonBody(route.config?.adminPublic ? FORM_BODY_LIMIT : app.config.bodyLimit),
+      );
       // The document of this API, made from the schemas of the routes registered below.
       await registerAdminOpenApi(api);
       api.decorateRequest('adminSession', null);

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../errors.js';
+import { acceptBodies, FORM_BODY } from '../../http/bodies.js';
 import { toAppError } from '../../http/errors.js';
 import {
   errorPage,
@@ -84,7 +85,8 @@ function pageForError(request: FastifyRequest, err: unknown): { status: number; 
 }
 
 export const learnerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // HTML forms post url-encoded bodies; only these routes accept them (the API stays JSON-only).
+  // HTML forms post url-encoded bodies, and that is all these pages take (64 KiB at most).
+  acceptBodies(app, () => FORM_BODY);
   await app.register(formbody);
 
   app.addHook('onRequest', async (_request, reply) => {

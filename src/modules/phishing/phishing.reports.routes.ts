@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { UNUSED_BODY_LIMIT } from '../../http/bodies.js';
 import { phishBaseUrl, publicBaseUrl } from '../../http/links.js';
 import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
 import { REPORTED_MESSAGE_MAX_BYTES } from './phishing.reports.js';
@@ -26,7 +27,6 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customer/campaigns/phishing/reports/',
     {
-      bodyLimit: REPORTED_MESSAGE_MAX_BYTES,
       schema: {
         operationId: 'reportPhishingSimulation',
         summary: 'Report a phishing simulation',
@@ -46,7 +46,13 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         response: reportResponses,
       },
-      config: { permission: 'campaigns:write' },
+      config: {
+        permission: 'campaigns:write',
+        // `{"token": …}` is tiny; a reported message is read up to 10 MiB.
+        body: {
+          accepts: { 'application/json': UNUSED_BODY_LIMIT, 'message/rfc822': REPORTED_MESSAGE_MAX_BYTES },
+        },
+      },
     },
     async (request, reply) => {
       const body = request.body;

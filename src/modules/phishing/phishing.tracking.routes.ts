@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { acceptBodies, type BodyPolicy, FORM_BODY_LIMIT } from '../../http/bodies.js';
 import { linkTo, phishBaseUrl, publicBaseUrl } from '../../http/links.js';
 import { campaignChangedSince, campaignChangesSeen } from './phishing.campaign-changes.js';
 import type { HitKind } from './phishing.classify.js';
@@ -45,8 +46,14 @@ const IMAGE_HEADERS = { 'content-type': 'image/png', ...NOT_KEPT_HEADERS } as co
 /** The most field names kept from one submission, and the longest name. */
 const FIELD_NAMES_MAX = 50;
 const FIELD_NAME_MAX = 100;
-/** A landing form's body (names and values) is small; anything larger is refused unread. */
-const FORM_BODY_LIMIT = 64 * 1024;
+/** What a landing page's form (any encoding an HTML form has) or button may post; nothing else is read. */
+const LANDING_BODY: BodyPolicy = {
+  accepts: {
+    'application/x-www-form-urlencoded': FORM_BODY_LIMIT,
+    'multipart/form-data': FORM_BODY_LIMIT,
+    'text/plain': FORM_BODY_LIMIT,
+  },
+};
 
 /** The names of a form's fields, in order, once each; the values are dropped here and go nowhere. */
 export function fieldNamesOf(body: string): string[] {
@@ -145,13 +152,14 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     ttl: options.cacheTtlMs ?? TRACKED_RECIPIENT_TTL_MS,
   });
 
+  acceptBodies(app, () => LANDING_BODY);
   // A landing form: its field names only. Fastify never logs bodies; this keeps no value either.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
     (_request, body, done) => done(null, { fieldNames: fieldNamesOf(body as string) }),
   );
-  // Any other body (a multipart form, a button's empty POST): read and dropped.
+  // A multipart or text/plain form, a button's POST: read (within the limit) and dropped.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, (_request, _body, done) =>
     done(null, { fieldNames: [] }),
   );

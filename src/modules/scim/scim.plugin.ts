@@ -3,7 +3,9 @@ import { refuseAuthentication, setBudgetHeaders } from '../../auth/authenticate.
 import type { LastUsedTracker } from '../../auth/last-used.js';
 import type { RateLimiter } from '../../auth/rate-limit.js';
 import { AppError, rateLimited } from '../../errors.js';
+import { acceptBodies } from '../../http/bodies.js';
 import { toAppError } from '../../http/errors.js';
+import { jsonBodyParser } from '../../http/json-body.js';
 import { scimErrorBody } from './scim.errors.js';
 import { scimRoutes } from './scim.routes.js';
 import { authenticateScimToken } from './scim.tokens.service.js';
@@ -48,11 +50,10 @@ function sendScimError(reply: FastifyReply, error: AppError): FastifyReply {
  */
 export const scimPlugin: FastifyPluginAsync<ScimPluginOptions> = async (app, options) => {
   app.decorateRequest('scim', null as unknown as ScimAuth);
-  app.addContentTypeParser(
-    'application/scim+json',
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('remove', 'remove'),
-  );
+  // JSON by either name, up to BODY_LIMIT, read by the app's one JSON parser (its depth limit included).
+  const limit = app.config.bodyLimit;
+  acceptBodies(app, () => ({ accepts: { 'application/scim+json': limit, 'application/json': limit } }));
+  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, jsonBodyParser(app));
 
   app.setErrorHandler((err, request, reply) => {
     const error = toAppError(err, request);
