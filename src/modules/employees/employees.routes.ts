@@ -48,18 +48,29 @@ export const employeesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/customer/employees/bulk/',
     {
-      // 10,000 rows of long names may exceed the default limit: this route alone takes more.
-      bodyLimit: Math.max(app.config.bodyLimit, BULK_BODY_LIMIT),
       schema: {
         operationId: 'bulkUpsertEmployees',
         summary: 'Create or update up to 10,000 employees by address',
         description:
-          'Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.',
+          'Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects whose values are all strings (at most 8 MiB) is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.',
         tags: ['Employees'],
         body: BulkEmployeesBody,
         response: bulkEmployeesResponses,
       },
-      config: { permission: 'employees:write', since: '2.3.0' },
+      config: {
+        permission: 'employees:write',
+        since: '2.3.0',
+        // `{"employees": [{…strings…}]}`: anything nested deeper, or a row value that is no
+        // string, is refused while the text is scanned, before anything is built from it.
+        body: {
+          accepts: { 'application/json': BULK_BODY_LIMIT },
+          jsonDepth: 3,
+          stringLeaves: {
+            field: 'employees',
+            rule: 'each row must be an object whose values are all strings',
+          },
+        },
+      },
     },
     async (request) => {
       const outcome = await bulkUpsertEmployees(app.db, request.auth.accountId, request.body.employees);
