@@ -56,6 +56,30 @@ describe('Idempotency-Key', () => {
     expect(await employeeCount(accountId)).toBe(1);
   });
 
+  it('replays a DELETE’s 204 (employees, groups, webhook endpoints) instead of running it again', async () => {
+    const { key } = await makeKey(t.app);
+    const api = client(t.app, key);
+    const employee = (await api.post('/customer/employees/', person())).json();
+    const group = (await api.post('/customer/groups/', { name: `G ${n++}` })).json();
+    const endpoint = (
+      await api.post('/customer/webhooks/endpoints/', { url: 'https://hooks.example.com/vigil' })
+    ).json();
+    for (const path of [
+      `/customer/employees/${employee.id}/`,
+      `/customer/groups/${group.id}/`,
+      `/customer/webhooks/endpoints/${endpoint.id}/`,
+    ]) {
+      const first = await api.request('DELETE', path, undefined, withKey(`delete:${path}`));
+      expect(first.statusCode, `${path} ${first.body}`).toBe(204);
+      const again = await api.request('DELETE', path, undefined, withKey(`delete:${path}`));
+      expect(again.statusCode, path).toBe(204);
+      expect(again.headers['idempotent-replayed'], path).toBe('true');
+      expect(again.body).toBe('');
+      // Without the key, the same request is a new one: the object is gone.
+      expect((await api.request('DELETE', path)).statusCode, path).toBe(404);
+    }
+  });
+
   it('replays an error the first request got (a 409) rather than running it again', async () => {
     const { key } = await makeKey(t.app);
     const api = client(t.app, key);

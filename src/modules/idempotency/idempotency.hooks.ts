@@ -55,8 +55,16 @@ export function registerIdempotency(api: FastifyInstance): void {
     const id = request.idempotencyId;
     if (id === undefined || !request.auth) return payload;
     request.idempotencyId = undefined;
+    // A 204 has no payload at all: an empty body is a response like any other, kept for replays.
+    // Only a stream (which cannot be read twice) is not kept.
     const body =
-      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      payload === undefined || payload === null
+        ? ''
+        : typeof payload === 'string'
+          ? payload
+          : Buffer.isBuffer(payload)
+            ? payload.toString('utf8')
+            : null;
     const headers: Record<string, string> = {};
     for (const name of REPLAYED_HEADERS) {
       const value = reply.getHeader(name);
