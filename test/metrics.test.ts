@@ -92,6 +92,29 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   });
 });
 
+describe('GET /metrics with a wrong token, again and again', () => {
+  it('is limited with the failed authentications of the address: a 429 after the budget, counted; the right token still works', async () => {
+    const { app } = await buildTestApp({ METRICS_TOKEN: TOKEN, RATE_LIMIT_FAILED_AUTH: '60' });
+    const guess = (i: number) =>
+      app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer guess-${i}` } });
+    for (let i = 0; i < 60; i++) expect((await guess(i)).statusCode).toBe(401);
+    const limited = await guess(60);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ error: 'Rate limit exceeded', status: 429, code: 'rate_limited' });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // Guessing API keys from the same address draws on the same budget.
+    const apiGuess = await app.inject({
+      method: 'GET',
+      url: '/api/api_gateway/customer/employees/',
+      headers: { apikey: 'vgl_nope' },
+    });
+    expect(apiGuess.statusCode).toBe(429);
+    const res = await app.inject({ method: 'GET', url: '/metrics', headers: BEARER });
+    expect(res.statusCode).toBe(200);
+    expect(value(parse(res.body), 'vigil_rate_limit_rejections_total', { kind: 'address' })).toBe(2);
+  });
+});
+
 describe('GET /metrics with METRICS_TOKEN', () => {
   let t: TestApp;
   beforeAll(async () => {

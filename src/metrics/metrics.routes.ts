@@ -1,6 +1,8 @@
 import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { refuseAuthentication } from '../auth/authenticate.js';
+import type { RateLimiter } from '../auth/rate-limit.js';
 import { invalidMetricsToken, metricsTokenRequired, serviceUnavailable } from '../errors.js';
 import { errorSchema } from '../http/error-responses.js';
 import { answerCollections, scrapeInstance } from './cluster.js';
@@ -10,6 +12,9 @@ export interface MetricsRoutesOptions {
   /** `METRICS_TOKEN`: the bearer token a scrape must present. */
   token: string;
   metrics: AppMetrics;
+  /** Failed scrapes count with the API's failed authentications, per address (guessing is limited). */
+  limiter: RateLimiter;
+  failedAuthPerMinute: number;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
@@ -25,7 +30,16 @@ function bearerToken(header: string | undefined): string | undefined {
  * constant time); an API key opens nothing here. In an instance of several processes the
  * answer covers all of them (cluster.ts).
  */
-export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (app, { token, metrics }) => {
+export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (app, options) => {
+  const { token, metrics } = options;
+  const refuse = (request: Parameters<typeof refuseAuthentication>[1], error: Error) =>
+    refuseAuthentication(
+      options.limiter,
+      request,
+      options.failedAuthPerMinute,
+      error,
+      metrics.countRateLimited,
+    );
   const expected = sha256(token);
   const wholeInstance = cluster.isWorker;
   if (wholeInstance) answerCollections(metrics.registry);
@@ -40,6 +54,9 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (ap
             { code: 'metrics_token_required' },
             { code: 'invalid_metrics_token' },
           ]),
+          429: errorSchema('This address failed authentication too often this minute.', [
+            { code: 'rate_limited' },
+          ]),
           503: errorSchema('The primary process did not answer in time (WEB_CONCURRENCY > 1).', [
             { code: 'service_unavailable' },
           ]),
@@ -50,8 +67,8 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (ap
     },
     async (request, reply) => {
       const presented = bearerToken(request.headers.authorization);
-      if (presented === undefined) throw metricsTokenRequired();
-      if (!timingSafeEqual(sha256(presented), expected)) throw invalidMetricsToken();
+      if (presented === undefined) return refuse(request, metricsTokenRequired());
+      if (!timingSafeEqual(sha256(presented), expected)) return refuse(request, invalidMetricsToken());
       const text = wholeInstance ? await scrapeInstance() : await metrics.registry.metrics();
       if (text === undefined) throw serviceUnavailable();
       return reply.type(metrics.registry.contentType).send(text);
