@@ -544,7 +544,8 @@ export const internalError = () => new AppError('internal_error');
 
 /** Collects field errors and throws one Validation failed for all of them. */
 export class FieldErrorCollector {
-  readonly fields: FieldErrors = {};
+  // Field names may come from the request (`__proto__`, `hasOwnProperty`…): nothing inherited answers for one.
+  readonly fields: FieldErrors = Object.create(null);
   add(field: string, message: string): void {
     const list = this.fields[field] ?? [];
     this.fields[field] = list;

@@ -123,6 +123,22 @@ describe('body policies', () => {
     expect(text.statusCode).toBe(415);
   });
 
+  it('reports body fields named after built-ins as fields (400), never as a crash', async () => {
+    const anonymous = await anonymousClient(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/admin/api/invitations/${TOKEN}/accept`,
+      headers: { ...anonymous.headers, 'content-type': 'application/json' },
+      payload: '{"__defineGetter__":{"__proto__":{}},"hasOwnProperty":1,"toString":[],"__proto__":{"x":1}}',
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    const details = res.json().details;
+    expect(details.__defineGetter__).toEqual(['is not a known field']);
+    expect(details.hasOwnProperty).toEqual(['is not a known field']);
+    expect(details.toString).toEqual(['is not a known field']);
+    expect(Object.keys(details)).not.toContain('x');
+  });
+
   it('refuses to start with a route that declares no body', async () => {
     const app = Fastify();
     const check = registerBodyPolicies(app);

@@ -67,7 +67,8 @@ function describe(error: ErrorObject): string {
 
 /** Turns Ajv errors into the contract's `details`: field → messages. */
 export function fieldErrorsFromAjv(errors: ErrorObject[], context: string | undefined): FieldErrors {
-  const fields: FieldErrors = {};
+  // Field names come from the body (`__proto__`, `hasOwnProperty`…): nothing inherited may answer for one.
+  const fields: FieldErrors = Object.create(null);
   for (const error of errors) {
     const segments = error.instancePath
       .split('/')
