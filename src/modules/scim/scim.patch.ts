@@ -1,6 +1,6 @@
 import type { ResourceAttributes, ScimAttribute } from './scim.attributes.js';
 import { scimError } from './scim.errors.js';
-import { MAX_PATH_LENGTH, matchesFilter, type PathTarget, readPath } from './scim.path.js';
+import { checkIgnoredValue, matchesFilter, type PathTarget, readPath } from './scim.path.js';
 
 /**
  * SCIM PATCH (RFC 7644 §3.5.2), applied by Vigil's own code to the few attributes it maps:
@@ -85,13 +85,16 @@ export function targetOperations(
   operations: PatchOperation[],
   resource: ResourceAttributes,
 ): TargetedOperation[] {
-  return operations.flatMap((operation): TargetedOperation[] => {
+  const targeted = operations.flatMap((operation): TargetedOperation[] => {
     if (operation.path !== undefined) return [{ ...operation, target: readPath(operation.path, resource) }];
-    return Object.entries(operation.value as Record<string, unknown>).map(([key, value]) => {
-      if (key.length > MAX_PATH_LENGTH) throw scimError('scim_invalid_path', 'Unsupported attribute');
-      return { op: operation.op, target: readPath(key, resource), value };
-    });
+    return Object.entries(operation.value as Record<string, unknown>).map(([key, value]) => ({
+      op: operation.op,
+      target: readPath(key, resource),
+      value,
+    }));
   });
+  for (const { op, target, value } of targeted) if (op !== 'remove') checkIgnoredValue(target, value);
+  return targeted;
 }
 
 type Entry = Record<string, unknown>;

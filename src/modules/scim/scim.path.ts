@@ -1,6 +1,7 @@
-import { type Filter, parse } from 'scim2-parse-filter';
+import type { Filter } from 'scim2-parse-filter';
 import type { AttributeMap, ResourceAttributes, ScimAttribute } from './scim.attributes.js';
 import { scimError } from './scim.errors.js';
+import { parseFilter } from './scim.filter.js';
 
 /**
  * PATCH paths (RFC 7644 §3.5.2: `[schema:]attr[.sub]` or `[schema:]attr[filter][.sub]`) read
@@ -25,7 +26,7 @@ export interface ValueFilter {
 /** Where an operation applies: an attribute Vigil maps (with a filter or sub-attribute), or an ignored one. */
 export type PathTarget =
   | { kind: 'mapped'; attribute: ScimAttribute; filter?: ValueFilter; sub?: ScimAttribute; label: string }
-  | { kind: 'ignored'; label: string };
+  | { kind: 'ignored'; label: string; extension?: AttributeMap };
 
 const NAME = /^\$?[A-Za-z][A-Za-z0-9_-]*/;
 const shown = (text: string) => text.slice(0, 100);
@@ -65,12 +66,7 @@ function checkFilter(node: Filter, attribute: ScimAttribute, label: string): voi
 function readFilter(text: string, attribute: ScimAttribute, label: string): ValueFilter {
   if (!attribute.multiValued || !attribute.subAttributes)
     throw scimError('scim_invalid_path', `${attribute.name} holds no list to filter: ${shown(label)}`);
-  let filter: Filter;
-  try {
-    filter = parse(text);
-  } catch {
-    throw scimError('scim_invalid_filter', `The filter of ${shown(label)} could not be parsed`);
-  }
+  const filter = parseFilter(text);
   checkFilter(filter, attribute, label);
   const single =
     filter.op === 'eq' && 'compValue' in filter
@@ -87,13 +83,13 @@ export function readPath(path: string, resource: ResourceAttributes): PathTarget
   if (path.length > MAX_PATH_LENGTH) throw scimError('scim_invalid_path', `Unsupported path: ${shown(path)}`);
   const extension = extensionOf(path, resource);
   if (extension) {
-    // The extension itself (its attributes in an object value) or one of its attributes.
-    if (extension.rest !== '') {
-      const [name = '', sub, ...deeper] = extension.rest.split('.');
-      const attribute = lookUp(extension.extension.attributes, name, path);
-      if (sub !== undefined) lookUp(attribute.subAttributes ?? new Map(), sub, path);
-      if (deeper.length > 0) throw unsupported(path);
-    }
+    const { attributes } = extension.extension;
+    // The extension itself: its attributes come as the keys of an object value (checkIgnoredValue).
+    if (extension.rest === '') return { kind: 'ignored', label: path, extension: attributes };
+    const [name = '', sub, ...deeper] = extension.rest.split('.');
+    const attribute = lookUp(attributes, name, path);
+    if (sub !== undefined) lookUp(attribute.subAttributes ?? new Map(), sub, path);
+    if (deeper.length > 0) throw unsupported(path);
     return { kind: 'ignored', label: path };
   }
   const corePrefix = `${resource.schema.toLowerCase()}:`;
@@ -118,6 +114,14 @@ export function readPath(path: string, resource: ResourceAttributes): PathTarget
     sub = lookUp(attribute.subAttributes ?? new Map(), subName, path);
   } else if (at !== rest.length) throw unsupported(path);
   return { kind: 'mapped', attribute, label: path, ...(filter && { filter }), ...(sub && { sub }) };
+}
+
+/** The value of a whole extension (`{"urn:…:enterprise:2.0:User": {department: …}}`) names only its attributes. */
+export function checkIgnoredValue(target: PathTarget, value: unknown): void {
+  if (target.kind !== 'ignored' || !target.extension || value === undefined || value === null) return;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw scimError('scim_invalid_value', `${shown(target.label)} must be an object`);
+  for (const key of Object.keys(value)) lookUp(target.extension, key, `${target.label}:${key}`);
 }
 
 const folded = (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value);
