@@ -91,7 +91,8 @@ export const ERRORS = {
   scim_invalid_path: {
     status: 400,
     message: 'The path is not valid or not supported',
-    meaning: 'SCIM PATCH: an operation `path` this service cannot follow; `scimType` `invalidPath`.',
+    meaning:
+      'SCIM PATCH: an operation `path`, or a key of a path-less value, that this service cannot follow or that names an attribute it does not map (a PATCH names only what a User or Group shows, or the enterprise extension’s attributes, which are ignored); `scimType` `invalidPath`.',
   },
   scim_invalid_value: {
     status: 400,
@@ -102,12 +103,13 @@ export const ERRORS = {
   scim_no_target: {
     status: 400,
     message: 'The path selects nothing',
-    meaning: 'SCIM PATCH: a `replace` whose value filter matches no value; `scimType` `noTarget`.',
+    meaning:
+      'SCIM PATCH: an `add` or `replace` whose value filter matches no value (except `attr[sub eq "…"].sub`, which adds one); `scimType` `noTarget`.',
   },
   scim_mutability: {
     status: 400,
     message: 'The attribute cannot be changed',
-    meaning: 'SCIM: an operation on a read-only attribute (`id`, `meta`, `groups`); `scimType` `mutability`.',
+    meaning: 'SCIM: an operation that changes a read-only attribute (`id`, `meta`); `scimType` `mutability`.',
   },
   api_key_required: {
     status: 401,

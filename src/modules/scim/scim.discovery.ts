@@ -116,6 +116,7 @@ export function schemas(base: string) {
             attribute('value', { mutability: 'immutable' }),
             attribute('display', { mutability: 'readOnly' }),
             attribute('$ref', { type: 'reference', mutability: 'immutable' }),
+            attribute('type', { mutability: 'immutable', description: 'User' }),
           ],
         }),
         attribute('externalId', { caseExact: true }),

@@ -38,9 +38,17 @@ function attribute(path: string): string {
   return lower;
 }
 
-function parseFilter(text: string): Filter {
+/**
+ * A filter's tree, or a 400 invalidFilter. Control characters are refused before the parser sees
+ * them: no filter holds one (JSON strings cannot), and the parser's pattern for quoted text
+ * backtracks exponentially on line feeds (about 30 take seconds, 40 would take hours).
+ */
+export function parseFilter(text: string): Filter {
   if (text.length > MAX_FILTER_LENGTH)
     throw scimError('scim_invalid_filter', `The filter is longer than ${MAX_FILTER_LENGTH} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+  if (/[\u0000-\u001f]/.test(text))
+    throw scimError('scim_invalid_filter', 'A filter holds no control characters (line breaks, tabs…)');
   try {
     return parse(text);
   } catch {

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import {
+  changedBuiltins,
+  restoreBuiltins,
+  restoreBuiltinsOnUncaughtException,
+  snapshotBuiltins,
+} from '../../../test/helpers/builtins.js';
 import { makeEmployee, makeGroup } from '../../../test/helpers/factories.js';
 import { filter, makeScimToken, type ScimClient, scimClient } from '../../../test/helpers/scim.js';
 
@@ -145,5 +151,90 @@ describe('SCIM under random input', () => {
     const after = await scim.get(`/Users/${userId}`);
     expect(after.statusCode).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+// Paths made of the names every object, function, array and string inherits (issue 19: the path
+// `hasOwnProperty.call` set Object.prototype.hasOwnProperty.call for the whole process), mixed
+// with the attributes Vigil maps, joined with `.` and with value filters.
+const inheritedNames = [
+  ...new Set([
+    ...[Object.prototype, Function.prototype, Array.prototype, String.prototype].flatMap((proto) =>
+      Object.getOwnPropertyNames(proto),
+    ),
+    ...['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'call', 'apply', 'bind', 'length'],
+  ]),
+];
+const mappedNames = [
+  'userName',
+  'name',
+  'givenName',
+  'emails',
+  'value',
+  'type',
+  'displayName',
+  'members',
+  'active',
+];
+const segment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...inheritedNames) },
+  { weight: 1, arbitrary: fc.constantFrom(...mappedNames) },
+);
+const caseOf = (text: string, upper: boolean[]) =>
+  [...text].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c.toLowerCase())).join('');
+const builtinPath = fc.oneof(
+  fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('.')),
+  fc
+    .tuple(segment, segment, fc.constantFrom('eq', 'ne', 'pr', 'co'), segment, fc.option(segment))
+    .map(
+      ([attr, sub, op, value, after]) =>
+        `${attr}[${sub} ${op}${op === 'pr' ? '' : ` "${value}"`}]${after ? `.${after}` : ''}`,
+    ),
+  segment.map((name) => `urn:ietf:params:scim:schemas:core:2.0:User:${name}.call`),
+);
+const builtinValue = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.dictionary(builtinPath, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+  fc.array(fc.dictionary(segment, fc.string(), { maxKeys: 3 }), { maxLength: 2 }),
+);
+const builtinOperation = fc.oneof(
+  fc.record({
+    op: fc
+      .tuple(fc.constantFrom('add', 'remove', 'replace'), fc.array(fc.boolean(), { minLength: 1 }))
+      .map(([op, upper]) => caseOf(op, upper)),
+    path: builtinPath,
+    value: builtinValue,
+  }),
+  // Path-less: the value's keys are the paths.
+  fc.record({
+    op: fc.constantFrom('add', 'Replace', 'REPLACE'),
+    value: fc.dictionary(builtinPath, builtinValue, { minKeys: 1, maxKeys: 3 }),
+  }),
+);
+
+describe('SCIM PATCH over the names of built-ins', () => {
+  const builtins = snapshotBuiltins();
+  // A run that did change one would otherwise end the test worker at the next log line.
+  const stopGuard = restoreBuiltinsOnUncaughtException(builtins);
+  afterAll(stopGuard);
+
+  it('never changes a built-in, answers 2xx or a 4xx in SCIM’s error schema, and keeps answering', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(builtinOperation, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        async (operations, onUser) => {
+          const path = onUser ? `/Users/${userId}` : `/Groups/${groupId}`;
+          const body = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations };
+          const res = await scim.patch(path, body);
+          const changed = changedBuiltins(builtins);
+          if (changed.length > 0) restoreBuiltins(builtins);
+          expect(changed, JSON.stringify(body)).toEqual([]);
+          expectScimAnswer(res, body);
+          expect((await scim.get(path)).statusCode).toBe(200);
+        },
+      ),
+      { numRuns: RUNS },
+    );
   });
 });

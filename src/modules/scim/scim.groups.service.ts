@@ -3,9 +3,16 @@ import { distinctSorted, sliceSize, slices } from '../../db/id-slices.js';
 import { unknownEmployeeIds } from '../groups/groups.members.repository.js';
 import { addGroupMembers, removeGroupMembers, replaceMembership } from '../groups/groups.membership.js';
 import { createGroup, deleteGroup, type Group, getGroup, updateGroup } from '../groups/groups.service.js';
+import { GROUP_ATTRIBUTES } from './scim.attributes.js';
 import { scimError } from './scim.errors.js';
 import { groupCriteria, memberIdsOfValueFilter } from './scim.filter.js';
-import { applyPatch, attributeNames, type PatchOperation, readPatchBody } from './scim.patch.js';
+import {
+  applyPatch,
+  checkReadOnly,
+  readPatchBody,
+  type TargetedOperation,
+  targetOperations,
+} from './scim.patch.js';
 import {
   countScimGroups,
   type GroupLookup,
@@ -13,7 +20,7 @@ import {
   membersOfGroups,
   scimGroupsPage,
 } from './scim.repository.js';
-import { attr, idNumber, isObject, readExternalId, readGroup, readMemberValues } from './scim.resources.js';
+import { idNumber, readGroup, readMemberValues } from './scim.resources.js';
 import { readScimWindow, type ScimWindow } from './scim.window.js';
 
 /**
@@ -143,47 +150,28 @@ export async function replaceScimGroup(
 
 type MemberChange = { kind: 'add' | 'remove' | 'replace'; values: string[] } | { kind: 'removeAll' };
 
-const GROUP_ATTRIBUTES = attributeNames(['schemas', 'id', 'externalId', 'displayName', 'meta']);
-
-/** Splits an operation into its membership change (if any) and what is left for the group's own attributes. */
-function splitOperation(operation: PatchOperation): { member?: MemberChange; rest?: PatchOperation } {
-  const { op, path } = operation;
-  if (path === undefined) {
-    const value = operation.value as Record<string, unknown>;
-    const members = attr(value, 'members');
-    const others = Object.fromEntries(
-      Object.entries(value).filter(([key]) => key.toLowerCase() !== 'members'),
-    );
-    const rest = Object.keys(others).length > 0 ? { op, value: others } : undefined;
-    if (members === undefined) return { ...(rest && { rest }) };
-    const kind = op === 'replace' ? 'replace' : op === 'add' ? 'add' : 'remove';
-    return { member: { kind, values: readMemberValues(members) }, ...(rest && { rest }) };
-  }
-  const match = /^members(?:\[(.*)\])?$/is.exec(path);
-  if (!match) {
-    if (/^members\b/i.test(path))
-      throw scimError('scim_invalid_path', `Unsupported path: ${path.slice(0, 100)}`);
-    return { rest: operation };
-  }
-  const valueFilter = match[1];
-  if (valueFilter !== undefined) {
+/**
+ * The membership change of an operation on `members` (Okta's `members[value eq "…"]` removal and
+ * Entra's value arrays included); readPath has checked the path's names and filter.
+ */
+function memberChange({ op, target, value }: TargetedOperation): MemberChange {
+  if (target.kind !== 'mapped' || target.sub)
+    throw scimError('scim_invalid_path', `Unsupported path: ${target.label.slice(0, 100)}`);
+  if (target.filter) {
     if (op !== 'remove') throw scimError('scim_invalid_path', 'Only remove takes a members[…] filter');
-    return { member: { kind: 'remove', values: memberIdsOfValueFilter(valueFilter) } };
+    return { kind: 'remove', values: memberIdsOfValueFilter(target.filter.text) };
   }
   if (op === 'remove')
-    return {
-      member:
-        operation.value === undefined
-          ? { kind: 'removeAll' }
-          : { kind: 'remove', values: readMemberValues(operation.value) },
-    };
-  return { member: { kind: op, values: readMemberValues(operation.value) } };
+    return value === undefined ? { kind: 'removeAll' } : { kind: 'remove', values: readMemberValues(value) };
+  return { kind: op, values: readMemberValues(value) };
 }
 
+const isMembers = ({ target }: TargetedOperation) =>
+  target.kind === 'mapped' && target.attribute.name === 'members';
+
 /**
- * PATCH /Groups/{id}: displayName and externalId through scim-patch, members through the groups
- * service (Okta's `members[value eq "…"]` removal and Entra's value arrays included). Everything
- * is read and checked before the first change is made.
+ * PATCH /Groups/{id}: displayName and externalId through the PATCH applier, members through the
+ * groups service. Everything is read and checked before the first change is made.
  */
 export async function patchScimGroup(
   db: Db,
@@ -191,15 +179,10 @@ export async function patchScimGroup(
   groupId: number,
   body: unknown,
 ): Promise<void> {
-  const operations = readPatchBody(body);
+  const operations = targetOperations(readPatchBody(body), GROUP_ATTRIBUTES);
   const group = await getGroup(db, accountId, groupId);
-  const memberChanges: MemberChange[] = [];
-  const rest: PatchOperation[] = [];
-  for (const operation of operations) {
-    const split = splitOperation(operation);
-    if (split.member) memberChanges.push(split.member);
-    if (split.rest) rest.push(split.rest);
-  }
+  const memberChanges = operations.filter(isMembers).map(memberChange);
+  const rest = operations.filter((operation) => !isMembers(operation));
 
   const shown = {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
@@ -207,12 +190,11 @@ export async function patchScimGroup(
     displayName: group.name,
     ...(group.external_id !== null && { externalId: group.external_id }),
   };
-  const patched = rest.length > 0 ? applyPatch(shown, rest, GROUP_ATTRIBUTES) : shown;
-  if (!isObject(patched) || String(attr(patched, 'id')) !== shown.id)
-    throw scimError('scim_mutability', 'id cannot be changed');
+  const patched = applyPatch(shown, rest, GROUP_ATTRIBUTES);
+  checkReadOnly(shown, patched);
   const fields = readGroup(patched);
   const name = requireName(fields.displayName);
-  const externalId = readExternalId(attr(patched, 'externalId')) ?? null;
+  const externalId = fields.externalId ?? null;
 
   // Every id to add or set must be a user of the account; ids to remove need not be (already gone).
   const resolved: Array<{ kind: MemberChange['kind']; ids: number[] }> = [];

@@ -13,9 +13,9 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** An attribute of an object by name, compared case-insensitively (as SCIM compares them). */
+/** An own attribute of an object by name, compared case-insensitively (as SCIM compares them). */
 export function attr(object: Record<string, unknown>, name: string): unknown {
-  if (name in object) return object[name];
+  if (Object.hasOwn(object, name)) return object[name];
   const lower = name.toLowerCase();
   for (const [key, value] of Object.entries(object)) if (key.toLowerCase() === lower) return value;
   return undefined;

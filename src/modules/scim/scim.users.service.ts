@@ -9,9 +9,10 @@ import {
   type ProvisionedFields,
   updateEmployee,
 } from '../employees/employees.service.js';
+import { USER_ATTRIBUTES } from './scim.attributes.js';
 import { scimError } from './scim.errors.js';
 import { userCriteria } from './scim.filter.js';
-import { applyPatch, attributeNames, readPatchBody } from './scim.patch.js';
+import { applyPatch, checkReadOnly, readPatchBody, targetOperations } from './scim.patch.js';
 import { presentUser, type ScimUser } from './scim.presenter.js';
 import { countUsers, type UserLookup, usersPage } from './scim.repository.js';
 import { idNumber, readUser, type UserFields } from './scim.resources.js';
@@ -126,24 +127,6 @@ export async function replaceUser(
   return saveChanges(db, accountId, current, fields);
 }
 
-const USER_ATTRIBUTES = attributeNames([
-  'schemas',
-  'id',
-  'externalId',
-  'userName',
-  'name',
-  'givenName',
-  'familyName',
-  'formatted',
-  'displayName',
-  'emails',
-  'value',
-  'type',
-  'primary',
-  'active',
-  'meta',
-]);
-
 /** PATCH /Users/{id}: the operations applied to the user as SCIM shows it, then saved. */
 export async function patchUser(
   db: Db,
@@ -152,12 +135,11 @@ export async function patchUser(
   body: unknown,
   base: string,
 ): Promise<Employee> {
-  const operations = readPatchBody(body);
+  const operations = targetOperations(readPatchBody(body), USER_ATTRIBUTES);
   const current = await getEmployee(db, accountId, userId);
   const shown: ScimUser = presentUser(current, base);
   const patched = applyPatch(shown, operations, USER_ATTRIBUTES);
-  if (JSON.stringify(patched.meta) !== JSON.stringify(shown.meta))
-    throw scimError('scim_mutability', 'meta cannot be changed');
+  checkReadOnly(shown, patched);
   const fields = readUser(patched);
   // A name or address removed is refused (an employee has both names and an address).
   if (fields.email === undefined) throw scimError('scim_invalid_value', 'userName cannot be removed');
