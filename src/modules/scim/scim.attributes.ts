@@ -10,9 +10,11 @@ import { ScimGroup, ScimUser } from './scim.schemas.js';
  * writes only these names, so no operation reaches an inherited property such as
  * `hasOwnProperty`.
  *
- * The enterprise extension (RFC 7643 §4.3) is the one thing accepted beyond them: Microsoft Entra
- * sends its attributes with every update, and Vigil keeps none of them, so they are checked by
- * name and then ignored.
+ * Two things are accepted beyond them, checked by name and then ignored: the rest of the core
+ * User schema (RFC 7643 §4.1: `title`, `phoneNumbers`, `addresses`, `name.middleName`…), which
+ * Microsoft Entra's default mappings send with every update, and the enterprise extension
+ * (RFC 7643 §4.3). Refusing them would fail every update of an Entra app left as set up; any
+ * other name is still refused.
  */
 
 export interface ScimAttribute {
@@ -21,6 +23,8 @@ export interface ScimAttribute {
   multiValued: boolean;
   /** Complex attributes: their sub-attributes, by lower-case name. */
   subAttributes?: AttributeMap;
+  /** Sub-attributes of the core schema that Vigil does not keep: accepted, then ignored. */
+  ignoredSubAttributes?: AttributeMap;
 }
 
 /** Attributes by lower-case name: SCIM compares attribute names case-insensitively. */
@@ -31,6 +35,8 @@ export interface ResourceAttributes {
   schema: string;
   /** What Vigil maps: the attributes it shows, each one applied by a PATCH. */
   mapped: AttributeMap;
+  /** Attributes of the core schema that Vigil does not keep: accepted, then ignored. */
+  unmapped: AttributeMap;
   /** Extension schemas whose attributes are accepted and ignored, by lower-case URI. */
   ignored: ReadonlyMap<string, { uri: string; attributes: AttributeMap }>;
 }
@@ -66,9 +72,74 @@ const EnterpriseUser = Type.Object({
   manager: Type.Object({ value: Type.String(), $ref: Type.String(), displayName: Type.String() }),
 });
 
+const text = Type.String();
+const multiValued = (extra: Record<string, TSchema> = {}) =>
+  Type.Array(Type.Object({ value: text, display: text, type: text, primary: Type.Boolean(), ...extra }));
+
+/** RFC 7643 §4.1: the core User schema, all of it (Vigil keeps what ScimUser shows). */
+const CoreUser = Type.Object({
+  userName: text,
+  name: Type.Object({
+    formatted: text,
+    familyName: text,
+    givenName: text,
+    middleName: text,
+    honorificPrefix: text,
+    honorificSuffix: text,
+  }),
+  displayName: text,
+  nickName: text,
+  profileUrl: text,
+  title: text,
+  userType: text,
+  preferredLanguage: text,
+  locale: text,
+  timezone: text,
+  active: Type.Boolean(),
+  password: text,
+  emails: multiValued(),
+  phoneNumbers: multiValued(),
+  ims: multiValued(),
+  photos: multiValued(),
+  addresses: Type.Array(
+    Type.Object({
+      formatted: text,
+      streetAddress: text,
+      locality: text,
+      region: text,
+      postalCode: text,
+      country: text,
+      type: text,
+      primary: Type.Boolean(),
+    }),
+  ),
+  groups: multiValued({ $ref: text }),
+  entitlements: multiValued(),
+  roles: multiValued(),
+  x509Certificates: multiValued(),
+  externalId: text,
+});
+
+/**
+ * The mapped attributes, each with the core sub-attributes it does not keep, and the core
+ * attributes Vigil does not map at all.
+ */
+function splitCore(
+  mapped: AttributeMap,
+  core: AttributeMap,
+): Pick<ResourceAttributes, 'mapped' | 'unmapped'> {
+  const withIgnored = new Map<string, ScimAttribute>();
+  for (const [key, attribute] of mapped) {
+    const subs = core.get(key)?.subAttributes;
+    const ignoredSubs = subs && new Map([...subs].filter(([sub]) => !attribute.subAttributes?.has(sub)));
+    withIgnored.set(key, ignoredSubs?.size ? { ...attribute, ignoredSubAttributes: ignoredSubs } : attribute);
+  }
+  return { mapped: withIgnored, unmapped: new Map([...core].filter(([key]) => !mapped.has(key))) };
+}
+
 export const USER_ATTRIBUTES: ResourceAttributes = {
   schema: USER_SCHEMA,
-  mapped: attributesOf(ScimUser),
+  ...splitCore(attributesOf(ScimUser), attributesOf(CoreUser)),
   ignored: new Map([
     [
       ENTERPRISE_USER_SCHEMA.toLowerCase(),
@@ -80,5 +151,6 @@ export const USER_ATTRIBUTES: ResourceAttributes = {
 export const GROUP_ATTRIBUTES: ResourceAttributes = {
   schema: GROUP_SCHEMA,
   mapped: attributesOf(ScimGroup),
+  unmapped: new Map(),
   ignored: new Map(),
 };

@@ -69,8 +69,11 @@ describe('SCIM PATCH paths', () => {
       { op: 'replace', path: 'emails[type eq "work"].constructor', value: 'x' },
       { op: 'replace', path: 'emails[hasOwnProperty eq "x"].value', value: 'x' },
       { op: 'remove', path: 'userName.length' },
-      { op: 'replace', path: 'title', value: 'Engineer' },
-      { op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:nickName', value: 'x' },
+      { op: 'replace', path: 'title.call', value: 'Engineer' },
+      { op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:nickName.toString', value: 'x' },
+      { op: 'replace', path: 'addresses[constructor eq "x"].locality', value: 'x' },
+      { op: 'replace', path: 'phoneNumbers[type eq "work"].__proto__', value: 'x' },
+      { op: 'replace', path: 'jobTitle', value: 'x' },
       {
         op: 'replace',
         path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:toString',
@@ -87,6 +90,33 @@ describe('SCIM PATCH paths', () => {
       expect(res.json(), JSON.stringify(operation)).toEqual(scimErrorOf(400, 'invalidPath'));
     }
     expect((await scim.get(`/Users/${id}`)).json()).toEqual(before);
+    expect(changedBuiltins(builtins)).toEqual([]);
+  });
+
+  it('accepts and ignores the core attributes Vigil does not keep, as Entra’s default mappings send them', async () => {
+    const { id } = await makeEmployee(t.app, accountId, { email: 'defaults@scim.example' });
+    const before = (await scim.get(`/Users/${id}`)).json();
+    const res = await scim.patch(
+      `/Users/${id}`,
+      patch([
+        { op: 'Add', path: 'title', value: 'Engineer' },
+        { op: 'Add', path: 'preferredLanguage', value: 'en-GB' },
+        { op: 'Add', path: 'addresses[type eq "work"].streetAddress', value: '1 Main St' },
+        { op: 'Add', path: 'addresses[type eq "work"].locality', value: 'Springfield' },
+        { op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+1 555 0100' },
+        { op: 'Add', path: 'urn:ietf:params:scim:schemas:core:2.0:User:nickName', value: 'Def' },
+        { op: 'Replace', path: 'name.middleName', value: 'M' },
+        { op: 'Replace', value: { title: 'Lead', name: { givenName: 'Defa', honorificPrefix: 'Dr' } } },
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      ...before,
+      name: { ...before.name, givenName: 'Defa', formatted: expect.any(String) },
+      displayName: expect.any(String),
+      meta: expect.any(Object),
+    });
+    expect(res.json()).not.toHaveProperty('title');
     expect(changedBuiltins(builtins)).toEqual([]);
   });
 

@@ -112,6 +112,7 @@ function complexValue(value: unknown, attribute: ScimAttribute, label: string): 
   const entry = blank();
   for (const [key, inner] of Object.entries(value)) {
     const sub = attribute.subAttributes?.get(key.toLowerCase());
+    if (!sub && attribute.ignoredSubAttributes?.has(key.toLowerCase())) continue;
     if (!sub)
       throw scimError('scim_invalid_path', `Unsupported attribute: ${`${label}.${key}`.slice(0, 100)}`);
     entry[sub.name] = plainValue(inner, `${label}.${key}`);

@@ -97,7 +97,10 @@ export function readPath(path: string, resource: ResourceAttributes): PathTarget
 
   const name = NAME.exec(rest)?.[0];
   if (name === undefined) throw unsupported(path);
-  const attribute = lookUp(resource.mapped, name, path);
+  const unmapped = resource.mapped.has(name.toLowerCase())
+    ? undefined
+    : resource.unmapped.get(name.toLowerCase());
+  const attribute = unmapped ?? lookUp(resource.mapped, name, path);
   let at = name.length;
   let filter: ValueFilter | undefined;
   if (rest[at] === '[') {
@@ -111,8 +114,11 @@ export function readPath(path: string, resource: ResourceAttributes): PathTarget
   if (rest[at] === '.') {
     const subName = NAME.exec(rest.slice(at + 1))?.[0];
     if (subName === undefined || at + 1 + subName.length !== rest.length) throw unsupported(path);
+    // A core sub-attribute Vigil does not keep (`name.middleName`): accepted, then ignored.
+    if (attribute.ignoredSubAttributes?.has(subName.toLowerCase())) return { kind: 'ignored', label: path };
     sub = lookUp(attribute.subAttributes ?? new Map(), subName, path);
   } else if (at !== rest.length) throw unsupported(path);
+  if (unmapped) return { kind: 'ignored', label: path };
   return { kind: 'mapped', attribute, label: path, ...(filter && { filter }), ...(sub && { sub }) };
 }
 
