@@ -141,7 +141,7 @@ export const bulkEmployeesResponses = {
   ]),
   ...idempotencyErrors,
   413: errorSchema(
-    `The body is larger than the limit (${BULK_BODY_LIMIT / 1024 / 1024} MiB for this route, or \`BODY_LIMIT\` if larger).`,
+    `The body is larger than ${BULK_BODY_LIMIT / 1024 / 1024} MiB (the limit of this route, whatever \`BODY_LIMIT\` says): send the rows in two requests.`,
     [{ code: 'payload_too_large' }],
   ),
 };

@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update up to 10,000 employees by address
-         * @description Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.
+         * @description Upserts each row by its address (compared case-insensitively), with the rules of a create, atomically per row: a row that breaks a rule, or repeats an address an earlier row gave, is reported as `error` and the others still apply. Answers one result per row, in order. A body that is not `{"employees": [...]}` with 1 to 10,000 objects whose values are all strings (at most 8 MiB) is a 400 and changes nothing. Send an `Idempotency-Key` to retry safely.
          */
         post: operations["bulkUpsertEmployees"];
         delete?: never;
@@ -2604,7 +2604,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is larger than the limit (32 MiB for this route, or `BODY_LIMIT` if larger). */
+            /** @description The body is larger than 8 MiB (the limit of this route, whatever `BODY_LIMIT` says): send the rows in two requests. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
