@@ -394,7 +394,7 @@ export const ERRORS = {
     status: 413,
     message: 'Payload too large',
     meaning:
-      'The body (or a chunk extension) is larger than its route accepts: `BODY_LIMIT` (8 MiB by default) for the Customer API, 64 KiB for public pages’ forms and sign-in (docs/errors.md lists each).',
+      'The body (or a chunk extension) is larger than its route accepts: `BODY_LIMIT` (8 MiB by default) for the Customer API, 64 KiB for public pages’ forms and the admin sign-in, 8 MiB for a bulk upsert.',
   },
   reported_message_too_large: {
     status: 413,
