@@ -3,6 +3,11 @@
  * landing page) or `<phish URL>/t/<token>.png` (the open-tracking image), also when a mail
  * security product has rewritten the link around its own redirector. Pure string work: nothing
  * is fetched, nothing is followed.
+ *
+ * The text is anyone's (a message mailed to an employee, then reported), so every step takes
+ * time linear in it: each regular expression here is anchored or has no two quantifiers that
+ * can share characters, loops read each character a bounded number of times, and a link is
+ * read only up to MAX_LINK_LENGTH (see phishing.reports.links.test.ts, "in linear time").
  */
 
 /** The characters of a recipient token: 24 random bytes in base64url (TOKEN_PATTERN). */
@@ -27,10 +32,19 @@ const IMAGE_PATH = new RegExp(`^t/(${TOKEN_CHARACTERS})\\.png$`);
 const MAX_UNWRAP = 5;
 // A body is bounded by the message's size; this bounds the work per body on link-heavy HTML.
 const MAX_CANDIDATES_PER_BODY = 5_000;
+/**
+ * The longest link read. A simulation's link is under 100 characters and each rewrite adds a
+ * few hundred (Safe Links around Proofpoint stays under 2 KiB); a longer "link" is no link of
+ * ours, and skipping it keeps the work per link bounded.
+ */
+export const MAX_LINK_LENGTH = 16 * 1024;
 // Anything that looks like an absolute http(s) URL, up to a character no URL holds unescaped.
+// Linear: a failed attempt costs the few characters of `https://`, a match is consumed whole.
 const URL_CANDIDATE = /https?:\/\/[^\s"'<>`\\]+/gi;
 // Sentence punctuation after a link in text ("see https://…/v/abc."), never a token's end.
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"*]+$/;
+// Stripped by a loop from the end: the pattern /[.,;:!?)\]}'"*]+$/ did it in quadratic time,
+// retrying from every character of a long run of dots (30,000 dots: seconds).
+const TRAILING_PUNCTUATION = new Set('.,;:!?)]}\'"*');
 // Only candidates naming a phish host or a known redirector are parsed (the rest are skipped cheaply).
 const REDIRECTOR_MARKERS = [
   'safelinks.protection.',
@@ -87,7 +101,8 @@ export function tokensInBody(
   const found: Array<{ token: string; source: LinkSource }> = [];
   let examined = 0;
   for (const match of text.matchAll(URL_CANDIDATE)) {
-    const candidate = match[0].replace(TRAILING_PUNCTUATION, '');
+    const candidate = withoutTrailingPunctuation(match[0]);
+    if (candidate.length > MAX_LINK_LENGTH) continue;
     const lower = candidate.toLowerCase();
     if (prefilter && !markers.some((marker) => lower.includes(marker))) continue;
     if (++examined > MAX_CANDIDATES_PER_BODY) break;
@@ -97,6 +112,13 @@ export function tokensInBody(
   return found;
 }
 
+/** The link without the sentence punctuation that follows it; one pass from the end. */
+export function withoutTrailingPunctuation(candidate: string): string {
+  let end = candidate.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(candidate[end - 1] as string)) end--;
+  return candidate.slice(0, end);
+}
+
 /** The token behind a link, undoing the rewrites of mail security products, outermost first. */
 export function tokenOfLink(link: string, bases: PhishBase[]): { token: string; source: LinkSource } | null {
   let current = link;
@@ -104,7 +126,8 @@ export function tokenOfLink(link: string, bases: PhishBase[]): { token: string; 
     const hit = tokenOfPhishUrl(current, bases);
     if (hit) return hit;
     const inner = unwrapRewrittenUrl(current);
-    if (inner === null || inner === current) return null;
+    // Each level's URL is no longer than the link it came out of; the length check is a guard.
+    if (inner === null || inner === current || inner.length > MAX_LINK_LENGTH) return null;
     current = inner;
   }
   return null;
@@ -116,14 +139,14 @@ export function tokenOfLink(link: string, bases: PhishBase[]): { token: string; 
  * and other products that keep only an identifier cannot be undone.
  */
 export function unwrapRewrittenUrl(link: string): string | null {
-  const v3 = PROOFPOINT_V3.exec(link);
-  if (v3?.[1] !== undefined) return decodeProofpointV3(v3[1], v3[2] ?? '');
+  const v3 = proofpointV3Parts(link);
+  if (v3) return decodeProofpointV3(v3.encodedUrl, v3.replacedBase64);
   const url = parseUrl(link);
   if (!url) return null;
   const host = url.hostname;
   const param = (name: string) => url.searchParams.get(name);
   // Microsoft Defender for Office 365 Safe Links (commercial and US government clouds).
-  if (/\.safelinks\.protection\.(outlook\.com|office365\.us)$/.test(host)) return param('url');
+  if (SAFE_LINKS_HOSTS.some((suffix) => host.endsWith(suffix))) return param('url');
   if (/^urldefense(\.proofpoint)?\.(com|us)$/.test(host)) {
     if (url.pathname === '/v1/url') return param('u');
     if (url.pathname === '/v2/url') {
@@ -152,9 +175,39 @@ export function unwrapRewrittenUrl(link: string): string | null {
   return null;
 }
 
+const SAFE_LINKS_HOSTS = ['.safelinks.protection.outlook.com', '.safelinks.protection.office365.us'];
+
 // Proofpoint URL Defense v3: `https://urldefense.com/v3/__<URL>__;<base64url of the characters
 // replaced by * in URL>!!<…>$`.
-const PROOFPOINT_V3 = /^https:\/\/urldefense(?:\.proofpoint)?\.(?:com|us)\/v3\/__(.+?)__;([A-Za-z0-9_-]*)!/i;
+const PROOFPOINT_V3_PREFIX = /^https:\/\/urldefense(?:\.proofpoint)?\.(?:com|us)\/v3\/__/i;
+
+/**
+ * The two parts of a v3 link: the URL up to the first `__;` that is followed by base64url and
+ * `!`. Linear: the base64url read after one `__;` stops at the next `;`, so no character is
+ * read twice (the pattern `__(.+?)__;([A-Za-z0-9_-]*)!` said the same, less evidently so).
+ */
+function proofpointV3Parts(link: string): { encodedUrl: string; replacedBase64: string } | null {
+  const prefix = PROOFPOINT_V3_PREFIX.exec(link);
+  if (!prefix) return null;
+  const start = prefix[0].length;
+  for (let end = link.indexOf('__;', start + 1); end !== -1; end = link.indexOf('__;', end + 1)) {
+    let i = end + 3;
+    while (i < link.length && isBase64UrlCharacter(link.charCodeAt(i))) i++;
+    if (link[i] === '!')
+      return { encodedUrl: link.slice(start, end), replacedBase64: link.slice(end + 3, i) };
+  }
+  return null;
+}
+
+function isBase64UrlCharacter(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    (code >= 0x41 && code <= 0x5a) || // A-Z
+    (code >= 0x61 && code <= 0x7a) || // a-z
+    code === 0x2d || // -
+    code === 0x5f // _
+  );
+}
 const V3_RUN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
