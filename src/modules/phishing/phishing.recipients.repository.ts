@@ -74,12 +74,20 @@ export async function recipientByTokenOfAnyAccount(
   return withItsCampaign(db, await recipientOnlyByToken.executeTakeFirst(db, { token }));
 }
 
-/** The account's recipient by its token (a report names the simulation by the token). */
-export function recipientByToken(db: Db, accountId: number, token: string) {
+/**
+ * The account's recipients among `tokens` (a report names its simulations by their tokens), in
+ * one query; the caller bounds the list (a report considers at most REPORT_TOKENS_MAX).
+ */
+export function recipientsByTokens(
+  db: Db,
+  accountId: number,
+  tokens: readonly string[],
+): Promise<RecipientWithCampaign[]> {
+  if (tokens.length === 0) return Promise.resolve([]);
   return withCampaign(db)
     .where('r.account_id', '=', accountId)
-    .where('r.token', '=', token)
-    .executeTakeFirst();
+    .where('r.token', 'in', [...tokens])
+    .execute();
 }
 
 /** The account's recipient by id, locked for the transaction on PostgreSQL (SQLite's write transaction already is). */

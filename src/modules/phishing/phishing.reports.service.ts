@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { HitHeaders } from './phishing.classify.js';
-import { recipientByToken } from './phishing.recipients.repository.js';
+import { recipientsByTokens } from './phishing.recipients.repository.js';
 import { ReportedMessageError, tokenFromReportBody, tokensFromReportedMessage } from './phishing.reports.js';
 import type { RecipientResultRow } from './phishing.results.presenter.js';
 import { recipientResultRow } from './phishing.results.repository.js';
@@ -10,7 +10,8 @@ import { recordStep, type StepMachine } from './phishing.steps.js';
 /**
  * An employee reported a simulation (a report button, a mail gateway, a script): the first of
  * the report's tokens that is one of the account's simulations is marked reported (its first
- * time kept; it counts after a click too), and its result returned.
+ * time kept; it counts after a click too), and its result returned. A message's tokens
+ * (REPORT_TOKENS_MAX at most) are looked up in one query.
  */
 export async function reportSimulation(
   db: Db,
@@ -22,20 +23,12 @@ export async function reportSimulation(
     headers: HitHeaders;
   },
 ): Promise<RecipientResultRow> {
-  let tokens: string[];
-  if (props.report.kind === 'json') tokens = [tokenFromReportBody(props.report.body)];
-  else {
-    try {
-      tokens = (await tokensFromReportedMessage(props.report.raw, { phishUrls: props.report.phishUrls }))
-        .tokens;
-    } catch (err) {
-      if (!(err instanceof ReportedMessageError)) throw err;
-      if (err.reason === 'too_large') throw new AppError('reported_message_too_large');
-      throw new AppError('reported_message_unreadable', { message: err.message });
-    }
-  }
+  const tokens =
+    props.report.kind === 'json' ? [tokenFromReportBody(props.report.body)] : await tokensOf(props.report);
+  const recipients = await recipientsByTokens(db, props.accountId, tokens);
+  const byToken = new Map(recipients.map((recipient) => [recipient.token, recipient]));
   for (const token of tokens) {
-    const found = await recipientByToken(db, props.accountId, token);
+    const found = byToken.get(token);
     if (!found) continue;
     await recordStep(db, machine, found, {
       kind: 'report',
@@ -49,4 +42,14 @@ export async function reportSimulation(
     if (result) return result;
   }
   throw new AppError('simulation_not_found');
+}
+
+async function tokensOf(report: { raw: Buffer; phishUrls: string[] }): Promise<string[]> {
+  try {
+    return (await tokensFromReportedMessage(report.raw, { phishUrls: report.phishUrls })).tokens;
+  } catch (err) {
+    if (!(err instanceof ReportedMessageError)) throw err;
+    if (err.reason === 'too_large') throw new AppError('reported_message_too_large');
+    throw new AppError('reported_message_unreadable', { message: err.message });
+  }
 }

@@ -3,6 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Attachment, type ParsedMail, simpleParser } from 'mailparser';
 import { FieldErrorCollector } from '../../errors.js';
 import { type PhishBase, phishBases, TOKEN_CHARACTERS, tokensInBody } from './phishing.reports.links.js';
+import { RankedTokens, type TokenSource } from './phishing.reports.tokens.js';
+
+export type { TokenSource };
 
 /**
  * Finding the simulation a reported email belongs to: the recipient token in the
@@ -49,13 +52,14 @@ export class ReportedMessageError extends Error {
   }
 }
 
-export type TokenSource = 'header' | 'link' | 'image';
-
 /** Why an attached message was not read (the rest of the report still was). */
 export type SkippedReason = 'outlook_msg' | 'too_deep' | 'too_many' | 'unreadable' | 'too_slow';
 
 export interface ReportedMessageTokens {
-  /** Distinct tokens, the most telling first: headers, then landing links, then tracking images. */
+  /**
+   * Distinct tokens, the most telling first: headers, then landing links, then tracking images;
+   * at most REPORT_TOKENS_MAX (phishing.reports.tokens.ts).
+   */
   tokens: string[];
   /** Where each token was found (the most telling place when it was found in several). */
   sources: Record<string, TokenSource>;
@@ -107,21 +111,16 @@ export async function tokensFromReportedMessage(
   } catch (err) {
     throw new ReportedMessageError(err instanceof TimeUp ? 'too_slow' : 'unreadable');
   }
-  const found = new Map<string, { source: TokenSource; seen: number }>();
-  let seen = 0;
-  const add = (token: string, source: TokenSource) => {
-    const earlier = found.get(token);
-    seen++;
-    if (!earlier || RANK[source] < RANK[earlier.source]) found.set(token, { source, seen });
-  };
+  const found = new RankedTokens();
   const skipped: SkippedReason[] = [];
   // Breadth first: the outer message's findings come before those of what it carries.
   const queue: Array<{ mail: ParsedMail; depth: number }> = [{ mail: outer, depth: 0 }];
   let opened = 0;
-  for (let i = 0; i < queue.length; i++) {
+  for (let i = 0; i < queue.length && !found.complete; i++) {
     const { mail, depth } = queue[i]!;
-    for (const token of headerTokens(mail)) add(token, 'header');
-    for (const hit of bodyTokens(mail, bases)) add(hit.token, hit.source);
+    for (const token of headerTokens(mail)) found.add(token, 'header');
+    if (found.complete) break;
+    for (const hit of bodyTokens(mail, bases)) found.add(hit.token, hit.source);
     for (const attachment of mail.attachments) {
       const kind = kindOf(attachment);
       if (kind === 'outlook_msg') skipped.push('outlook_msg');
@@ -138,20 +137,14 @@ export async function tokensFromReportedMessage(
       }
     }
   }
-  const ordered = [...found].sort(([, a], [, b]) => RANK[a.source] - RANK[b.source] || a.seen - b.seen);
-  return {
-    tokens: ordered.map(([token]) => token),
-    sources: Object.fromEntries(ordered.map(([token, { source }]) => [token, source])),
-    skipped,
-  };
+  return { ...found.list(), skipped };
 }
-
-const RANK: Record<TokenSource, number> = { header: 0, link: 1, image: 2 };
 
 function headerTokens(mail: ParsedMail): string[] {
   const tokens: string[] = [];
   for (const { key, line } of mail.headerLines ?? []) {
     if (key !== 'x-vigil-simulation') continue;
+    // Unfolding is linear: each match starts at a line break and consumes its blanks.
     const value = line
       .slice(line.indexOf(':') + 1)
       .replace(/\r?\n[ \t]+/g, ' ')
