@@ -32,6 +32,7 @@ import { Readiness } from './modules/health/readiness.js';
 import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
 import { learnerRoutes } from './modules/learner/learner.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
+import { createReportedMessageReader } from './modules/phishing/phishing.reports.reader.js';
 import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
 import { phishingRoutes } from './modules/phishing/phishing.routes.js';
 import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
@@ -181,6 +182,12 @@ export async function buildApp({
     recordScimTokensLastUsedOfAllAccounts,
   );
 
+  // Reported mail is read in worker threads (started on the first report, ended on close).
+  const reportReader = createReportedMessageReader({
+    timeLimitMs: config.reports.readTimeoutMs,
+    log: app.log,
+  });
+
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(
@@ -201,7 +208,7 @@ export async function buildApp({
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
-      await api.register(phishingReportRoutes);
+      await api.register(phishingReportRoutes, { reader: reportReader });
       await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },
@@ -243,6 +250,7 @@ export async function buildApp({
   checkBodiesDeclared();
 
   app.addHook('onClose', async () => {
+    await reportReader.close();
     await lastUsed.close();
     await scimLastUsed.close();
     await database.close();

@@ -114,6 +114,10 @@ export interface Config {
     /** How long a personal learner link in an email stays valid. */
     linkTtlMs: number;
   };
+  reports: {
+    /** How long one reported message may take to read (`REPORT_READ_TIMEOUT_MS`); its thread is ended past it. */
+    readTimeoutMs: number;
+  };
 }
 
 /**
@@ -176,6 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     learner: {
       linkTtlMs: integer(env, 'LEARNER_LINK_DAYS', 30, 1, 365) * 86_400_000,
+    },
+    reports: {
+      readTimeoutMs: integer(env, 'REPORT_READ_TIMEOUT_MS', 5000, 10, 60_000),
     },
   };
 }

@@ -69,7 +69,7 @@ export const ERRORS = {
     status: 400,
     message: 'The reported message could not be read as an email',
     meaning:
-      'Phishing reports: a `message/rfc822` body that is no email (or an Outlook `.msg` file, or one that took over 5 s to read; the message says which).',
+      'Phishing reports: a `message/rfc822` body that is no email, or an Outlook `.msg` file, or one that took longer to read than allowed (`REPORT_READ_TIMEOUT_MS`, 5 s by default) or needed more memory than allowed; the message says which.',
   },
   phishing_event_not_reclassifiable: {
     status: 400,
@@ -452,6 +452,12 @@ export const ERRORS = {
     message: 'Service unavailable',
     meaning:
       'The database (or, for metrics, the primary process) did not answer in time; retry with back-off.',
+  },
+  reported_messages_busy: {
+    status: 503,
+    message: 'Too many reported messages are being read; retry in a few seconds',
+    meaning:
+      'Phishing reports: every reader of `message/rfc822` reports is busy and the queue is full (or the report waited 10 s for a reader); retry after `Retry-After` seconds.',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -55,6 +55,7 @@ const BAD: Record<string, string> = {
   WORKERS: 'sometimes',
   SCHEDULER_INTERVAL_SECONDS: '0',
   LEARNER_LINK_DAYS: '0',
+  REPORT_READ_TIMEOUT_MS: '5',
 };
 
 /** The variables the sources read (env.NAME, env['NAME'], helpers called as integer(env, 'NAME', …)). */

@@ -225,6 +225,7 @@ export const CUSTOMER_API_CODES: readonly ErrorCode[] = [
   'header_fields_too_large',
   'internal_error',
   'service_unavailable',
+  'reported_messages_busy',
 ];
 
 /** The Customer API's codes as a Markdown table (code, status, meaning), for the API description. */

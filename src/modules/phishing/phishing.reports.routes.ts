@@ -4,6 +4,7 @@ import { UNUSED_BODY_LIMIT } from '../../http/bodies.js';
 import { phishBaseUrl, publicBaseUrl } from '../../http/links.js';
 import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
 import { REPORTED_MESSAGE_MAX_BYTES } from './phishing.reports.js';
+import type { ReportedMessageReader } from './phishing.reports.reader.js';
 import { ReportBody, reportResponses } from './phishing.reports.schemas.js';
 import { reportSimulation } from './phishing.reports.service.js';
 import { presentRecipientResult } from './phishing.results.presenter.js';
@@ -16,7 +17,10 @@ class ReportedMessage {
   constructor(readonly raw: Buffer) {}
 }
 
-export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ reader: ReportedMessageReader }> = async (
+  app,
+  { reader },
+) => {
   const machine = createStepMachine();
   app.addContentTypeParser(
     'message/rfc822',
@@ -60,7 +64,7 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         accountId: request.auth.accountId,
         report:
           body instanceof ReportedMessage
-            ? { kind: 'message', raw: body.raw, phishUrls: [phishBaseUrl(app), publicBaseUrl(app)] }
+            ? { kind: 'message', raw: body.raw, phishUrls: [phishBaseUrl(app), publicBaseUrl(app)], reader }
             : { kind: 'json', body },
         clientAddress: request.ip,
         headers: request.headers,

@@ -19,7 +19,7 @@ export const reportResponses = {
   ...standardErrors('campaigns', 'write'),
   ...idempotencyErrors,
   400: errorSchema(
-    'The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email (or `Idempotency-Key` is not 1 to 255 visible ASCII characters).',
+    'The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email in the time and memory allowed (or `Idempotency-Key` is not 1 to 255 visible ASCII characters).',
     [
       { code: 'malformed_json' },
       { code: 'validation_failed', details: { token: ['is required'] } },
@@ -36,4 +36,8 @@ export const reportResponses = {
   415: errorSchema('The body is neither `application/json` nor `message/rfc822`.', [
     { code: 'unsupported_media_type' },
   ]),
+  503: errorSchema(
+    'The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off.',
+    [{ code: 'service_unavailable' }, { code: 'reported_messages_busy' }],
+  ),
 };

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { HitHeaders } from './phishing.classify.js';
 import { recipientsByTokens } from './phishing.recipients.repository.js';
-import { ReportedMessageError, tokenFromReportBody, tokensFromReportedMessage } from './phishing.reports.js';
+import { ReportedMessageError, tokenFromReportBody } from './phishing.reports.js';
+import { READER_RETRY_AFTER_SECONDS, type ReportedMessageReader } from './phishing.reports.reader.js';
 import type { RecipientResultRow } from './phishing.results.presenter.js';
 import { recipientResultRow } from './phishing.results.repository.js';
 import { recordStep, type StepMachine } from './phishing.steps.js';
@@ -10,15 +11,17 @@ import { recordStep, type StepMachine } from './phishing.steps.js';
 /**
  * An employee reported a simulation (a report button, a mail gateway, a script): the first of
  * the report's tokens that is one of the account's simulations is marked reported (its first
- * time kept; it counts after a click too), and its result returned. A message's tokens
- * (REPORT_TOKENS_MAX at most) are looked up in one query.
+ * time kept; it counts after a click too), and its result returned. A message is read by the
+ * reader's threads; its tokens (REPORT_TOKENS_MAX at most) are looked up in one query.
  */
 export async function reportSimulation(
   db: Db,
   machine: StepMachine,
   props: {
     accountId: number;
-    report: { kind: 'json'; body: unknown } | { kind: 'message'; raw: Buffer; phishUrls: string[] };
+    report:
+      | { kind: 'json'; body: unknown }
+      | { kind: 'message'; raw: Buffer; phishUrls: string[]; reader: ReportedMessageReader };
     clientAddress: string;
     headers: HitHeaders;
   },
@@ -44,12 +47,21 @@ export async function reportSimulation(
   throw new AppError('simulation_not_found');
 }
 
-async function tokensOf(report: { raw: Buffer; phishUrls: string[] }): Promise<string[]> {
+async function tokensOf(report: {
+  raw: Buffer;
+  phishUrls: string[];
+  reader: ReportedMessageReader;
+}): Promise<string[]> {
   try {
-    return (await tokensFromReportedMessage(report.raw, { phishUrls: report.phishUrls })).tokens;
+    return (await report.reader.read(report.raw, report.phishUrls)).tokens;
   } catch (err) {
     if (!(err instanceof ReportedMessageError)) throw err;
     if (err.reason === 'too_large') throw new AppError('reported_message_too_large');
+    if (err.reason === 'busy') {
+      throw new AppError('reported_messages_busy', {
+        headers: { 'retry-after': String(READER_RETRY_AFTER_SECONDS) },
+      });
+    }
     throw new AppError('reported_message_unreadable', { message: err.message });
   }
 }

@@ -33,22 +33,33 @@ export const MIME_PARTS_MAX = 500;
 /** The time one reported message may take to read, attachments included. */
 export const REPORTED_MESSAGE_TIME_LIMIT_MS = 5_000;
 
-export type ReportedMessageErrorReason = 'too_large' | 'outlook_msg' | 'unreadable' | 'too_slow';
+export type ReportedMessageErrorReason =
+  | 'too_large'
+  | 'outlook_msg'
+  | 'unreadable'
+  | 'too_slow'
+  | 'too_much_memory'
+  | 'busy';
 
 const ERROR_TEXT: Record<ReportedMessageErrorReason, string> = {
   too_large: `The reported message is larger than ${REPORTED_MESSAGE_MAX_BYTES / 1024 / 1024} MiB`,
   outlook_msg: 'An Outlook .msg file cannot be read; send the message itself (message/rfc822, an .eml file)',
   unreadable: 'The reported message could not be read as an email',
   too_slow: 'The reported message took too long to read',
+  too_much_memory: 'The reported message needs more memory to read than is allowed',
+  busy: 'Too many reported messages are being read; retry in a few seconds',
 };
 
-/** A reported message that is refused as a whole; `status` is the HTTP status it answers. */
+/**
+ * A reported message that is refused as a whole; `status` is the HTTP status it answers (503
+ * when the refusal is the server's: every reader busy; the message itself may be fine).
+ */
 export class ReportedMessageError extends Error {
-  readonly status: 400 | 413;
+  readonly status: 400 | 413 | 503;
   constructor(readonly reason: ReportedMessageErrorReason) {
     super(ERROR_TEXT[reason]);
     this.name = 'ReportedMessageError';
-    this.status = reason === 'too_large' ? 413 : 400;
+    this.status = reason === 'too_large' ? 413 : reason === 'busy' ? 503 : 400;
   }
 }
 

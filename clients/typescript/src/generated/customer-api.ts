@@ -848,7 +848,7 @@ export interface components {
              * @description Stable and machine-readable: dispatch on this, never on `error`, whose wording may change. One code per meaning; the table is in the API description and docs/errors.md.
              * @enum {string}
              */
-            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "webhook_endpoint_disabled" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable";
+            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "webhook_endpoint_disabled" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "reported_messages_busy";
             /** @description For `validation_failed`: each offending field mapped to a list of messages. For `invalid_employee_ids`: `invalid_ids`, the sorted offending ids. For `service_unavailable` from `/readyz`: `checks`. */
             details?: {
                 [key: string]: unknown;
@@ -7727,7 +7727,7 @@ export interface operations {
                     "application/json": components["schemas"]["PhishingRecipientResult"];
                 };
             };
-            /** @description The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email (or `Idempotency-Key` is not 1 to 255 visible ASCII characters). */
+            /** @description The JSON body is malformed or has no valid `token`, or the `message/rfc822` body could not be read as an email in the time and memory allowed (or `Idempotency-Key` is not 1 to 255 visible ASCII characters). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7970,7 +7970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            /** @description The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7978,17 +7978,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable",
-                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "service_unavailable";
+                        code?: "service_unavailable" | "reported_messages_busy";
                     };
                 };
             };
