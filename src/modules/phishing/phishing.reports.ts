@@ -13,6 +13,8 @@ export type { TokenSource };
  * and "forward as attachment" send the original that way), else in its links to the phish URLs,
  * rewritten by mail security products or not. Parsing only: which account's simulation a token
  * is, the caller looks up. Nothing of the message is logged, returned or kept but the tokens.
+ * The server runs tokensFromReportedMessage in a worker thread (phishing.reports.reader.ts),
+ * which ends it if it outlives its deadline; its own deadline below stops a parse that yields.
  */
 
 /** A recipient token: 24 random bytes in base64url, 32 characters. */
