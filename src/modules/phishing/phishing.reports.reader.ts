@@ -34,6 +34,8 @@ export const READER_HEAP_MB = 128;
 const READER_YOUNG_HEAP_MB = 16;
 /** Retry-After of a `busy` refusal, in seconds: about one read's time limit. */
 export const READER_RETRY_AFTER_SECONDS = 5;
+/** How much lower than the process the threads are scheduled (Linux's nice, per thread). */
+export const READER_NICE_INCREMENT = 10;
 // An idle thread ends after this long (starting one again costs some 50 ms).
 const IDLE_MS = 60_000;
 
@@ -72,6 +74,9 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
     minThreads: 0,
     maxThreads: READER_THREADS,
     idleTimeout: IDLE_MS,
+    // Reading a message may take a core for seconds: the event loop's thread comes first, so that
+    // everyone else's requests are answered at once even when every core is busy reading.
+    niceIncrement: READER_NICE_INCREMENT,
     resourceLimits: {
       maxOldGenerationSizeMb: READER_HEAP_MB,
       maxYoungGenerationSizeMb: READER_YOUNG_HEAP_MB,
