@@ -16,6 +16,7 @@ const underTestServices = Boolean(process.env.TEST_DATABASE_URL || process.env.T
 const ALONE = [
   'test/durability.test.ts',
   'test/faults.test.ts',
+  'test/hostile-input.test.ts',
   'test/mail-durability.test.ts',
   'test/metrics.test.ts',
   'test/operations.test.ts',

@@ -1,0 +1,353 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
+import { dialectUnderTest } from './helpers/database.js';
+import { makeKey } from './helpers/factories.js';
+import { type HealthWatch, peakRssMiB, startHealthWatch, tableCounts } from './helpers/hostile.js';
+import {
+  hostilePatches,
+  hostilePayloads,
+  hostileSegment,
+  type Payload,
+  reportedMailAttacks,
+} from './helpers/hostile-payloads.js';
+import { makeScimToken, scimClient } from './helpers/scim.js';
+import { type ServerProcess, startServer } from './helpers/server-process.js';
+
+/**
+ * The standing guard (issue 19): the built server, as `npm start` runs it, on the database under
+ * test, receives what a stranger (or a tenant's compromised credential) can send — each class of
+ * attack found so far, then fast-check's payloads to every route reachable without credentials,
+ * the report endpoint, SCIM and the bulk upsert — while another process asks `/healthz`
+ * throughout. Afterwards: the process is still the same one, `/healthz` never took 250 ms, the
+ * process never held 300 MiB, every answer was a clear error in the contract's shape (SCIM's for
+ * SCIM, a page for the public pages), and no table has a row more or less.
+ *
+ * A new public route must join PUBLIC_TARGETS (the first test fails until it does).
+ */
+
+const METRICS_TOKEN = `metrics-${randomBytes(16).toString('hex')}`;
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 25);
+const routes: RouteOptions[] = [];
+let t: TestApp;
+let server: ServerProcess;
+let watch: HealthWatch;
+let before: Record<string, number>;
+let key: string;
+let scimToken: string;
+let scimUserId: string;
+let scimGroupId: string;
+let csrf: Record<string, string>;
+
+const TOKEN = () => randomBytes(24).toString('base64url');
+
+beforeAll(async () => {
+  t = await buildTestApp({ METRICS_TOKEN }, { onRoute: (route) => void routes.push(route) });
+  const made = await makeKey(t.app);
+  key = made.key;
+  scimToken = (await makeScimToken(t.app, made.accountId)).token;
+  const scim = scimClient(t.app, scimToken);
+  const user = await scim.post('/Users', {
+    userName: `hostile-${Date.now()}@example.com`,
+    name: { givenName: 'Hos', familyName: 'Tile' },
+    emails: [{ value: `hostile-${Date.now()}@example.com`, type: 'work', primary: true }],
+    active: true,
+  });
+  scimUserId = user.json().id;
+  scimGroupId = (await scim.post('/Groups', { displayName: `Hostile ${Date.now()}` })).json().id;
+  server = await startServer(testEnv(t.databaseUrl, { METRICS_TOKEN, LOG_LEVEL: 'warn' }));
+  const anonymous = await fetch(`${server.baseUrl}/admin/api/session`);
+  csrf = {
+    cookie: anonymous.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+    'x-csrf-token': ((await anonymous.json()) as { csrf_token: string }).csrf_token,
+  };
+  // The learner pages make their link secret at first use: made now, it is no write of the suite's.
+  await fetch(`${server.baseUrl}/learn/${TOKEN()}`);
+  watch = await startHealthWatch(server.baseUrl);
+  before = await tableCounts(t.app.db, dialectUnderTest);
+}, 120_000);
+
+afterAll(async () => {
+  await watch?.stop();
+  await server?.stop();
+});
+
+interface Answer {
+  status: number;
+  type: string;
+  text: string;
+}
+
+async function send(method: string, path: string, payload?: Payload, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(payload?.contentType !== undefined && { 'content-type': payload.contentType }),
+      ...headers,
+    },
+    ...(payload && { body: payload.body }),
+  });
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    text: await res.text(),
+  } as Answer;
+}
+
+/** How a route answers what it refuses: the contract's error, SCIM's, an HTML page, or 204 and nothing (a button's press, whatever its token). */
+type Shape = 'contract' | 'scim' | 'page' | 'nothing';
+
+/** A 4xx a person can read: the contract's `{error, status}`, SCIM's error, or an HTML page. */
+function expectClearError(answer: Answer, shapes: Shape[], what: string) {
+  if (answer.status === 204 && shapes.includes('nothing')) return;
+  expect(answer.status, `${what}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(answer.status, `${what}: ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+  if (answer.type.startsWith('text/html')) {
+    expect(shapes, what).toContain('page');
+    return;
+  }
+  const body = JSON.parse(answer.text);
+  if (shapes.includes('scim') && Array.isArray(body.schemas)) {
+    expect(body).toMatchObject({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: String(answer.status),
+    });
+  } else {
+    expect(shapes, what).toContain('contract');
+    expect(body).toMatchObject({ error: expect.any(String), status: answer.status });
+  }
+}
+
+const API = '/api/api_gateway/customer';
+const apiKey = () => ({ apikey: key });
+const scimAuth = () => ({ authorization: `Bearer ${scimToken}` });
+
+/** Every route anyone may call without a credential, with how to reach it. */
+const PUBLIC_TARGETS: Array<{
+  route: string;
+  path: () => string;
+  shapes: Shape[];
+  headers?: () => Record<string, string>;
+}> = [
+  { route: 'POST /v/:token', path: () => `/v/${TOKEN()}`, shapes: ['page', 'contract'] },
+  { route: 'POST /v/:token/i', path: () => `/v/${TOKEN()}/i`, shapes: ['page', 'contract', 'nothing'] },
+  { route: 'POST /learn/:token/new-link', path: () => `/learn/${TOKEN()}/new-link`, shapes: ['page'] },
+  {
+    route: 'POST /learn/:token/courses/:courseKey/lessons/:lesson',
+    path: () => `/learn/${TOKEN()}/courses/phishing/lessons/1`,
+    shapes: ['page'],
+  },
+  {
+    route: 'POST /learn/:token/courses/:courseKey/quiz',
+    path: () => `/learn/${TOKEN()}/courses/phishing/quiz`,
+    shapes: ['page'],
+  },
+  {
+    route: 'POST /admin/api/session',
+    path: () => '/admin/api/session',
+    shapes: ['contract'],
+    headers: () => csrf,
+  },
+  {
+    route: 'POST /admin/api/invitations/:token/accept',
+    path: () => `/admin/api/invitations/${TOKEN()}/accept`,
+    shapes: ['contract'],
+    headers: () => csrf,
+  },
+];
+
+/** Credentialed routes that read what strangers wrote (a reported mail) or take bulk input. */
+const CREDENTIALED_TARGETS = [
+  {
+    route: 'report',
+    method: 'POST',
+    path: () => `${API}/campaigns/phishing/reports/`,
+    shapes: ['contract'] as Shape[],
+    headers: apiKey,
+  },
+  {
+    route: 'bulk',
+    method: 'POST',
+    path: () => `${API}/employees/bulk/`,
+    shapes: ['contract'] as Shape[],
+    headers: apiKey,
+  },
+  {
+    route: 'SCIM user',
+    method: 'POST',
+    path: () => '/scim/v2/Users',
+    shapes: ['scim'] as Shape[],
+    headers: scimAuth,
+  },
+  {
+    route: 'SCIM group',
+    method: 'PUT',
+    path: () => `/scim/v2/Groups/${scimGroupId}`,
+    shapes: ['scim'] as Shape[],
+    headers: scimAuth,
+  },
+];
+
+describe('hostile input, sent to the built server', () => {
+  it('knows every route a stranger reaches with a body', () => {
+    const open = routes.filter(
+      (r) =>
+        [r.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) &&
+        !r.config?.permission &&
+        !r.url.startsWith('/scim/') &&
+        !(r.url.startsWith('/admin/api/') && !r.config?.adminPublic),
+    );
+    expect(open.map((r) => `${r.method} ${r.url}`).sort()).toEqual(PUBLIC_TARGETS.map((p) => p.route).sort());
+  });
+
+  it('reads reported messages of lines of dots, 9 MiB of them, or 180,000 distinct tokens, and answers', async () => {
+    for (const { name, message } of reportedMailAttacks(server.baseUrl)) {
+      const payload = { kind: name, contentType: 'message/rfc822', body: message };
+      expectClearError(
+        await send('POST', `${API}/campaigns/phishing/reports/`, payload, apiKey()),
+        ['contract'],
+        name,
+      );
+    }
+  });
+
+  it('refuses SCIM PATCH paths that name built-ins, and carries on', async () => {
+    for (const path of [
+      'hasOwnProperty.call',
+      '__proto__.polluted',
+      'constructor.prototype.polluted',
+      'toString',
+      'name.valueOf',
+    ]) {
+      const body = JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'add', path, value: 'x' }],
+      });
+      const answer = await send(
+        'PATCH',
+        `/scim/v2/Users/${scimUserId}`,
+        { kind: path, contentType: 'application/scim+json', body: Buffer.from(body) },
+        scimAuth(),
+      );
+      expectClearError(answer, ['scim'], path);
+    }
+    // A request that logs a warning (a failed authentication) still works: the logger is intact.
+    expect(
+      (await send('GET', '/scim/v2/Users', undefined, { authorization: 'Bearer vgs_wrong' })).status,
+    ).toBe(401);
+    expect((await send('GET', `/scim/v2/Users/${scimUserId}`, undefined, scimAuth())).status).toBe(200);
+  });
+
+  it('refuses deep JSON on the public routes before any credential, and on the bulk upsert', async () => {
+    const deep = {
+      kind: 'deep',
+      contentType: 'application/json',
+      body: Buffer.from('['.repeat(8 * 1024 * 1024 - 16)),
+    };
+    for (const target of PUBLIC_TARGETS) {
+      expectClearError(
+        await send('POST', target.path(), deep, target.headers?.()),
+        target.shapes,
+        target.route,
+      );
+    }
+    const row = '{"first_name":"A","last_name":"B","email":"a@example.com","x":';
+    const nestedRow = {
+      kind: 'nested row',
+      contentType: 'application/json',
+      body: Buffer.from(`{"employees":[${row}${'['.repeat(1_000_000)}`),
+    };
+    for (const headers of [apiKey(), { ...apiKey(), 'idempotency-key': `hostile-${Date.now()}` }]) {
+      expectClearError(
+        await send('POST', `${API}/employees/bulk/`, nestedRow, headers),
+        ['contract'],
+        'bulk',
+      );
+      expectClearError(
+        await send('POST', `${API}/employees/bulk/`, deep, headers),
+        ['contract'],
+        'bulk 8 MiB',
+      );
+    }
+  });
+
+  it('answers fast-check’s payloads to every public route with a clear error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PUBLIC_TARGETS), hostilePayloads, async (target, payload) => {
+        const answer = await send('POST', target.path(), payload, target.headers?.());
+        expectClearError(
+          answer,
+          target.shapes,
+          `${target.route} ← ${payload.kind} as ${payload.contentType}`,
+        );
+      }),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('answers fast-check’s paths and queries to the public pages with a page or a clear error', async () => {
+    const pages = ['/v/', '/t/', '/learn/', '/admin/api/invitations/', '/admin/setup/', '/v/x/learn?'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...pages),
+        hostileSegment,
+        hostileSegment,
+        async (page, segment, query) => {
+          const answer = await send('GET', `${page}${segment}?q=${query}`);
+          expect(answer.status, `${page}${segment}`).toBeLessThan(500);
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it('answers fast-check’s payloads to the report endpoint, SCIM and the bulk upsert with a clear error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CREDENTIALED_TARGETS), hostilePayloads, async (target, payload) => {
+        const answer = await send(target.method, target.path(), payload, target.headers());
+        expectClearError(
+          answer,
+          target.shapes,
+          `${target.route} ← ${payload.kind} as ${payload.contentType}`,
+        );
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    await fc.assert(
+      fc.asyncProperty(hostilePatches, fc.boolean(), async (payload, group) => {
+        const path = group ? `/scim/v2/Groups/${scimGroupId}` : `/scim/v2/Users/${scimUserId}`;
+        expectClearError(
+          await send('PATCH', path, payload, scimAuth()),
+          ['scim'],
+          payload.body.toString().slice(0, 200),
+        );
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('limits guessing the metrics token with the failed authentications', async () => {
+    let last = 0;
+    for (let i = 0; i < 120 && last !== 429; i++) {
+      last = (await send('GET', '/metrics', undefined, { authorization: `Bearer guess-${i}` })).status;
+    }
+    expect(last).toBe(429);
+  });
+
+  it('stayed up, answered /healthz within 250 ms throughout, held less than 300 MiB, and wrote nothing', async () => {
+    const health = await watch.report();
+    expect(health.failures).toEqual([]);
+    expect(health.answered).toBeGreaterThan(10);
+    expect(server.child.exitCode).toBeNull();
+    expect(health.slowestMs, `slowest /healthz at ${health.slowestAt}`).toBeLessThan(250);
+    expect(peakRssMiB(server.pid)).toBeLessThan(300);
+    const after = await tableCounts(t.app.db, dialectUnderTest);
+    const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
+    expect(changed.map((table) => `${table}: ${before[table]} → ${after[table]}`)).toEqual([]);
+  });
+});
