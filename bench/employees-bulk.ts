@@ -122,7 +122,7 @@ async function measure(dialect: Dialect, listening: boolean): Promise<Measured> 
       await createEndpoint(database.db, {
         accountId: account.id,
         url: 'https://hooks.example.com/bench',
-        policy: { allowHttp: false, allowPrivateNetworks: false },
+        policy: loadConfig({}).webhooks,
       });
     const config = loadConfig({ DATABASE_URL: created.url, LOG_LEVEL: 'warn' });
     const app = await buildApp({ config, database });

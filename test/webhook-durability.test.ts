@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import type { Db } from '../src/db/database.js';
 import { emitWebhookEvents } from '../src/modules/webhooks/webhooks.emit.js';
 import { createEndpoint } from '../src/modules/webhooks/webhooks.service.js';
@@ -47,7 +48,10 @@ describe(`webhook delivery survives kill -9 (${dialectUnderTest})`, () => {
       return { status: 200, body: 'ok' };
     });
     const { id: accountId } = await makeAccountRow(db);
-    const policy = { allowHttp: true, allowPrivateNetworks: true };
+    const policy = loadConfig({
+      WEBHOOKS_ALLOW_HTTP: 'on',
+      WEBHOOKS_ALLOWED_NETWORKS: '127.0.0.1/32',
+    }).webhooks;
     await createEndpoint(db, { accountId, url: `${receiver.url}/kill`, policy });
     await db.transaction().execute((trx) =>
       emitWebhookEvents(
@@ -67,7 +71,7 @@ describe(`webhook delivery survives kill -9 (${dialectUnderTest})`, () => {
     expect(expected).toHaveLength(EVENTS);
 
     const env = testEnv(testDb.url, {
-      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'on',
+      WEBHOOKS_ALLOWED_NETWORKS: '127.0.0.1/32',
       WEBHOOKS_ALLOW_HTTP: 'on',
       WEBHOOKS_LEASE_SECONDS: '2',
       WEBHOOKS_CONCURRENCY: '2',

@@ -37,7 +37,7 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
 }
 
 export interface WebhookWorkerOptions
-  extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowPrivateNetworks'> {
+  extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowedNetworks'> {
   db: Db;
   log: WorkerLog;
   clock?: Clock;
@@ -146,7 +146,7 @@ export class WebhookWorker {
 
   /** Signs and sends one claimed delivery and records what happened; never throws. */
   private async deliver(claim: DeliveryClaim, ctx: DeliveryContext | undefined): Promise<Outcome> {
-    const { db, log, timeoutMs, allowPrivateNetworks } = this.options;
+    const { db, log, timeoutMs, allowedNetworks } = this.options;
     try {
       if (!ctx) return 'lost'; // its endpoint was deleted meanwhile, the delivery with it
       if (ctx.disabled_at !== null) {
@@ -166,7 +166,7 @@ export class WebhookWorker {
         headers,
         body: ctx.payload,
         timeoutMs,
-        allowPrivateNetworks,
+        allowedNetworks,
       });
       const now = this.clock.now();
       const answer = {

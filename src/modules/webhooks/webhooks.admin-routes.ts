@@ -39,7 +39,6 @@ const EventTypeInfo = Type.Object(
 const WebhookSettings = Type.Object(
   {
     allow_http: Type.Boolean({ description: 'http: URLs are accepted besides https:.' }),
-    allow_private_networks: Type.Boolean({ description: 'Private and loopback addresses are accepted.' }),
     event_types: Type.Array(EventTypeInfo),
   },
   { title: 'WebhookSettings' },
@@ -65,7 +64,6 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => ({
       allow_http: app.config.webhooks.allowHttp,
-      allow_private_networks: app.config.webhooks.allowPrivateNetworks,
       event_types: WEBHOOK_EVENTS.filter((e) =>
         (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type),
       ).map((e) => ({ type: e.type, description: e.description })),

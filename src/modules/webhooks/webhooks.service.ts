@@ -1,3 +1,4 @@
+import type { WebhookAllowList } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
 import { checkDescription } from '../../fields.js';
@@ -34,8 +35,8 @@ import { generateWebhookSecret } from './webhooks.signing.js';
 export interface WebhookPolicy {
   /** `http:` URLs besides `https:`. */
   allowHttp: boolean;
-  /** Private, loopback and other non-public addresses (see webhooks.addresses.ts). */
-  allowPrivateNetworks: boolean;
+  /** The only non-public networks and hosts endpoints may point to (see webhooks.addresses.ts). */
+  allowedNetworks: WebhookAllowList;
 }
 
 /** After a rotation, the old secret still signs (beside the new one) for this long. */
@@ -67,7 +68,7 @@ function checkUrl(errors: FieldErrorCollector, value: unknown, policy: WebhookPo
     errors.add('url', policy.allowHttp ? 'must be an http or https URL' : 'must be an https URL');
   }
   if (url.username || url.password) errors.add('url', 'must not contain a user name or password');
-  const refused = refusedHost(url, policy.allowPrivateNetworks);
+  const refused = refusedHost(url, policy.allowedNetworks);
   if (refused) errors.add('url', refused);
   return url.href;
 }
