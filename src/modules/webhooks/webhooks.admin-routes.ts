@@ -39,6 +39,9 @@ const EventTypeInfo = Type.Object(
 const WebhookSettings = Type.Object(
   {
     allow_http: Type.Boolean({ description: 'http: URLs are accepted besides https:.' }),
+    max_endpoints: Type.Integer({
+      description: 'Endpoints an account may have, disabled ones included (WEBHOOKS_MAX_ENDPOINTS).',
+    }),
     event_types: Type.Array(EventTypeInfo),
   },
   { title: 'WebhookSettings' },
@@ -64,6 +67,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => ({
       allow_http: app.config.webhooks.allowHttp,
+      max_endpoints: app.config.webhooks.maxEndpoints,
       event_types: WEBHOOK_EVENTS.filter((e) =>
         (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type),
       ).map((e) => ({ type: e.type, description: e.description })),
