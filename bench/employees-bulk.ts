@@ -176,7 +176,7 @@ function render(results: Measured[]): string {
     '',
     'The machine is shared with other sessions (their tests and builds run alongside: see the load above), so figures vary from run to run; compare medians of runs made at similar loads.',
     '',
-    'With a webhook endpoint listening to every event, each created or updated row also writes its event and a queued delivery in the same transaction (the outbox; nothing is sent here).',
+    'With a webhook endpoint listening to every event, each created or updated row also writes its event in the same transaction (the outbox; the workers fan it out into deliveries later, whatever the number of endpoints; nothing is sent here).',
     '',
     '| database | webhook endpoints | request | median ms | fastest | slowest | rows per second | ≤ 1 s on SQLite? |',
     '|---|---|---|---:|---:|---:|---:|---|',
