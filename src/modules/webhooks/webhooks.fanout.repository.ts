@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Db, dialectOf } from '../../db/database.js';
 
 /**
@@ -6,21 +7,13 @@ import { type Db, dialectOf } from '../../db/database.js';
  * queue: one fan-out serves every account, and every row it writes carries its event's account.
  */
 
-/** An event claimed for fan-out. */
-export interface EventToFanOut {
-  id: number;
-  account_id: number;
-  type: string;
-  created_at: number;
-}
-
 /**
- * Claims up to `limit` events still to fan out, oldest first, and marks them fanned out: call it
- * in the transaction that writes their deliveries, so both commit or neither does. PostgreSQL:
- * `for update skip locked`, so concurrent workers claim disjoint events; SQLite: one write
- * transaction at a time.
+ * Claims up to `limit` events still to fan out, oldest first, marks them fanned out and returns
+ * their ids: call it in the transaction that writes their deliveries, so both commit or neither
+ * does. PostgreSQL: `for update skip locked`, so concurrent workers claim disjoint events;
+ * SQLite: one write transaction at a time.
  */
-export async function claimEventsToFanOutOfAllAccounts(trx: Db, limit: number): Promise<EventToFanOut[]> {
+export async function claimEventsToFanOutOfAllAccounts(trx: Db, limit: number): Promise<number[]> {
   const rows = await trx
     .updateTable('webhook_events')
     .set({ fanout_pending: 0 })
@@ -33,51 +26,46 @@ export async function claimEventsToFanOutOfAllAccounts(trx: Db, limit: number): 
         .limit(limit);
       return dialectOf(trx) === 'postgres' ? pending.forUpdate().skipLocked() : pending;
     })
-    .returning(['id', 'account_id', 'type', 'created_at'])
+    .returning('id')
     .execute();
-  return rows.sort((a, b) => a.id - b.id);
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
-export interface ListeningEndpoint {
-  id: number;
-  account_id: number;
-  event_types: string | null;
-  created_at: number;
-}
-
-/** The enabled endpoints of these accounts, by id. */
-export function enabledEndpointsOfAccounts(trx: Db, accountIds: number[]): Promise<ListeningEndpoint[]> {
-  if (accountIds.length === 0) return Promise.resolve([]);
-  return trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'account_id', 'event_types', 'created_at'])
-    .where('account_id', 'in', accountIds)
-    .where('disabled_at', 'is', null)
-    .orderBy('id')
-    .execute();
-}
-
-/** One delivery to queue: due, and dated, when its event happened (as if written with it). */
-export interface FannedOutDelivery {
-  account_id: number;
-  endpoint_id: number;
-  event_id: number;
-  at: number;
-}
-
-export async function insertFannedOutDeliveries(trx: Db, rows: FannedOutDelivery[]): Promise<void> {
-  if (rows.length === 0) return;
-  await trx
+/**
+ * Queues the deliveries of claimed events, in one statement that never brings a row to Node: one
+ * per enabled endpoint of the event's account that listens for its type (`event_types` null, or
+ * the JSON array holds it) and existed when the event happened (an endpoint created since gets
+ * later events only). Each is due, and dated, when its event happened, as if written with it;
+ * ids follow the events' order. Returns how many were queued.
+ */
+export async function insertDeliveriesOfEvents(trx: Db, eventIds: number[]): Promise<number> {
+  if (eventIds.length === 0) return 0;
+  const listens =
+    dialectOf(trx) === 'postgres'
+      ? sql<boolean>`jsonb_build_array(e.type) <@ w.event_types::jsonb`
+      : sql<boolean>`exists (select 1 from json_each(w.event_types) as t where t.value = e.type)`;
+  const result = await trx
     .insertInto('webhook_deliveries')
-    .values(
-      rows.map((r) => ({
-        account_id: r.account_id,
-        endpoint_id: r.endpoint_id,
-        event_id: r.event_id,
-        status: 'queued' as const,
-        next_attempt_at: r.at,
-        created_at: r.at,
-      })),
+    .columns(['account_id', 'endpoint_id', 'event_id', 'status', 'next_attempt_at', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhook_events as e')
+        .innerJoin('webhook_endpoints as w', 'w.account_id', 'e.account_id')
+        .select([
+          'e.account_id',
+          'w.id',
+          'e.id as event_id',
+          sql.lit('queued').as('status'),
+          'e.created_at as next_attempt_at',
+          'e.created_at',
+        ])
+        .where('e.id', 'in', eventIds)
+        .where('w.disabled_at', 'is', null)
+        .whereRef('w.created_at', '<=', 'e.created_at')
+        .where((w) => w.or([w('w.event_types', 'is', null), listens]))
+        .orderBy('e.id')
+        .orderBy('w.id'),
     )
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
