@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { type Cidr, neverReached, overlapsNeverReached, parseStrictAddress } from './network-ranges.js';
 
 /**
  * How each environment setting is read: a bad value is a ConfigError whose message is one line
@@ -166,4 +168,83 @@ export function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): 
   if (['on', 'true', '1', 'yes'].includes(raw)) return true;
   if (['off', 'false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(`${name} must be on or off, got ${quoted(env[name] ?? '')}`);
+}
+
+/**
+ * The non-public networks and hosts webhooks may reach (an on-premises receiver): `networks` in
+ * canonical CIDR form, `hosts` lower-case without a trailing dot. Empty: public addresses only.
+ */
+export interface WebhookAllowList {
+  networks: string[];
+  hosts: string[];
+}
+
+const ALLOWED_NETWORKS = 'WEBHOOKS_ALLOWED_NETWORKS';
+const HOST_LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
+
+/** One entry as a network: `10.20.0.0/16`, `fd00:1::/64`, or one address (`10.1.2.3`, `fd00::7`). */
+function allowedNetwork(entry: string): string | null {
+  const [text = '', prefixText, ...rest] = entry.split('/');
+  const address = parseStrictAddress(text);
+  if (!address) return null;
+  const bits = address.kind() === 'ipv4' ? 32 : 128;
+  if (rest.length > 0 || (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText))) return null;
+  const prefix = prefixText === undefined ? bits : Number(prefixText);
+  if (prefix > bits) {
+    throw new ConfigError(`${ALLOWED_NETWORKS}: ${quoted(entry)} has a prefix longer than ${bits} bits`);
+  }
+  const network = (address.kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6)
+    .networkAddressFromCIDR(`${text}/${prefix}`)
+    .toString();
+  if (network !== address.toString()) {
+    throw new ConfigError(
+      `${ALLOWED_NETWORKS}: ${quoted(entry)} has bits set past its prefix; write the network, ${network}/${prefix}`,
+    );
+  }
+  const cidr: Cidr = [address, prefix];
+  const never = overlapsNeverReached(cidr) ?? (prefix === bits ? neverReached(address) : null);
+  if (never) {
+    throw new ConfigError(
+      `${ALLOWED_NETWORKS}: ${quoted(entry)} includes ${never}, which webhooks never reach; list narrower networks`,
+    );
+  }
+  return `${network}/${prefix}`;
+}
+
+/** One entry as a host name, as URLs write it (lower case, ASCII, not a number), or null. */
+function allowedHost(entry: string): string | null {
+  const name = entry.toLowerCase().replace(/\.$/, '');
+  if (name.length > 253 || !name.split('.').every((label) => HOST_LABEL.test(label))) return null;
+  // What URLs make of it: `127.1` and `0x7f.1` become 127.0.0.1, so they are no names.
+  const parsed = URL.canParse(`http://${name}/`) ? new URL(`http://${name}/`).hostname : '';
+  return parsed === name ? name : null;
+}
+
+/**
+ * `WEBHOOKS_ALLOWED_NETWORKS`: comma-separated networks (CIDR, or one address) and host names
+ * that webhooks may reach although they are not public. Replaces WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+ * which opened every internal address to every tenant: setting that one stops the start.
+ */
+export function webhookAllowList(env: NodeJS.ProcessEnv): WebhookAllowList {
+  const old = env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS;
+  if (old !== undefined && old !== '') {
+    throw new ConfigError(
+      `WEBHOOKS_ALLOW_PRIVATE_NETWORKS is no longer read (it opened every internal address): remove it, and list the networks or hosts of on-premises receivers in ${ALLOWED_NETWORKS} (e.g. 10.20.0.0/16,hooks.internal.example); got ${quoted(old)}`,
+    );
+  }
+  const raw = env.WEBHOOKS_ALLOWED_NETWORKS ?? '';
+  const list: WebhookAllowList = { networks: [], hosts: [] };
+  for (const entry of raw.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const network = allowedNetwork(entry);
+    const host = network === null ? allowedHost(entry) : null;
+    if (network !== null) list.networks.push(network);
+    else if (host !== null) list.hosts.push(host);
+    else {
+      throw new ConfigError(
+        `${ALLOWED_NETWORKS} must be comma-separated networks (10.20.0.0/16, fd00:1::/64, 10.1.2.3) or host names (hooks.internal.example); ${quoted(entry)} is neither`,
+      );
+    }
+  }
+  return list;
 }

@@ -91,6 +91,70 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads WEBHOOKS_ALLOWED_NETWORKS as networks and host names, and refuses what webhooks never reach', () => {
+    expect(load({}).webhooks.allowedNetworks).toEqual({ networks: [], hosts: [] });
+    expect(
+      load({
+        WEBHOOKS_ALLOWED_NETWORKS: ' 10.20.0.0/16, fd00:1:0::/64,10.1.2.3,::1, Hooks.Internal.Example.',
+      }).webhooks.allowedNetworks,
+    ).toEqual({
+      networks: ['10.20.0.0/16', 'fd00:1::/64', '10.1.2.3/32', '::1/128'],
+      hosts: ['hooks.internal.example'],
+    });
+    const entry = (value: string) => refusal({ WEBHOOKS_ALLOWED_NETWORKS: value });
+    for (const bad of [
+      '10.0.0.0/8 10.1.0.0/16',
+      'http://hooks.example',
+      '*.example.com',
+      'a_b c',
+      '10.0.0.1:80',
+    ]) {
+      expect(entry(bad), bad).toMatch(
+        /^WEBHOOKS_ALLOWED_NETWORKS must be comma-separated networks .* is neither$/,
+      );
+    }
+    // Spellings of an IPv4 address that URLs turn into another: neither networks nor names.
+    for (const bad of ['127.1', '0x7f.0.0.1', '0177.0.0.1/32', '2130706433', '10.1/16']) {
+      expect(entry(bad), bad).toMatch(/is neither$/);
+    }
+    expect(entry('10.20.1.0/16')).toBe(
+      'WEBHOOKS_ALLOWED_NETWORKS: "10.20.1.0/16" has bits set past its prefix; write the network, 10.20.0.0/16',
+    );
+    expect(entry('10.0.0.0/33')).toMatch(/has a prefix longer than 32 bits/);
+    for (const [bad, why] of [
+      ['169.254.169.254', /link-local addresses \(cloud metadata\)/],
+      ['169.254.0.0/16', /link-local/],
+      ['0.0.0.0/0', /this-network/],
+      ['128.0.0.0/1', /link-local|multicast/],
+      ['::/0', /IPv4-compatible/],
+      ['::ffff:0:0/96', /IPv4-mapped/],
+      ['64:ff9b::/96', /NAT64/],
+      ['2002::/16', /6to4/],
+      ['2001::/32', /Teredo/],
+      ['fe80::/10', /link-local/],
+      ['fd00:ec2::254', /metadata/],
+    ] as const) {
+      expect(entry(bad), bad).toMatch(why);
+      expect(entry(bad), bad).toMatch(/which webhooks never reach/);
+    }
+  });
+
+  it('stops at WEBHOOKS_ALLOW_PRIVATE_NETWORKS, whatever its value, naming its replacement', () => {
+    for (const value of ['on', 'off']) {
+      expect(refusal({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: value })).toMatch(
+        /^WEBHOOKS_ALLOW_PRIVATE_NETWORKS is no longer read .* WEBHOOKS_ALLOWED_NETWORKS/,
+      );
+    }
+  });
+
+  it('reads WEBHOOKS_MAX_ENDPOINTS, 20 by default', () => {
+    expect(load({}).webhooks.maxEndpoints).toBe(20);
+    expect(load({ WEBHOOKS_MAX_ENDPOINTS: '50' }).webhooks.maxEndpoints).toBe(50);
+    expect(refusal({ WEBHOOKS_MAX_ENDPOINTS: '0' })).toBe(
+      'WEBHOOKS_MAX_ENDPOINTS must be an integer from 1 to 1000, got "0"',
+    );
+  });
+
   it('says what is wrong in one line, whatever the value holds', () => {
     const message = refusal({ WORKERS: 'maybe\nrm -rf /' });
     expect(message).toBe('WORKERS must be on or off, got "maybe\\nrm -rf /"');

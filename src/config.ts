@@ -15,9 +15,11 @@ import {
   redisUrl,
   smtpUrl,
   trustProxy,
+  type WebhookAllowList,
+  webhookAllowList,
 } from './config-values.js';
 
-export { ConfigError, DEFAULT_DATABASE_URL, type LogLevel };
+export { ConfigError, DEFAULT_DATABASE_URL, type LogLevel, type WebhookAllowList };
 
 /** Server configuration, read from the environment once and validated. */
 export interface Config {
@@ -93,8 +95,13 @@ export interface Config {
     leaseMs: number;
   };
   webhooks: {
-    /** Deliver to private, loopback and other non-public addresses (`WEBHOOKS_ALLOW_PRIVATE_NETWORKS`; off: SSRF). */
-    allowPrivateNetworks: boolean;
+    /**
+     * The only non-public networks and hosts webhooks may reach (`WEBHOOKS_ALLOWED_NETWORKS`; empty:
+     * public addresses only, against SSRF). See modules/webhooks/webhooks.addresses.ts.
+     */
+    allowedNetworks: WebhookAllowList;
+    /** Endpoints one account may have (`WEBHOOKS_MAX_ENDPOINTS`): what one event fans out to at most. */
+    maxEndpoints: number;
     /** Accept `http:` endpoint URLs besides `https:` (`WEBHOOKS_ALLOW_HTTP`). */
     allowHttp: boolean;
     /** Connect, send and receive the answer's status within this long. */
@@ -168,7 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'MAIL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     },
     webhooks: {
-      allowPrivateNetworks: onOff(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS', false),
+      allowedNetworks: webhookAllowList(env),
+      maxEndpoints: integer(env, 'WEBHOOKS_MAX_ENDPOINTS', 20, 1, 1000),
       allowHttp: onOff(env, 'WEBHOOKS_ALLOW_HTTP', false),
       timeoutMs: integer(env, 'WEBHOOKS_TIMEOUT_SECONDS', 10, 1, 60) * 1000,
       leaseMs: integer(env, 'WEBHOOKS_LEASE_SECONDS', 60, 1, 86_400) * 1000,

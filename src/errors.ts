@@ -367,6 +367,12 @@ export const ERRORS = {
     meaning:
       'Resending a delivery, or sending a test event, to a disabled webhook endpoint: enable it first.',
   },
+  webhook_endpoint_limit_reached: {
+    status: 409,
+    message: 'This account has as many webhook endpoints as it may have',
+    meaning:
+      'Creating a webhook endpoint when the account has `WEBHOOKS_MAX_ENDPOINTS` (20 by default) already, disabled ones included; the message says how many. Delete one first.',
+  },
   quiz_locked: {
     status: 409,
     message: 'Read every lesson before taking the quiz',

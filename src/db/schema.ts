@@ -509,6 +509,8 @@ export interface WebhookEventsTable {
   type: string;
   payload: string;
   created_at: number;
+  /** 1 until a worker has written the event's deliveries (migration 0014); 0 after, and for test events. */
+  fanout_pending: Generated<number>;
 }
 
 export type WebhookDeliveryStatus = 'queued' | 'sending' | 'succeeded' | 'failed' | 'cancelled';

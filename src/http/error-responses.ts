@@ -213,6 +213,7 @@ export const CUSTOMER_API_CODES: readonly ErrorCode[] = [
   'email_taken',
   'group_in_use',
   'webhook_endpoint_disabled',
+  'webhook_endpoint_limit_reached',
   'request_in_progress',
   'precondition_failed',
   'payload_too_large',

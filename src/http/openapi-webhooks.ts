@@ -86,7 +86,7 @@ address with a result per row; \`updated_since=\` on the employee and group list
 Integration area); a typed TypeScript client (\`clients/typescript\` in the repository).
 
 **Webhooks.** Manage endpoints under \`/customer/webhooks/endpoints/\` or in the Integration area,
-each with an event filter. Every event (listed under "Webhooks" at the end of this page, each with
+each with an event filter; an account has at most 20 (the operator may set another limit). Every event (listed under "Webhooks" at the end of this page, each with
 a sample) is POSTed as \`{"type", "timestamp", "data"}\` and signed as
 [Standard Webhooks](https://www.standardwebhooks.com) defines: headers \`webhook-id\`,
 \`webhook-timestamp\` and \`webhook-signature\` (\`v1,\` + base64 HMAC-SHA256 with your \`whsec_\`

@@ -19,6 +19,7 @@ import {
 } from '../modules/webhooks/webhooks.transport.js';
 import { type Clock, systemClock } from './clock.js';
 import type { WorkerLog } from './mail-worker.js';
+import { eventsPerFanOutBatch, fanOutWebhookEvents } from './webhook-fanout.js';
 import { eachConcurrently, IdleWait } from './worker-pacing.js';
 
 /**
@@ -37,12 +38,13 @@ export function webhookRetryDelay(attempt: number, random: () => number = Math.r
 }
 
 export interface WebhookWorkerOptions
-  extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowPrivateNetworks'> {
+  extends Pick<Config['webhooks'], 'timeoutMs' | 'leaseMs' | 'concurrency' | 'allowedNetworks'>,
+    Partial<Pick<Config['webhooks'], 'maxEndpoints'>> {
   db: Db;
   log: WorkerLog;
   clock?: Clock;
   random?: () => number;
-  /** How often an idle worker looks for due deliveries (default 1 s). */
+  /** How often an idle worker looks for events to fan out and due deliveries (default 1 s). */
   pollMs?: number;
   /** The HTTP client (tests may observe it; the real one by default). */
   post?: (request: WebhookRequest) => Promise<WebhookResponse>;
@@ -58,11 +60,13 @@ export interface WebhookTotals {
 type Outcome = keyof WebhookTotals | 'lost';
 
 /**
- * The webhook worker, built like the mail worker: claims due deliveries in small batches with a
- * lease, signs and POSTs each (at most `concurrency` at once), and records the outcome. A worker
- * killed mid-delivery leaves its claims to run out; they are then claimed again and sent again
- * with the same `webhook-id` (at least once: receivers dedupe on it). Several workers can share
- * the queue: claims are disjoint.
+ * The webhook worker, built like the mail worker. Two loops: the fan-out turns stored events
+ * into one queued delivery per listening endpoint, a small batch per transaction
+ * (webhook-fanout.ts); the delivery loop claims due deliveries in small batches with a lease,
+ * signs and POSTs each (at most `concurrency` at once), and records the outcome. A worker killed
+ * mid-delivery leaves its claims to run out; they are then claimed again and sent again with the
+ * same `webhook-id` (at least once: receivers dedupe on it). Several workers can share the queue:
+ * claims, of events and of deliveries, are disjoint.
  */
 export class WebhookWorker {
   private readonly clock: Clock;
@@ -72,12 +76,21 @@ export class WebhookWorker {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private readonly idle = new IdleWait();
+  private readonly fanOutIdle = new IdleWait();
+  private readonly eventsPerBatch: number;
 
   constructor(private readonly options: WebhookWorkerOptions) {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.post = options.post ?? postWebhook;
     this.batchSize = Math.max(10, options.concurrency * 4);
+    this.eventsPerBatch = eventsPerFanOutBatch(options.maxEndpoints ?? 20);
+  }
+
+  /** Fans out one batch of stored events into deliveries. */
+  async fanOutBatch(): Promise<{ events: number; deliveries: number; full: boolean }> {
+    if (this.stopping) return { events: 0, deliveries: 0, full: false };
+    return fanOutWebhookEvents(this.options.db, this.eventsPerBatch);
   }
 
   /** Claims and delivers one batch. */
@@ -109,31 +122,56 @@ export class WebhookWorker {
     return { ...totals, claimed: claims.length, full: claims.length === this.batchSize };
   }
 
-  /** Delivers batches until nothing is due now (tests, one-off runs). */
+  /** Fans out and delivers until nothing is left to do now (tests, one-off runs). */
   async drain(): Promise<WebhookTotals> {
     const totals: WebhookTotals = { succeeded: 0, retried: 0, failed: 0, cancelled: 0 };
     for (;;) {
+      let fanned = 0;
+      for (let full = true; full; ) {
+        const batch = await this.fanOutBatch();
+        fanned += batch.events;
+        full = batch.full;
+      }
       const batch = await this.runBatch();
       for (const key of Object.keys(totals) as (keyof WebhookTotals)[]) totals[key] += batch[key];
-      if (batch.claimed === 0) return totals;
+      if (batch.claimed === 0 && fanned === 0) return totals;
     }
   }
 
   start(): void {
-    this.loop ??= (async () => {
-      while (!this.stopping) {
-        let full = false;
-        try {
-          full = (await this.runBatch()).full;
-        } catch (err) {
-          this.options.log.error({ err }, 'webhook worker: could not process the queue');
-        }
-        if (!full && !this.stopping) await this.idle.wait(this.options.pollMs ?? 1000);
+    this.loop ??= Promise.all([this.deliveryLoop(), this.fanOutLoop()]).then(() => {});
+  }
+
+  private async deliveryLoop(): Promise<void> {
+    while (!this.stopping) {
+      let full = false;
+      try {
+        full = (await this.runBatch()).full;
+      } catch (err) {
+        this.options.log.error({ err }, 'webhook worker: could not process the queue');
       }
-    })();
+      if (!full && !this.stopping) await this.idle.wait(this.options.pollMs ?? 1000);
+    }
+  }
+
+  /** Batch after batch while events wait, yielding to the event loop in between; else polls. */
+  private async fanOutLoop(): Promise<void> {
+    while (!this.stopping) {
+      let full = false;
+      try {
+        const batch = await this.fanOutBatch();
+        full = batch.full;
+        if (batch.deliveries > 0) this.idle.wake();
+      } catch (err) {
+        this.options.log.error({ err }, 'webhook worker: could not fan out events');
+      }
+      if (full) await new Promise((resolve) => setImmediate(resolve));
+      else if (!this.stopping) await this.fanOutIdle.wait(this.options.pollMs ?? 1000);
+    }
   }
 
   wake(): void {
+    this.fanOutIdle.wake();
     this.idle.wake();
   }
 
@@ -146,7 +184,7 @@ export class WebhookWorker {
 
   /** Signs and sends one claimed delivery and records what happened; never throws. */
   private async deliver(claim: DeliveryClaim, ctx: DeliveryContext | undefined): Promise<Outcome> {
-    const { db, log, timeoutMs, allowPrivateNetworks } = this.options;
+    const { db, log, timeoutMs, allowedNetworks } = this.options;
     try {
       if (!ctx) return 'lost'; // its endpoint was deleted meanwhile, the delivery with it
       if (ctx.disabled_at !== null) {
@@ -166,7 +204,7 @@ export class WebhookWorker {
         headers,
         body: ctx.payload,
         timeoutMs,
-        allowPrivateNetworks,
+        allowedNetworks,
       });
       const now = this.clock.now();
       const answer = {

@@ -26,7 +26,7 @@ let hookUrl: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/vigil/webhooks`;
-  vigil = await startVigil({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'on', WEBHOOKS_ALLOW_HTTP: 'on' });
+  vigil = await startVigil({ WEBHOOKS_ALLOWED_NETWORKS: '127.0.0.1/32', WEBHOOKS_ALLOW_HTTP: 'on' });
 });
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 

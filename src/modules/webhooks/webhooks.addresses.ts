@@ -1,32 +1,81 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { WebhookAllowList } from '../../config.js';
+import { type Cidr, inCidr, neverReached, parseAddress } from '../../network-ranges.js';
 
 /**
- * Where webhooks may go (SSRF). Unless the operator allows private networks
- * (`WEBHOOKS_ALLOW_PRIVATE_NETWORKS`), only public unicast addresses: never loopback, private,
- * link-local (the cloud metadata address 169.254.169.254 included), carrier-grade NAT, unique
- * local, multicast, unspecified, reserved or documentation ranges, nor IPv4-mapped (or
- * translated) IPv6 forms of those. The check is made on the address a connection is about to
- * use (the `lookup` below), so a name that resolves elsewhere later (DNS rebinding) cannot
- * slip through; redirects are never followed.
+ * Where webhooks may go (SSRF). Public unicast addresses; besides them only what the operator
+ * lists in `WEBHOOKS_ALLOWED_NETWORKS`:
+ *
+ * - an address inside a listed network (`10.20.0.0/16`, `127.0.0.1/32`), whatever the host name;
+ * - for a listed host name (`hooks.internal.example`), the private-use addresses it resolves to
+ *   (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) — not loopback, unless listed as a network.
+ *
+ * Never, listed or not: link-local addresses (169.254.169.254 and the other cloud metadata
+ * services), this-network, multicast, broadcast and reserved ones, and IPv6 forms that embed an
+ * IPv4 address (`::127.0.0.1`, `::ffff:…`, NAT64, 6to4, Teredo). URLs spell IPv4 addresses one
+ * way: WHATWG URL parsing turns `2130706433`, `0x7f.1` and `127.1` into `127.0.0.1` first.
+ *
+ * The check is made when an endpoint is saved (a literal address, a local name) and again on
+ * the address each connection is about to use (the `lookup` below), so a name that resolves
+ * elsewhere later (DNS rebinding) cannot slip through; redirects are never followed.
  */
-
-/** Whether `address` (IPv4 or IPv6 text) is a public unicast address. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
-}
 
 export class RefusedAddressError extends Error {
   readonly code = 'WEBHOOK_ADDRESS_REFUSED';
 }
 
+const NO_LIST: WebhookAllowList = { networks: [], hosts: [] };
+const PRIVATE_USE = new Set(['private', 'carrierGradeNat', 'uniqueLocal']);
+
+const parsedNetworks = new Map<string, Cidr>();
+function networksOf(list: WebhookAllowList): Cidr[] {
+  return list.networks.map((text) => {
+    let cidr = parsedNetworks.get(text);
+    if (!cidr) {
+      cidr = ipaddr.parseCIDR(text);
+      parsedNetworks.set(text, cidr);
+    }
+    return cidr;
+  });
+}
+
+/** A host name as the list holds it: lower case, without the trailing dot. */
+const canonicalName = (host: string) => host.toLowerCase().replace(/\.$/, '');
+
+/** Whether the operator listed this host name. */
+export function isListedHost(host: string, list: WebhookAllowList = NO_LIST): boolean {
+  return list.hosts.includes(canonicalName(host));
+}
+
+/**
+ * Why a webhook may not connect to `address` (IPv4 or IPv6 text), or null when it may.
+ * `listedHost`: the address is what a host name the operator listed resolved to.
+ */
+export function addressRefusal(
+  address: string,
+  list: WebhookAllowList = NO_LIST,
+  listedHost = false,
+): string | null {
+  const parsed = parseAddress(address);
+  if (!parsed) return 'is not an IP address';
+  const never = neverReached(parsed);
+  if (never) return `is one of the ${never}`;
+  if (parsed.range() === 'unicast') return null;
+  if (networksOf(list).some((cidr) => inCidr(parsed, cidr))) return null;
+  if (listedHost && PRIVATE_USE.has(parsed.range())) return null;
+  return 'is a private, loopback or reserved address';
+}
+
+/** Whether `address` is a public unicast address (nothing listed). */
+export function isPublicAddress(address: string): boolean {
+  return addressRefusal(address) === null;
+}
+
 /** Host names that are local whatever DNS says. */
 function isLocalName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
+  const name = canonicalName(host);
   return (
     name === 'localhost' ||
     name.endsWith('.localhost') ||
@@ -41,37 +90,40 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * Why an endpoint URL is refused before any DNS look-up (a literal private address, a local
- * name), or null. Names are checked again, resolved, on every delivery.
+ * Why an endpoint URL is refused before any DNS look-up (a literal address that is not allowed,
+ * a local name not listed), or null. Names are checked again, resolved, on every delivery.
  */
-export function refusedHost(url: URL, allowPrivate: boolean): string | null {
-  if (allowPrivate) return null;
+export function refusedHost(url: URL, list: WebhookAllowList = NO_LIST): string | null {
   const host = hostOf(url);
   if (isIP(host) !== 0) {
-    return isPublicAddress(host) ? null : 'must not point to a private, loopback or reserved address';
+    return addressRefusal(host, list) === null
+      ? null
+      : 'must not point to a private, loopback or reserved address';
   }
+  if (isListedHost(host, list)) return null;
   if (isLocalName(host)) return 'must not point to a local host name';
   return null;
 }
 
 /**
  * A `lookup` for http(s).request that resolves the name and refuses the connection unless every
- * address is public: the address checked is the address connected to.
+ * address it resolves to is allowed: the address checked is the address connected to.
  */
-export function publicOnlyLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(list: WebhookAllowList = NO_LIST): LookupFunction {
   return (hostname, options, callback) => {
+    const listedHost = isListedHost(hostname, list);
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
-      const usable = allowPrivate ? addresses : addresses.filter((a) => isPublicAddress(a.address));
-      if (usable.length === 0 || usable.length !== addresses.length) {
+      const refused = addresses.some((a) => addressRefusal(a.address, list, listedHost) !== null);
+      if (addresses.length === 0 || refused) {
         return callback(
           new RefusedAddressError(`${hostname} resolves to a private, loopback or reserved address`),
           '',
           0,
         );
       }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
-      const first = usable[0] as LookupAddress;
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0] as LookupAddress;
       return callback(null, first.address, first.family);
     });
   };

@@ -39,7 +39,9 @@ const EventTypeInfo = Type.Object(
 const WebhookSettings = Type.Object(
   {
     allow_http: Type.Boolean({ description: 'http: URLs are accepted besides https:.' }),
-    allow_private_networks: Type.Boolean({ description: 'Private and loopback addresses are accepted.' }),
+    max_endpoints: Type.Integer({
+      description: 'Endpoints an account may have, disabled ones included (WEBHOOKS_MAX_ENDPOINTS).',
+    }),
     event_types: Type.Array(EventTypeInfo),
   },
   { title: 'WebhookSettings' },
@@ -65,7 +67,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => ({
       allow_http: app.config.webhooks.allowHttp,
-      allow_private_networks: app.config.webhooks.allowPrivateNetworks,
+      max_endpoints: app.config.webhooks.maxEndpoints,
       event_types: WEBHOOK_EVENTS.filter((e) =>
         (SUBSCRIBABLE_TYPES as readonly string[]).includes(e.type),
       ).map((e) => ({ type: e.type, description: e.description })),

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { slices } from '../../db/id-slices.js';
 import { iso } from '../../time.js';
 import type { WebhookEventType } from './webhooks.catalogue.js';
-import { enabledEndpointsOfAccount, insertDeliveries, insertEvents } from './webhooks.repository.js';
+import { enabledEndpointsOfAccount, insertEvents } from './webhooks.repository.js';
 import { generateMessageId } from './webhooks.signing.js';
 
 /** One event a change emits: its type and its `data` (the Customer API's representation). */
@@ -58,10 +58,12 @@ export async function webhooksListen(
 
 /**
  * Emits webhook events of the account: call it INSIDE the transaction that makes the change
- * (an outbox), so the events exist exactly when the change does. Each event is stored once,
- * with one queued delivery per enabled endpoint whose filter takes its type; the workers send
- * them. An account without endpoints costs one indexed read (and `events`, when a function, is
- * never called). Returns how many deliveries were queued.
+ * (an outbox), so the events exist exactly when the change does. Each event some enabled
+ * endpoint listens for is stored once, waiting for its fan-out: the webhook workers write one
+ * queued delivery per listening endpoint later (workers/webhook-fanout.ts), so the change's
+ * cost does not grow with the number of endpoints. An account without endpoints costs one
+ * indexed read (and `events`, when a function, is never called). Returns how many events were
+ * stored.
  */
 export async function emitWebhookEvents(
   trx: Db,
@@ -73,24 +75,15 @@ export async function emitWebhookEvents(
   const endpoints = await listenersOf(trx, accountId);
   if (endpoints.length === 0) return 0;
   const list = typeof events === 'function' ? await events() : (events as readonly WebhookEventInput[]);
-  const wanted = list
-    .map((event) => ({ event, endpointIds: listening(endpoints, event.type) }))
-    .filter((e) => e.endpointIds.length > 0);
-  let queued = 0;
+  const wanted = list.filter((event) => listening(endpoints, event.type).length > 0);
   for (const slice of slices(wanted, EVENTS_PER_STATEMENT)) {
-    const ids = await insertEvents(
+    await insertEvents(
       trx,
       accountId,
-      slice.map(({ event }) => eventRow(event, now)),
+      slice.map((event) => ({ ...eventRow(event, now), fanout_pending: 1 })),
     );
-    const deliveries = slice.flatMap(({ endpointIds }, i) =>
-      endpointIds.map((endpoint_id) => ({ endpoint_id, event_id: ids[i] as number })),
-    );
-    for (const part of slices(deliveries, EVENTS_PER_STATEMENT)) {
-      queued += (await insertDeliveries(trx, accountId, part, now)).length;
-    }
   }
-  return queued;
+  return wanted.length;
 }
 
 /**

@@ -18,7 +18,6 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 const DAY = 86_400_000;
-const policy = { allowHttp: false, allowPrivateNetworks: false };
 
 async function setup(eventTypes?: string[]) {
   const account = await makeAccount(t.app);
@@ -27,7 +26,7 @@ async function setup(eventTypes?: string[]) {
     accountId: account.id,
     url: 'https://hooks.example.com/all',
     eventTypes,
-    policy,
+    policy: t.app.config.webhooks,
   });
   const admin = await signInAs(t.app, { role: 'account_admin', accountId: account.id });
   return { accountId: account.id, api: client(t.app, key), admin };

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import { countRows } from '../../db/count.js';
-import type { Db } from '../../db/database.js';
+import { type Db, dialectOf } from '../../db/database.js';
 import { prepared } from '../../db/prepared.js';
 import type {
   WebhookDeliveriesTable,
@@ -41,6 +41,16 @@ export function enabledEndpointsOfAccount(
   accountId: number,
 ): Promise<Array<{ id: number; event_types: string | null }>> {
   return enabledEndpoints.execute(db, { accountId });
+}
+
+/**
+ * Serializes the creation of the account's endpoints until the transaction ends, so a count read
+ * after it holds (the endpoint limit). PostgreSQL: the account's row, `for no key update` (it
+ * does not block the foreign-key checks of other writes); SQLite: the write transaction is.
+ */
+export async function lockEndpointsOfAccount(trx: Db, accountId: number): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
 }
 
 export async function insertEndpoint(

@@ -65,7 +65,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'createWebhookEndpoint',
         summary: 'Create a webhook endpoint',
         description:
-          'Events are POSTed to `url`, signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds the signing secret: the only time it is shown.',
+          'Events are POSTed to `url`, signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds the signing secret: the only time it is shown. An account has at most 20 endpoints (the operator may set another limit), disabled ones included; one more is a 409 `webhook_endpoint_limit_reached`.',
         tags,
         body: NewWebhookEndpoint,
         response: createEndpointResponses,

@@ -171,6 +171,15 @@ export const createEndpointResponses = {
   }),
   ...bodyErrors('employees', [urlRefused]),
   ...idempotencyErrors,
+  409: conflictErrors(
+    'The account has as many endpoints as it may have (20 unless the operator set another limit), disabled ones included: delete one first.',
+    [
+      {
+        code: 'webhook_endpoint_limit_reached',
+        error: 'An account may have at most 20 webhook endpoints (disabled ones included); delete one first',
+      },
+    ],
+  ),
 };
 export const getEndpointResponses = {
   200: Type.Object(WebhookEndpoint.properties, {

@@ -1,6 +1,5 @@
 import type { Db } from '../../db/database.js';
 import { AppError, FieldErrorCollector } from '../../errors.js';
-import { checkDescription } from '../../fields.js';
 import {
   fetchPage,
   type ListPage,
@@ -9,9 +8,8 @@ import {
   type PageRequest,
   readList,
 } from '../../pagination.js';
-import { refusedHost } from './webhooks.addresses.js';
-import { isWebhookEventType, type WebhookEventType } from './webhooks.catalogue.js';
 import { eventRow } from './webhooks.emit.js';
+import { checkEndpointDescription, checkEventTypes, checkUrl, type WebhookPolicy } from './webhooks.model.js';
 import {
   cancelQueuedDeliveries,
   countDeliveries,
@@ -26,74 +24,19 @@ import {
   insertEvents,
   listDeliveries,
   listEndpoints,
+  lockEndpointsOfAccount,
   updateEndpointRow,
 } from './webhooks.repository.js';
 import { generateWebhookSecret } from './webhooks.signing.js';
 
-/** What the operator allows endpoints to be (config.webhooks). */
-export interface WebhookPolicy {
-  /** `http:` URLs besides `https:`. */
-  allowHttp: boolean;
-  /** Private, loopback and other non-public addresses (see webhooks.addresses.ts). */
-  allowPrivateNetworks: boolean;
-}
-
 /** After a rotation, the old secret still signs (beside the new one) for this long. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
-export const URL_MAX = 2000;
-export const DESCRIPTION_MAX = 500;
 
 export const endpointNotFound = () => new AppError('webhook_endpoint_not_found');
 const deliveryNotFound = () => new AppError('webhook_delivery_not_found');
 
 export type WebhookEndpoint = EndpointRow;
 export type WebhookDelivery = DeliveryRow;
-
-function checkUrl(errors: FieldErrorCollector, value: unknown, policy: WebhookPolicy): string {
-  if (typeof value !== 'string') {
-    errors.add('url', value === undefined || value === null ? 'is required' : 'must be a string');
-    return '';
-  }
-  const text = value.trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    errors.add('url', 'must be an absolute URL');
-    return '';
-  }
-  if ([...text].length > URL_MAX) errors.add('url', `must be at most ${URL_MAX} characters`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    errors.add('url', policy.allowHttp ? 'must be an http or https URL' : 'must be an https URL');
-  }
-  if (url.username || url.password) errors.add('url', 'must not contain a user name or password');
-  const refused = refusedHost(url, policy.allowPrivateNetworks);
-  if (refused) errors.add('url', refused);
-  return url.href;
-}
-
-function checkEventTypes(errors: FieldErrorCollector, value: unknown): string | null {
-  if (value === null) return null;
-  if (!Array.isArray(value)) {
-    errors.add('event_types', 'must be a list of event types, or null for every event');
-    return null;
-  }
-  const types = new Set<WebhookEventType>();
-  for (const type of value) {
-    if (typeof type === 'string' && isWebhookEventType(type) && type !== 'webhook.test') types.add(type);
-    else errors.add('event_types', `unknown event type ${JSON.stringify(type)}`.slice(0, 200));
-  }
-  if (value.length === 0)
-    errors.add('event_types', 'must name at least one event type, or be null for every event');
-  return JSON.stringify([...types].sort());
-}
-
-function checkEndpointDescription(errors: FieldErrorCollector, value: unknown): string {
-  const text = checkDescription(errors, 'description', value);
-  if ([...text].length > DESCRIPTION_MAX)
-    errors.add('description', `must be at most ${DESCRIPTION_MAX} characters`);
-  return text;
-}
 
 export interface CreateEndpointProps {
   accountId: number;
@@ -104,7 +47,15 @@ export interface CreateEndpointProps {
   policy: WebhookPolicy;
 }
 
-/** Creates an enabled endpoint with a new secret (returned: the one time it is shown unasked). */
+const endpointLimitReached = (max: number) =>
+  new AppError('webhook_endpoint_limit_reached', {
+    message: `An account may have at most ${max} webhook endpoints (disabled ones included); delete one first`,
+  });
+
+/**
+ * Creates an enabled endpoint with a new secret (returned: the one time it is shown unasked),
+ * unless the account has `policy.maxEndpoints` already: what one event fans out to stays bounded.
+ */
 export async function createEndpoint(db: Db, props: CreateEndpointProps): Promise<WebhookEndpoint> {
   const errors = new FieldErrorCollector();
   const url = checkUrl(errors, props.url, props.policy);
@@ -112,14 +63,21 @@ export async function createEndpoint(db: Db, props: CreateEndpointProps): Promis
     props.description === undefined ? '' : checkEndpointDescription(errors, props.description);
   const eventTypes = props.eventTypes === undefined ? null : checkEventTypes(errors, props.eventTypes);
   errors.throwIfAny();
-  const now = Date.now();
-  return insertEndpoint(db, props.accountId, {
-    url,
-    description,
-    event_types: eventTypes,
-    secret: generateWebhookSecret(),
-    created_at: now,
-    updated_at: now,
+  const { accountId, policy } = props;
+  return db.transaction().execute(async (trx) => {
+    // Two creates at once must not both see one place left.
+    await lockEndpointsOfAccount(trx, accountId);
+    if ((await countEndpoints(trx, accountId)) >= policy.maxEndpoints)
+      throw endpointLimitReached(policy.maxEndpoints);
+    const now = Date.now();
+    return insertEndpoint(trx, accountId, {
+      url,
+      description,
+      event_types: eventTypes,
+      secret: generateWebhookSecret(),
+      created_at: now,
+      updated_at: now,
+    });
   });
 }
 

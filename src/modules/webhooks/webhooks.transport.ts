@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { publicOnlyLookup, RefusedAddressError, refusedHost } from './webhooks.addresses.js';
+import type { WebhookAllowList } from '../../config.js';
+import { guardedLookup, RefusedAddressError, refusedHost } from './webhooks.addresses.js';
 
 /** The first this many bytes of a receiver's answer are kept, as text. */
 export const EXCERPT_BYTES = 1024;
@@ -11,7 +12,8 @@ export interface WebhookRequest {
   body: string;
   /** Connect, send and the answer's status line within this long. */
   timeoutMs: number;
-  allowPrivateNetworks: boolean;
+  /** The non-public networks and hosts the operator allows (WEBHOOKS_ALLOWED_NETWORKS). */
+  allowedNetworks: WebhookAllowList;
 }
 
 export type WebhookResponse =
@@ -29,7 +31,7 @@ export function safeExcerpt(bytes: Buffer): string {
  * POSTs one signed webhook and reports what the receiver answered: 2xx is success. Redirects
  * are not followed (a 3xx is a failure, shown with its status): following one would send the
  * signed body to an address nobody registered, and each hop would need the same address check.
- * The connection goes only to public addresses unless private networks are allowed (see
+ * The connection goes only to public addresses and to those the operator allows (see
  * webhooks.addresses.ts). Never throws.
  */
 export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
@@ -41,7 +43,7 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
       resolve({ ok: false, status: null, excerpt: null, error: 'invalid URL' });
       return;
     }
-    const refused = refusedHost(url, req.allowPrivateNetworks);
+    const refused = refusedHost(url, req.allowedNetworks);
     if (refused) {
       resolve({ ok: false, status: null, excerpt: null, error: `address refused: the URL ${refused}` });
       return;
@@ -63,7 +65,7 @@ export function postWebhook(req: WebhookRequest): Promise<WebhookResponse> {
         'content-length': String(body.length),
         'user-agent': 'Vigil-Webhooks/1.0',
       },
-      lookup: publicOnlyLookup(req.allowPrivateNetworks),
+      lookup: guardedLookup(req.allowedNetworks),
       agent: false,
     });
     const timer = setTimeout(() => {

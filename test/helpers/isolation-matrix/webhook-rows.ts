@@ -15,7 +15,6 @@ const C = '/api/api_gateway/customer/webhooks/endpoints';
 const acct = (side: Side) => `/admin/api/accounts/${side.accountId}/webhooks`;
 const ids = (res: LightMyRequestResponse): number[] => res.json().results.map((r: { id: number }) => r.id);
 const noInput = na('no input but the path ids (text that is no id is a 404, like any unknown id)');
-const policy = { allowHttp: false, allowPrivateNetworks: false };
 
 interface Hook {
   endpointId: number;
@@ -31,7 +30,7 @@ async function freshHook(w: World, side: Side): Promise<Hook> {
   const endpoint = await createEndpoint(w.app.db, {
     accountId: side.accountId,
     url: 'https://hooks.example.com/vigil',
-    policy,
+    policy: w.app.config.webhooks,
   });
   const delivery = await sendTestEvent(w.app.db, side.accountId, endpoint.id);
   return { endpointId: endpoint.id, deliveryId: delivery.id };

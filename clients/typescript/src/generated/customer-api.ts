@@ -363,7 +363,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Events are POSTed to `url`, signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds the signing secret: the only time it is shown.
+         * @description Events are POSTed to `url`, signed as Standard Webhooks defines (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds the signing secret: the only time it is shown. An account has at most 20 endpoints (the operator may set another limit), disabled ones included; one more is a 409 `webhook_endpoint_limit_reached`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -848,7 +848,7 @@ export interface components {
              * @description Stable and machine-readable: dispatch on this, never on `error`, whose wording may change. One code per meaning; the table is in the API description and docs/errors.md.
              * @enum {string}
              */
-            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "webhook_endpoint_disabled" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "reported_messages_busy";
+            code: "bad_request" | "host_required" | "invalid_host" | "malformed_json" | "validation_failed" | "invalid_employee_ids" | "reported_message_unreadable" | "api_key_required" | "invalid_api_key" | "forbidden" | "not_found" | "invalid_page" | "campaign_not_found" | "employee_not_found" | "group_not_found" | "simulation_not_found" | "webhook_endpoint_not_found" | "webhook_delivery_not_found" | "method_not_allowed" | "request_timeout" | "email_taken" | "group_in_use" | "webhook_endpoint_disabled" | "webhook_endpoint_limit_reached" | "request_in_progress" | "precondition_failed" | "payload_too_large" | "reported_message_too_large" | "uri_too_long" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "rate_limited" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "reported_messages_busy";
             /** @description For `validation_failed`: each offending field mapped to a list of messages. For `invalid_employee_ids`: `invalid_ids`, the sorted offending ids. For `service_unavailable` from `/readyz`: `checks`. */
             details?: {
                 [key: string]: unknown;
@@ -8361,7 +8361,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            /** @description The account has as many endpoints as it may have (20 unless the operator set another limit), disabled ones included: delete one first. Or: another request with this `Idempotency-Key` is still running. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8373,17 +8373,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "error": "Request in progress",
-                     *       "status": 409,
-                     *       "code": "request_in_progress",
-                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {string} */
-                        code?: "request_in_progress";
+                        code?: "webhook_endpoint_limit_reached" | "request_in_progress";
                     };
                 };
             };

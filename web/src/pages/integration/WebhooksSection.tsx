@@ -62,6 +62,8 @@ export function WebhooksSection({ accountId }: { accountId: number }) {
     queryKey: ['webhook-settings', accountId],
     queryFn: () => call(api.GET('/accounts/{accountId}/webhooks/settings', path)),
   });
+  const maxEndpoints = settings.data?.max_endpoints;
+  const atLimit = maxEndpoints !== undefined && (endpoints.data?.count ?? 0) >= maxEndpoints;
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
   const logOf = useDialog<WebhookEndpoint>();
   const deleting = useDialog<WebhookEndpoint>();
@@ -91,6 +93,7 @@ export function WebhooksSection({ accountId }: { accountId: number }) {
           variant="default"
           leftSection={<IconWebhook size={16} aria-hidden />}
           onClick={() => setEditing('new')}
+          disabled={atLimit}
         >
           New Endpoint
         </Button>
@@ -99,6 +102,7 @@ export function WebhooksSection({ accountId }: { accountId: number }) {
       <Text size="sm" c="dimmed">
         Events (employees, groups, training, phishing) are POSTed to your endpoints, signed as{' '}
         <Code>Standard Webhooks</Code> defines; failed deliveries are retried for about a day.
+        {maxEndpoints !== undefined && ` An account has at most ${maxEndpoints} endpoints.`}
       </Text>
       <ErrorAlert error={endpoints.error} title="Could not load the webhook endpoints" />
       <DataTable<WebhookEndpoint>
