@@ -4,7 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
 import { dialectUnderTest } from './helpers/database.js';
-import { makeKey } from './helpers/factories.js';
+import { client, makeKey } from './helpers/factories.js';
 import { type HealthWatch, peakRssMiB, startHealthWatch, tableCounts } from './helpers/hostile.js';
 import {
   hostilePatches,
@@ -57,6 +57,13 @@ beforeAll(async () => {
   });
   scimUserId = user.json().id;
   scimGroupId = (await scim.post('/Groups', { displayName: `Hostile ${Date.now()}` })).json().id;
+  // The account has as many webhook endpoints as it may (20): one more is refused.
+  for (let i = 0; i < 20; i++) {
+    const created = await client(t.app, key).post('/customer/webhooks/endpoints/', {
+      url: `https://hooks.example.com/vigil/${i}`,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+  }
   server = await startServer(testEnv(t.databaseUrl, { METRICS_TOKEN, LOG_LEVEL: 'warn' }));
   const anonymous = await fetch(`${server.baseUrl}/admin/api/session`);
   csrf = {
@@ -329,6 +336,31 @@ describe('hostile input, sent to the built server', () => {
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it('refuses webhook endpoints on embedded, metadata and private addresses, and one past the limit', async () => {
+    const endpoint = (url: string) => ({
+      kind: url,
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify({ url })),
+    });
+    for (const url of [
+      'https://[::127.0.0.1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://[64:ff9b::a9fe:a9fe]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://2130706433/x',
+      'https://0x7f.1/x',
+      'https://10.0.0.1/x',
+      'https://hooks.example.com/one-too-many',
+    ]) {
+      expectClearError(
+        await send('POST', `${API}/webhooks/endpoints/`, endpoint(url), apiKey()),
+        ['contract'],
+        url,
+      );
+    }
   });
 
   it('limits guessing the metrics token with the failed authentications', async () => {
