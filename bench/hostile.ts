@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { reportedMailAttacks } from '../test/helpers/hostile-payloads.js';
+import { RedisServer } from '../test/helpers/redis-server.js';
 import { freePort } from '../test/helpers/server-process.js';
 import { gitRevision, ROOT, TMP } from './processes.js';
 import { writeSection } from './report.js';
@@ -35,6 +36,7 @@ const say = (message: string) => console.error(`[bench:hostile] ${message}`);
 
 interface Server {
   base: string;
+  redis: RedisServer;
   pid: number;
   exited: () => boolean;
   stop(): Promise<void>;
@@ -52,10 +54,14 @@ interface Seeded {
 async function startServer(root: string): Promise<{ server: Server; seeded: Seeded }> {
   mkdirSync(TMP, { recursive: true });
   const dir = mkdtempSync(resolve(TMP, 'hostile-'));
+  // A Redis of its own: stopping it makes the server log a warning (case 2 needs one).
+  const redis = await RedisServer.start();
   const env = {
+    REDIS_URL: redis.url,
     PATH: process.env.PATH,
     DATABASE_URL: `sqlite:${resolve(dir, 'vigil.db')}`,
-    LOG_LEVEL: 'error',
+    // Every request logs a line, as in production: a polluted built-in the logger uses shows at once.
+    LOG_LEVEL: 'info',
     METRICS_TOKEN: 'm'.repeat(40),
   };
   const cli = (...words: string[]) =>
@@ -136,6 +142,7 @@ async function startServer(root: string): Promise<{ server: Server; seeded: Seed
   const scimUser = ((await user.json()) as { id: string }).id;
   const server: Server = {
     base,
+    redis,
     pid: child.pid as number,
     exited: () => child.exitCode !== null || child.signalCode !== null,
     async stop() {
@@ -143,6 +150,7 @@ async function startServer(root: string): Promise<{ server: Server; seeded: Seed
         child.kill('SIGKILL');
         await new Promise((r) => child.once('exit', r));
       }
+      await redis.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -188,12 +196,12 @@ const CASES: Case[] = [
         Operations: [{ op: 'add', path: 'hasOwnProperty.call', value: 'x' }],
       }),
     }),
-    // A warning is logged on a failed authentication.
+    // The next warning the server logs (Redis going away) goes through the logger's own use of it.
     afterwards: async (server) => {
-      const answer = await fetch(`${server.base}/scim/v2/Users`, {
-        headers: { authorization: 'Bearer vgs_wrong' },
-      }).catch(() => null);
-      return answer ? `next request ${answer.status}` : 'next request: no answer';
+      await server.redis.stop();
+      await new Promise((r) => setTimeout(r, 2000));
+      const answer = await fetch(`${server.base}/healthz`).catch(() => null);
+      return `Redis stopped, then /healthz: ${answer ? answer.status : 'no answer'}`;
     },
   },
   ...[
