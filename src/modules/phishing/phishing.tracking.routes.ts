@@ -14,7 +14,7 @@ import {
 } from './phishing.recipients.repository.js';
 import { isSimulationToken } from './phishing.reports.js';
 import { createStepMachine, recordStep, type StepMachine } from './phishing.steps.js';
-import { genericTeachablePage, TEACHABLE_PAGE_HEADERS } from './phishing.teachable.js';
+import { genericTeachablePage, TEACHABLE_PAGE_HEADERS, teachablePageHeaders } from './phishing.teachable.js';
 import { landingPageOf, teachablePageOf } from './phishing.tracking.service.js';
 
 /**
@@ -212,7 +212,10 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     return { ...result, found };
   };
 
-  /** A page rendered once per cached recipient. */
+  /**
+   * A page rendered once per cached recipient. Not the teachable page of a person assigned a
+   * course: it shows where their learner link stands (sent, expired), which moves with the mail.
+   */
   async function pageOf(
     found: RecipientWithCampaign,
     key: string,
@@ -222,21 +225,23 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     const cached = entry?.found === found ? entry.pages.get(key) : undefined;
     if (cached !== undefined) return cached;
     const page = await render();
-    if (page !== null && entry?.found === found) entry.pages.set(key, page);
+    if (page !== null && entry?.found === found && key !== 'teach:1') entry.pages.set(key, page);
     return page;
   }
 
   async function sendTeachable(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
     const assigned = trainingAssigned || found.training_assigned_at !== null;
+    const learnerBase = publicBaseUrl(app);
     const page = await pageOf(found, assigned ? 'teach:1' : 'teach:0', () =>
       teachablePageOf(app.db, found, {
         phishBase: phishBaseUrl(app),
         trainingAssigned: assigned,
-        learner: { baseUrl: publicBaseUrl(app), linkTtlMs: app.config.learner.linkTtlMs },
+        learnerBase,
       }),
     );
     if (page === null) return generic(reply);
-    return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(page);
+    // Its one form, "Email me a new link", posts to the learner pages (PUBLIC_URL).
+    return reply.code(200).headers(teachablePageHeaders(learnerBase)).send(page);
   }
 
   app.get(

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { BROWSER, figuresOf, recountFigures, seedPhishingCampaign } from '../../../test/helpers/phishing.js';
+import {
+  BROWSER,
+  figuresOf,
+  recountFigures,
+  schedulerPassIn,
+  seedPhishingCampaign,
+  sendQueuedMail,
+} from '../../../test/helpers/phishing.js';
 import { stopPhishingCampaign } from './phishing.campaigns.transitions.js';
 import { newSimulationToken } from './phishing.links.js';
 
@@ -321,26 +328,39 @@ describe('tracking routes', () => {
     await expectFiguresMatchRecount(c.campaignId);
   });
 
-  it('a failing click’s teachable page links to the person’s own remedial course, which opens', async () => {
+  it('a failing click’s teachable page says a course is coming; settled and mailed, it offers the very link the invitation carries, which opens', async () => {
     const account = await makeAccount(t.app);
     const c = await seedPhishingCampaign(t.app, account.id, { remedial: true, landing: 'teach_on_click' });
     const [p] = c.people;
-    const res = await hit('GET', `/v/${p!.token}`);
-    expect(res.body).toContain('A short course about spotting phishing was assigned to you.');
-    const link = /<a class="button" href="([^"]+)">Start the course now<\/a>/.exec(res.body)?.[1];
-    expect(link).toMatch(/\/learn\/[^/]+$/);
-    const enrollment = await t.app.db
-      .selectFrom('enrollments')
-      .select('id')
+    const address = nextAddress();
+    const res = await hit('GET', `/v/${p!.token}`, browser, address);
+    expect(res.body).toContain('A short course about spotting phishing is being assigned to you.');
+    expect(res.body).not.toContain('/learn/');
+    // The click settles; the invitation is queued, not yet sent: no link to offer yet.
+    await schedulerPassIn(t.app);
+    const waiting = await hit('GET', `/v/${p!.token}/learn`, browser, address);
+    expect(waiting.body).toContain('A short course about spotting phishing was assigned to you.');
+    expect(waiting.body).toContain('An invitation with your personal link is on its way to');
+    expect(waiting.body).not.toContain('/learn/');
+    await sendQueuedMail(t.app, Date.now() + 60_000);
+    const invitation = await t.app.db
+      .selectFrom('messages')
+      .select('body_text')
       .where('campaign_id', '=', c.remedialId!)
-      .where('employee_id', '=', p!.employee.id)
+      .where('kind', '=', 'invitation')
+      .where('status', '=', 'sent')
       .executeTakeFirstOrThrow();
-    expect(link).toContain(`/learn/${enrollment.id}.`);
-    const learner = await t.app.inject({ method: 'GET', url: new URL(link!).pathname });
+    const mailed = /\/learn\/[^\s"<>]+/.exec(invitation.body_text ?? '')?.[0];
+    expect(mailed).toBeDefined();
+    // Each view offers that same link, never a new one.
+    for (let i = 0; i < 2; i++) {
+      const page = await hit('GET', `/v/${p!.token}/learn`, browser, address);
+      const link = /<a class="button" href="([^"]+)">Start the course now<\/a>/.exec(page.body)?.[1];
+      expect(new URL(link!).pathname).toBe(mailed);
+    }
+    const learner = await t.app.inject({ method: 'GET', url: mailed! });
     expect(learner.statusCode).toBe(200);
     expect(learner.body).toContain('Phishing');
-    // Later visits of the teachable page show the same course.
-    expect((await hit('GET', `/v/${p!.token}/learn`)).body).toContain('Start the course now');
   });
 
   it('clicks arriving together (one batch) each count once per person, and enrol a failing person once', async () => {
@@ -354,6 +374,7 @@ describe('tracking routes', () => {
     for (const p of c.people) for (let i = 0; i < 3; i++) hits.push(hit('GET', `/v/${p.token}`));
     const answers = await Promise.all(hits);
     expect(answers.map((a) => a.statusCode)).toEqual(hits.map(() => 200));
+    await schedulerPassIn(t.app);
     expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
       clicked: 3,
       raw_clicks: 9,
