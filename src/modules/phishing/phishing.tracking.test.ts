@@ -298,7 +298,7 @@ describe('tracking routes', () => {
     }
   });
 
-  it('the rate limit never refuses the first request of a token, and refuses repeats past the budget', async () => {
+  it('the rate limit never refuses the first click of a token from an address, and refuses repeats past the budget', async () => {
     const account = await makeAccount(t.app);
     const c = await seedPhishingCampaign(t.app, account.id, { people: 2 });
     const address = nextAddress();
