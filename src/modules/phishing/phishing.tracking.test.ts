@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
@@ -312,6 +313,42 @@ describe('tracking routes', () => {
     const first = await hit('GET', `/v/${b!.token}`, browser, address);
     expect(first.statusCode).toBe(200);
     expect((await recipient(b!.id)).status).toBe('clicked');
+  });
+
+  it('a click, form post or button press with no User-Agent header at all (or an empty one) is automated and moves nothing', async () => {
+    const account = await makeAccount(t.app);
+    const c = await seedPhishingCampaign(t.app, account.id, { people: 2, remedial: true });
+    const [a, b] = c.people;
+    // Over a real connection: inject() would add a User-Agent of its own.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}${path}`, { method, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect(await send('GET', `/v/${a!.token}`)).toBe(200);
+    expect(await send('POST', `/v/${a!.token}`, form, 'password=x')).toBe(303);
+    expect(await send('POST', `/v/${a!.token}/i`)).toBe(204);
+    expect(await send('GET', `/v/${b!.token}`, { 'user-agent': '' })).toBe(200);
+    const events = [...(await eventsOf(a!.id)), ...(await eventsOf(b!.id))];
+    expect(events.map((e) => [e.kind, e.user_agent, e.classification, e.reason])).toEqual([
+      ['clicked', null, 'automated', 'empty_user_agent'],
+      ['submitted', null, 'automated', 'empty_user_agent'],
+      ['interaction', null, 'automated', 'empty_user_agent'],
+      ['clicked', null, 'automated', 'empty_user_agent'],
+    ]);
+    await schedulerPassIn(t.app);
+    expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
+      clicked: 0,
+      submitted: 0,
+      training_assigned: 0,
+    });
+    expect((await recipient(a!.id)).status).toBe('sent');
   });
 
   it('a hit before delivery is recorded; a human one counts the message as delivered', async () => {
