@@ -15,9 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index phishing_events_settle_idx on phishing_events (settles_at) where settles_at is not null`.execute(
     db,
   );
-  // The hits of one client address of an account within seconds (the burst rule). System events
-  // have no address and are left out.
-  await sql`create index phishing_events_address_idx on phishing_events (account_id, client_address, occurred_at) where client_address is not null`.execute(
+  // An account's hits within seconds, in time order (the burst rule reads them by address then).
+  // Ordered by time, not by address: a hit's entry lands at the end of its account's range, where
+  // the last ones did, instead of at a random place (an index by address cost a fifth more per
+  // tracking hit). System events have no address and are left out.
+  await sql`create index phishing_events_time_idx on phishing_events (account_id, occurred_at) where client_address is not null`.execute(
     db,
   );
 
@@ -32,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('phishing_recipients').dropColumn('click_announced_at').execute();
-  await sql`drop index phishing_events_address_idx`.execute(db);
+  await sql`drop index phishing_events_time_idx`.execute(db);
   await sql`drop index phishing_events_settle_idx`.execute(db);
   await db.schema.alterTable('phishing_events').dropColumn('settles_at').execute();
 }

@@ -10,78 +10,79 @@ import type { PhishingEventKind } from '../../db/schema.js';
 /** The kinds of hit that touch a recipient's link (what the burst rule counts). */
 const TOUCHING: PhishingEventKind[] = ['opened', 'clicked', 'submitted', 'interaction'];
 
+const HIT_COLUMNS = [
+  'id',
+  'account_id',
+  'recipient_id',
+  'kind',
+  'occurred_at',
+  'client_address',
+  'classification',
+  'reason',
+  'reclassified_by',
+] as const;
+
 // Cross-account by design: one scheduler settles the hits of every account.
-/** The recipients (with their account) of the hits due to settle by `now`, oldest first, at most `limit` hits read. */
-export async function dueSettlingOfAllAccounts(
-  db: Db,
-  now: number,
-  limit: number,
-): Promise<{ accountId: number; recipientId: number }[]> {
-  const rows = await db
+/** Hits due to settle by `now`, the longest waiting first, at most `limit`. */
+export function dueHitsOfAllAccounts(db: Db, now: number, limit: number) {
+  return db
     .selectFrom('phishing_events')
-    .select(['account_id', 'recipient_id'])
+    .select(HIT_COLUMNS)
     .where('settles_at', '<=', now)
     .orderBy('settles_at')
+    .orderBy('id')
     .limit(limit)
     .execute();
-  const seen = new Set<number>();
-  const due: { accountId: number; recipientId: number }[] = [];
-  for (const r of rows) {
-    const recipientId = Number(r.recipient_id);
-    if (seen.has(recipientId)) continue;
-    seen.add(recipientId);
-    due.push({ accountId: Number(r.account_id), recipientId });
-  }
-  return due;
 }
 
-/** The account's hits of these recipients due to settle by `now`. */
-export function dueHitsOfRecipients(
+export type SettlingHit = Awaited<ReturnType<typeof dueHitsOfAllAccounts>>[number];
+
+/** Those of the account's hits (by id) still waiting to settle, as they are now (read under the recipients' locks). */
+export function hitsStillSettling(
   trx: Db,
   accountId: number,
-  recipientIds: readonly number[],
-  now: number,
-) {
+  eventIds: readonly number[],
+): Promise<SettlingHit[]> {
+  if (eventIds.length === 0) return Promise.resolve([]);
   return trx
     .selectFrom('phishing_events')
-    .select([
-      'id',
-      'recipient_id',
-      'kind',
-      'occurred_at',
-      'client_address',
-      'classification',
-      'reason',
-      'reclassified_by',
-    ])
+    .select(HIT_COLUMNS)
     .where('account_id', '=', accountId)
-    .where('recipient_id', 'in', [...recipientIds])
-    .where('settles_at', '<=', now)
-    .orderBy('occurred_at')
+    .where('id', 'in', [...eventIds])
+    .where('settles_at', 'is not', null)
     .execute();
 }
 
-/** The account's hits from one client address between two times (both included), oldest first, at most `limit`. */
-export async function touchesOfAddress(
-  trx: Db,
+/**
+ * The account's hits from these client addresses between two times (both included), oldest
+ * first, at most `limit` (read through the account's hits in time order).
+ */
+export async function touchesOfAddresses(
+  db: Db,
   accountId: number,
-  address: string,
+  addresses: readonly string[],
   from: number,
   to: number,
   limit: number,
-): Promise<{ recipientId: number; at: number }[]> {
-  const rows = await trx
+): Promise<{ address: string; recipientId: number; at: number }[]> {
+  if (addresses.length === 0) return [];
+  const rows = await db
     .selectFrom('phishing_events')
-    .select(['recipient_id', 'occurred_at'])
+    .select(['client_address', 'recipient_id', 'occurred_at'])
     .where('account_id', '=', accountId)
-    .where('client_address', '=', address)
     .where('occurred_at', '>=', from)
     .where('occurred_at', '<=', to)
+    .where('client_address', 'is not', null)
+    .where('client_address', 'in', [...addresses])
     .where('kind', 'in', TOUCHING)
     .orderBy('occurred_at')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ recipientId: Number(r.recipient_id), at: Number(r.occurred_at) }));
+  return rows.map((r) => ({
+    address: r.client_address as string,
+    recipientId: Number(r.recipient_id),
+    at: Number(r.occurred_at),
+  }));
 }
 
 /** Those of the account's recipients that proved to be a person on the landing page (a human form post or button press). */
@@ -122,19 +123,14 @@ export async function markAddressBurst(
     .execute();
 }
 
-/** The account's recipients' hits due by `now` are settled. */
-export async function clearDueSettling(
-  trx: Db,
-  accountId: number,
-  recipientIds: readonly number[],
-  now: number,
-): Promise<void> {
+/** The account's hits (by id) are settled. */
+export async function clearSettling(trx: Db, accountId: number, eventIds: readonly number[]): Promise<void> {
+  if (eventIds.length === 0) return;
   await trx
     .updateTable('phishing_events')
     .set({ settles_at: null })
     .where('account_id', '=', accountId)
-    .where('recipient_id', 'in', [...recipientIds])
-    .where('settles_at', '<=', now)
+    .where('id', 'in', [...eventIds])
     .execute();
 }
 

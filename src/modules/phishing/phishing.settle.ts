@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { BURST_WINDOW_MS, hitsInBurst, TOUCHES_READ_MAX } from './phishing.bursts.js';
+import { BURST_WINDOW_MS, hitsInBurst, TOUCHES_READ_MAX, type Touch } from './phishing.bursts.js';
 import { campaignRecipientsChanged } from './phishing.campaign-changes.js';
 import { eventsOfRecipient } from './phishing.events.repository.js';
 import {
@@ -9,13 +9,14 @@ import {
 } from './phishing.recipients.repository.js';
 import { announceSettled, awaitsAnnouncement } from './phishing.remedial.js';
 import {
-  clearDueSettling,
-  dueHitsOfRecipients,
-  dueSettlingOfAllAccounts,
+  clearSettling,
+  dueHitsOfAllAccounts,
+  hitsStillSettling,
   markAddressBurst,
   recipientsProvenHuman,
   recipientsStillSettling,
-  touchesOfAddress,
+  type SettlingHit,
+  touchesOfAddresses,
 } from './phishing.settle.repository.js';
 import {
   applyStepChanges,
@@ -36,9 +37,10 @@ import {
  * hits as if it had been automated from the start. When none of a recipient's hits waits any
  * more, its settled first click is announced and a failure enrolled (phishing.remedial.ts).
  *
- * Runs once however many workers run it: each batch locks its recipients (PostgreSQL skips those
- * another worker holds; SQLite's write transaction is exclusive) and settles only the hits still
- * waiting under that lock.
+ * The hits around are read before the batch's transaction (they are past and committed), so the
+ * transaction stays short. It runs once however many workers run it: the transaction locks the
+ * batch's recipients (PostgreSQL skips those another worker holds; SQLite's write transaction is
+ * exclusive) and settles only the hits still waiting under that lock.
  */
 
 export interface SettleTotals {
@@ -54,66 +56,121 @@ export interface SettleTotals {
 
 const none = (): SettleTotals => ({ settled: 0, reclassified: 0, announced: 0, enrolled: 0 });
 
-/** Settles the hits due by `now`, a batch of recipients per transaction, at most `maxBatches` batches a pass. */
+/** Addresses read per statement, and the touches it may return before each address is read alone. */
+const ADDRESSES_PER_READ = 100;
+const TOUCHES_PER_READ = 20_000;
+
+/** Settles the hits due by `now`, `batchSize` hits per transaction, at most `maxBatches` batches a pass. */
 export async function settleTrackingHitsOfAllAccounts(
   db: Db,
   now: number,
   options: { batchSize?: number; maxBatches?: number } = {},
 ): Promise<SettleTotals> {
-  const batchSize = options.batchSize ?? 200;
   const totals = none();
-  for (let i = 0; i < (options.maxBatches ?? 50); i++) {
-    const due = await dueSettlingOfAllAccounts(db, now, batchSize);
+  for (let i = 0; i < (options.maxBatches ?? 40); i++) {
+    const due = await dueHitsOfAllAccounts(db, now, options.batchSize ?? 500);
     if (due.length === 0) break;
+    const claimed = await hitsOfBursts(db, due);
     const changed = new Set<number>();
-    const done = await db.transaction().execute((trx) => settleRecipients(trx, due, now, changed));
+    const done = await db.transaction().execute((trx) => settleHits(trx, due, claimed, now, changed));
     // This process's tracking routes read those recipients again (others within their cache's TTL).
     for (const campaignId of changed) campaignRecipientsChanged(campaignId);
     for (const key of Object.keys(totals) as (keyof SettleTotals)[]) totals[key] += done[key];
-    // Nothing settled: another worker holds them all (or none are left).
+    // Nothing settled: another worker holds them all.
     if (done.settled === 0) break;
   }
   return totals;
 }
 
-type DueHit = Awaited<ReturnType<typeof dueHitsOfRecipients>>[number];
-
 /** A browser's open or click, as recorded, that nobody reclassified since: the burst rule may still claim it. */
-const claimable = (h: DueHit) =>
+const claimable = (h: SettlingHit) =>
   (h.kind === 'opened' || h.kind === 'clicked') &&
   h.classification === 'human' &&
   h.reason === 'browser' &&
   h.reclassified_by === null &&
   h.client_address !== null;
 
-async function settleRecipients(
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+/**
+ * The ids of the hits among `due` that a scanner's burst claims: per account, the hits of their
+ * client addresses from a window before the first to a window after the last, read once.
+ */
+async function hitsOfBursts(db: Db, due: readonly SettlingHit[]): Promise<Set<number>> {
+  const claimed = new Set<number>();
+  for (const [accountId, hits] of groupBy(due.filter(claimable), (h) => Number(h.account_id))) {
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const h of hits) {
+      from = Math.min(from, Number(h.occurred_at) - BURST_WINDOW_MS);
+      to = Math.max(to, Number(h.occurred_at) + BURST_WINDOW_MS);
+    }
+    const byAddress = groupBy(hits, (h) => h.client_address as string);
+    const addresses = [...byAddress.keys()];
+    for (let i = 0; i < addresses.length; i += ADDRESSES_PER_READ) {
+      const some = addresses.slice(i, i + ADDRESSES_PER_READ);
+      let touches = await touchesOfAddresses(db, accountId, some, from, to, TOUCHES_PER_READ);
+      // A busy range: each address alone, within its own bound.
+      if (touches.length >= TOUCHES_PER_READ) {
+        touches = [];
+        for (const address of some)
+          touches.push(...(await touchesOfAddresses(db, accountId, [address], from, to, TOUCHES_READ_MAX)));
+      }
+      const touchesOf = groupBy(touches, (t) => t.address);
+      for (const address of some) {
+        const group = (byAddress.get(address) ?? []).map((hit) => ({ at: Number(hit.occurred_at), hit }));
+        const around: Touch[] = touchesOf.get(address) ?? [];
+        for (const { hit } of hitsInBurst(group, around)) claimed.add(Number(hit.id));
+      }
+    }
+  }
+  return claimed;
+}
+
+async function settleHits(
   trx: Db,
-  due: readonly { accountId: number; recipientId: number }[],
+  due: readonly SettlingHit[],
+  claimed: ReadonlySet<number>,
   now: number,
   changed: Set<number>,
 ): Promise<SettleTotals> {
   const totals = none();
   const batch = new StepBatch();
-  const byAccount = new Map<number, number[]>();
-  for (const { accountId, recipientId } of due) {
-    const ids = byAccount.get(accountId);
-    if (ids) ids.push(recipientId);
-    else byAccount.set(accountId, [recipientId]);
-  }
-  for (const [accountId, ids] of [...byAccount].sort(([a], [b]) => a - b)) {
+  for (const [accountId, hits] of [...groupBy(due, (h) => Number(h.account_id))].sort(([a], [b]) => a - b)) {
+    const ids = [...new Set(hits.map((h) => Number(h.recipient_id)))];
     const recipients = await recipientsForUpdate(trx, accountId, ids, { skipLocked: true });
     if (recipients.length === 0) continue;
-    const recipientIds = recipients.map((r) => r.id);
-    // Read under the recipients' locks: a hit settled meanwhile by another worker is no longer due.
-    const hits = await dueHitsOfRecipients(trx, accountId, recipientIds, now);
-    const burst = await hitsOfBursts(trx, accountId, hits.filter(claimable));
+    const locked = new Set(recipients.map((r) => r.id));
+    // Read again under the recipients' locks: a hit settled (or reclassified) meanwhile is as it is now.
+    const still = await hitsStillSettling(
+      trx,
+      accountId,
+      hits.filter((h) => locked.has(Number(h.recipient_id))).map((h) => Number(h.id)),
+    );
+    const inBurst = still.filter((h) => claimed.has(Number(h.id)) && claimable(h));
+    const proven = await recipientsProvenHuman(trx, accountId, [
+      ...new Set(inBurst.map((h) => Number(h.recipient_id))),
+    ]);
+    const burst = inBurst.filter((h) => !proven.has(Number(h.recipient_id)));
     await markAddressBurst(
       trx,
       accountId,
       burst.map((h) => Number(h.id)),
     );
-    await clearDueSettling(trx, accountId, recipientIds, now);
-    const waiting = await recipientsStillSettling(trx, accountId, recipientIds);
+    await clearSettling(
+      trx,
+      accountId,
+      still.map((h) => Number(h.id)),
+    );
+    const waiting = await recipientsStillSettling(trx, accountId, [...locked]);
     for (const recipient of recipients) {
       const reclassified = burst.filter((h) => Number(h.recipient_id) === recipient.id).length;
       if (reclassified > 0) {
@@ -128,49 +185,11 @@ async function settleRecipients(
       }
       if (recipient.click_announced_at !== announced) totals.announced++;
     }
-    totals.settled += hits.length;
+    totals.settled += still.length;
     totals.reclassified += burst.length;
   }
   await batch.finish(trx);
   return totals;
-}
-
-/**
- * The hits among `hits` that a scanner's burst claims: per client address, its recorded hits
- * from a window before the first to a window after the last, and of the hits found in a burst
- * those of recipients not proven to be a person on the landing page.
- */
-async function hitsOfBursts(trx: Db, accountId: number, hits: readonly DueHit[]): Promise<DueHit[]> {
-  const byAddress = new Map<string, { at: number; hit: DueHit }[]>();
-  for (const hit of hits) {
-    const address = hit.client_address as string;
-    const group = byAddress.get(address);
-    if (group) group.push({ at: Number(hit.occurred_at), hit });
-    else byAddress.set(address, [{ at: Number(hit.occurred_at), hit }]);
-  }
-  const found: DueHit[] = [];
-  for (const [address, group] of byAddress) {
-    let first = Number.POSITIVE_INFINITY;
-    let last = Number.NEGATIVE_INFINITY;
-    for (const { at } of group) {
-      first = Math.min(first, at);
-      last = Math.max(last, at);
-    }
-    const touches = await touchesOfAddress(
-      trx,
-      accountId,
-      address,
-      first - BURST_WINDOW_MS,
-      last + BURST_WINDOW_MS,
-      TOUCHES_READ_MAX,
-    );
-    for (const { hit } of hitsInBurst(group, touches)) found.push(hit);
-  }
-  if (found.length === 0) return found;
-  const proven = await recipientsProvenHuman(trx, accountId, [
-    ...new Set(found.map((h) => Number(h.recipient_id))),
-  ]);
-  return found.filter((h) => !proven.has(Number(h.recipient_id)));
 }
 
 /** The recipient's first times, status and figures from its human hits, now that some became automated. */
