@@ -250,7 +250,7 @@ export async function listenToWebhooks(app: FastifyInstance, accountId: number) 
   await createEndpoint(app.db, {
     accountId,
     url: 'https://hooks.example.com/vigil',
-    policy: { allowHttp: false, allowPrivateNetworks: false },
+    policy: app.config.webhooks,
   });
   return {
     async events() {
