@@ -76,6 +76,16 @@ describe('the tracking routes’ limit per address', () => {
     expect(reads).toBe(30);
     // Malformed tokens count too (no read to save, but the same budget).
     expect((await get('/v/not-a-token', rotating)).statusCode).toBe(429);
+    // Every route says so with the generic page (the image with the image).
+    const press = await t.app.inject({
+      method: 'POST',
+      url: `/v/${newSimulationToken()}/i`,
+      remoteAddress: rotating,
+    });
+    expect([press.statusCode, press.headers['content-type']]).toEqual([429, 'text/html; charset=utf-8']);
+    expect(press.headers['retry-after']).toMatch(/^\d+$/);
+    const image = await get(`/t/${newSimulationToken()}.png`, rotating);
+    expect([image.statusCode, image.headers['content-type']]).toEqual([429, 'image/png']);
     // Another address is not affected.
     expect((await get(`/v/${newSimulationToken()}`, nextAddress())).statusCode).toBe(404);
   });

@@ -282,11 +282,10 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
       const found = await lookUp(request, reply, request.params.token, 'interaction');
-      if (found !== 'limited' && found !== null) await record(request, found, 'interaction');
-      return reply
-        .code(found === 'limited' ? 429 : 204)
-        .headers(NOT_KEPT_HEADERS)
-        .send();
+      // Refused, it says so as the other pages do (an address spraying made-up tokens gets here).
+      if (found === 'limited') return generic(reply, 429);
+      if (found !== null) await record(request, found, 'interaction');
+      return reply.code(204).headers(NOT_KEPT_HEADERS).send();
     },
   );
 
