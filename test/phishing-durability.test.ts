@@ -1,4 +1,6 @@
+import { request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database.js';
 import { normalizeEmail } from '../src/fields.js';
@@ -6,9 +8,11 @@ import { createGroup } from '../src/modules/groups/groups.service.js';
 import { createPhishingCampaign } from '../src/modules/phishing/phishing.campaigns.service.js';
 import { launchPhishingCampaign } from '../src/modules/phishing/phishing.launch.js';
 import { employeeSearchText } from '../src/search-text.js';
+import { runScheduledWork } from '../src/workers/scheduler.js';
 import { testEnv } from './helpers/app.js';
 import { createTestDatabase, dialectUnderTest, openMigrated, type TestDatabase } from './helpers/database.js';
 import { makeAccountRow } from './helpers/mail-fixtures.js';
+import { BROWSER, quietLog, seedPhishingCampaign } from './helpers/phishing.js';
 import { type ServerProcess, startServer } from './helpers/server-process.js';
 import { startSmtpServer, type TestSmtpServer } from './helpers/smtp.js';
 
@@ -180,5 +184,89 @@ describe('killing the server while a phishing campaign is sending', () => {
     const figure = `${dialectUnderTest}: 2 kills, ${PEOPLE} simulations, ${extra} extra copies (each in doubt)`;
     console.log(`[phishing kill test] ${figure}`);
     await annotate(figure);
+  });
+});
+
+/** A GET on a connection of its own (so a cluster's primary hands it to the next worker), as from `forwardedFor`. */
+function getAlone(url: string, forwardedFor: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { agent: false, headers: { 'user-agent': BROWSER, 'x-forwarded-for': forwardedFor } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('killing the server before the hits of a scanner’s burst settle', () => {
+  it('settles them from the database afterwards, once, whichever process recorded each', {
+    timeout: 120_000,
+  }, async ({ annotate }) => {
+    const account = await makeAccountRow(db, 'Burst Durable Ltd');
+    // The seeding helper only needs the database.
+    const c = await seedPhishingCampaign({ db } as unknown as FastifyInstance, account.id, {
+      people: 20,
+      remedial: true,
+      landing: 'teach_on_click',
+    });
+    // Two server processes, no background work: the hits are recorded, nothing settles them.
+    const server = await startServer(
+      testEnv(testDb.url, {
+        WEB_CONCURRENCY: '2',
+        WORKERS: 'off',
+        TRUST_PROXY: 'loopback',
+        LOG_LEVEL: 'warn',
+      }),
+    );
+    servers.push(server);
+    const burst = c.people.slice(0, 19);
+    const genuine = c.people[19]!;
+    for (const p of burst) expect(await getAlone(`${server.baseUrl}/v/${p.token}`, '198.18.0.9')).toBe(200);
+    expect(await getAlone(`${server.baseUrl}/v/${genuine.token}`, '198.18.7.7')).toBe(200);
+    await server.stop('SIGKILL');
+
+    const clicks = () =>
+      db
+        .selectFrom('phishing_events')
+        .select(['recipient_id', 'classification', 'reason'])
+        .where('campaign_id', '=', c.campaignId)
+        .where('kind', '=', 'clicked')
+        .execute();
+    const humanAtFirst = (await clicks()).filter((e) => e.classification === 'human').length - 1;
+    expect(humanAtFirst).toBeGreaterThanOrEqual(4);
+
+    // Restarted: two workers run the scheduler at once, a minute later.
+    const later = Date.now() + 60_000;
+    await Promise.all([runScheduledWork(db, later, quietLog), runScheduledWork(db, later, quietLog)]);
+    const settled = await clicks();
+    expect(settled.filter((e) => e.recipient_id !== genuine.id).map((e) => e.reason)).toEqual(
+      burst.map(() => 'address_burst'),
+    );
+    expect(settled.find((e) => e.recipient_id === genuine.id)?.classification).toBe('human');
+    const figures = await db
+      .selectFrom('phishing_figures')
+      .select(['clicked', 'phished', 'training_assigned', 'automated_events'])
+      .where('campaign_id', '=', c.campaignId)
+      .where('dimension', '=', 'all')
+      .executeTakeFirstOrThrow();
+    expect(figures).toEqual({ clicked: 1, phished: 1, training_assigned: 1, automated_events: 19 });
+    const enrolled = await db
+      .selectFrom('enrollments')
+      .select('employee_id')
+      .where('campaign_id', '=', c.remedialId!)
+      .execute();
+    expect(enrolled.map((e) => e.employee_id)).toEqual([genuine.employee.id]);
+    const invitations = await db
+      .selectFrom('messages')
+      .select('kind')
+      .where('campaign_id', '=', c.remedialId!)
+      .execute();
+    expect(invitations).toEqual([{ kind: 'invitation' }]);
+    await annotate(`${humanAtFirst} of the burst's 19 clicks looked human as they arrived (two processes)`);
   });
 });

@@ -8,6 +8,7 @@ import * as m0011 from './migrations/0011_incremental_sync.js';
 import * as m0012 from './migrations/0012_webhooks.js';
 import * as m0013 from './migrations/0013_scim.js';
 import * as m0014 from './migrations/0014_webhook_fanout.js';
+import * as m0015 from './migrations/0015_tracking_settle.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0012_webhooks': m0012,
   '0013_scim': m0013,
   '0014_webhook_fanout': m0014,
+  '0015_tracking_settle': m0015,
 };

@@ -368,6 +368,8 @@ export interface PhishingRecipientsTable {
   failed_at: number | null;
   training_assigned_at: number | null;
   enrollment_id: number | null;
+  /** When the first click was announced (webhook), once it settled (migration 0015); null before. */
+  click_announced_at: number | null;
 }
 
 export type PhishingEventKind =
@@ -398,6 +400,8 @@ export interface PhishingEventsTable {
   reclassified_by: number | null;
   reclassified_at: number | null;
   reclassified_reason: string | null;
+  /** When a person's open or click settles (the burst window passed; migration 0015); null: settled. */
+  settles_at: number | null;
 }
 
 export type PhishingDimension = 'all' | 'group' | 'template';

@@ -96,6 +96,7 @@ describe('the scheduler', () => {
       ['error', 'scheduler: could not queue reminders'],
       ['error', 'scheduler: could not launch scheduled phishing campaigns'],
       ['error', 'scheduler: could not complete phishing campaigns'],
+      ['error', 'scheduler: could not settle tracking hits'],
       ['error', 'scheduler: could not find overdue enrollments'],
       ['error', 'scheduler: could not delete expired idempotency keys'],
     ]);

@@ -6,6 +6,7 @@ import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/idempotenc
 import { completeEndedPhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.campaigns.transitions.js';
 import { catchUpSimulationOutcomesOfAllAccounts } from '../modules/phishing/phishing.delivery.js';
 import { launchDuePhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.launch.js';
+import { settleTrackingHitsOfAllAccounts } from '../modules/phishing/phishing.settle.js';
 import type { WorkerLog } from './mail-worker.js';
 
 export interface ScheduledWork {
@@ -16,6 +17,13 @@ export interface ScheduledWork {
   phishingCompleted?: number;
   /** Enrollments found overdue (each emits `training.enrollment_overdue` once). */
   overdue?: number;
+  /** Tracking hits settled, and of them found in a scanner's burst (phishing.settle.ts). */
+  hitsSettled?: number;
+  hitsReclassified?: number;
+  /** People enrolled in remedial training once their failing hit settled (their invitations queued). */
+  remedialEnrolled?: number;
+  /** First clicks announced once settled (`phishing.simulation_clicked`). */
+  clicksAnnounced?: number;
 }
 
 /**
@@ -54,6 +62,18 @@ export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Pro
     log.error({ err }, 'scheduler: could not complete phishing campaigns');
   }
   try {
+    // Tracking hits whose burst window passed: scanners' bursts made automated, failures enrolled.
+    const settled = await settleTrackingHitsOfAllAccounts(db, now);
+    if (settled.settled > 0) {
+      work.hitsSettled = settled.settled;
+      if (settled.reclassified > 0) work.hitsReclassified = settled.reclassified;
+      if (settled.enrolled > 0) work.remedialEnrolled = settled.enrolled;
+      if (settled.announced > 0) work.clicksAnnounced = settled.announced;
+    }
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not settle tracking hits');
+  }
+  try {
     // `training.enrollment_overdue`, once per enrollment; a batch of 1,000 a pass.
     const overdue = await emitOverdueEnrollmentsOfAllAccounts(db, now);
     if (overdue > 0) work.overdue = overdue;
@@ -66,7 +86,7 @@ export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Pro
   } catch (err) {
     log.error({ err }, 'scheduler: could not delete expired idempotency keys');
   }
-  if (work.launched + work.reminders + (work.phishingCompleted ?? 0) > 0)
+  if (work.launched + work.reminders + (work.phishingCompleted ?? 0) + (work.hitsReclassified ?? 0) > 0)
     log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');
   return work;
 }
@@ -88,8 +108,9 @@ export function startScheduler(options: SchedulerOptions): { stop(): Promise<voi
   let running: Promise<void> = Promise.resolve();
   const pass = () => {
     running = runScheduledWork(options.db, Date.now(), options.log).then((work) => {
-      if (work.launched + work.reminders > 0) options.onQueued?.();
-      if (work.launched + (work.overdue ?? 0) + (work.phishingCompleted ?? 0) > 0) options.onWebhooks?.();
+      if (work.launched + work.reminders + (work.remedialEnrolled ?? 0) > 0) options.onQueued?.();
+      const webhooks = (work.overdue ?? 0) + (work.phishingCompleted ?? 0) + (work.clicksAnnounced ?? 0);
+      if (work.launched + webhooks + (work.remedialEnrolled ?? 0) > 0) options.onWebhooks?.();
       if (!stopped) timer = setTimeout(pass, options.intervalMs);
     });
   };

@@ -19,8 +19,9 @@ const OUT = 'docs/screenshots';
  * own mail worker and scheduler) sends the simulations to a real SMTP server in this test, on a
  * PHISH_URL host name of their own. A mail scanner follows the link first and is classified
  * automated; then a person opens the email in Chromium, clicks, submits the landing page's form
- * and lands on the teachable page; they are enrolled in the remedial course and invited by mail;
- * the Customer API and the campaign's results page show the same figures.
+ * and lands on the teachable page; they are enrolled in the remedial course and invited by mail,
+ * and the teachable page then leads to the course by the link of that mail; the Customer API and
+ * the campaign's results page show the same figures.
  */
 
 let smtp: TestSmtpServer;
@@ -156,18 +157,12 @@ describe('a phishing simulation from launch to remedial training', () => {
     await page.getByLabel('Password').fill('hunter2-correct-horse');
     await page.getByRole('button', { name: 'Validate mailbox' }).click();
     await page.getByRole('heading', { name: 'This was a phishing simulation' }).waitFor();
+    // Her form post proves a person: she is enrolled at once (a click alone waits until it settled).
     await page.getByText('A short course about spotting phishing was assigned to you').waitFor();
     await page.screenshot({ path: `${OUT}/phishing-teachable-phone.png`, fullPage: true });
     expect(await accessibilityProblems(page, 'teachable page')).toEqual([]);
-    // The page leads straight to her course (her own learner link, as the invitation carries).
-    await page.getByRole('link', { name: 'Start the course now' }).click();
-    await page.waitForURL(/\/learn\//);
-    expect(new URL(page.url()).origin).toBe(new URL(vigil.baseUrl).origin);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    expect(await page.textContent('body')).toContain('Mailbox quota: remedial training');
-    await context.close();
 
-    // She is enrolled in the remedial course and invited by mail.
+    // She is invited by mail, with her personal learner link.
     const invitation = await waitFor('the remedial invitation', () =>
       smtp.accepted.find(
         (m) =>
@@ -175,7 +170,18 @@ describe('a phishing simulation from launch to remedial training', () => {
           m.subject.includes('Mailbox quota: remedial training'),
       ),
     );
-    expect(invitation.text).toMatch(/\/learn\//);
+    const mailed = /https?:\/\/[^\s]+\/learn\/[^\s]+/.exec(invitation.text)?.[0];
+    expect(mailed).toBeDefined();
+    // The teachable page then leads to her course by that very link: it never makes one of its own.
+    await page.reload();
+    const course = page.getByRole('link', { name: 'Start the course now' });
+    expect(await course.getAttribute('href')).toBe(mailed);
+    await course.click();
+    await page.waitForURL(/\/learn\//);
+    expect(new URL(page.url()).origin).toBe(new URL(vigil.baseUrl).origin);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.textContent('body')).toContain('Mailbox quota: remedial training');
+    await context.close();
 
     // Tom reports his through the report endpoint (a report button would).
     const tomsToken = header(

@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { PhishingCampaignStatus, PhishingLanding, PhishingRemedialOn } from '../../src/db/schema.js';
+import { publicBaseUrl } from '../../src/http/links.js';
+import { createMailTransport } from '../../src/modules/mail/mail.transport.js';
 import { insertFigureRows } from '../../src/modules/phishing/phishing.figures.repository.js';
 import { builtInPhishingTemplates } from '../../src/modules/phishing/phishing.library.js';
 import { newSimulationToken } from '../../src/modules/phishing/phishing.links.js';
+import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.js';
+import { manualClock } from '../../src/workers/clock.js';
+import { drainMailQueue, type WorkerLog } from '../../src/workers/mail-worker.js';
+import { runScheduledWork } from '../../src/workers/scheduler.js';
 import { makeEmployee, makeGroup } from './factories.js';
 
 /**
@@ -206,3 +212,58 @@ export async function keptFigures(app: FastifyInstance, campaignId: number) {
 
 export const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+export const quietLog: WorkerLog = { info() {}, warn() {}, error() {} };
+
+/**
+ * One pass of the scheduler as a worker runs it, at `Date.now() + ms` (the clock driven, nobody
+ * sleeps): tracking hits whose burst window has passed by then settle.
+ */
+export function schedulerPassIn(app: FastifyInstance, ms = 60_000) {
+  return runScheduledWork(app.db, Date.now() + ms, quietLog);
+}
+
+/**
+ * Sends the mail due at `now` as the mail worker does, through the outbox transport (what was sent
+ * stays in `messages`, its text included), with learner links on the app's PUBLIC_URL valid
+ * `linkTtlMs` from `now`.
+ */
+export function sendQueuedMail(app: FastifyInstance, now = Date.now(), linkTtlMs = 30 * 86_400_000) {
+  return drainMailQueue({
+    db: app.db,
+    transport: createMailTransport({ concurrency: 1, timeoutMs: 5_000 }),
+    baseUrl: publicBaseUrl(app),
+    from: 'Security <security@vigil.example>',
+    ratePerMinute: 1_000_000,
+    concurrency: 1,
+    maxAttempts: 3,
+    retryBaseMs: 60_000,
+    leaseMs: 120_000,
+    linkTtlMs,
+    log: quietLog,
+    clock: manualClock(now),
+  });
+}
+
+/** A webhook endpoint for every event of the account; `events()` gives what was emitted since, in order. */
+export async function listenToWebhooks(app: FastifyInstance, accountId: number) {
+  await createEndpoint(app.db, {
+    accountId,
+    url: 'https://hooks.example.com/vigil',
+    policy: app.config.webhooks,
+  });
+  return {
+    async events() {
+      const rows = await app.db
+        .selectFrom('webhook_events')
+        .select('payload')
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+      return rows.map(
+        (r) =>
+          JSON.parse(r.payload) as { type: string; data: { recipient_id?: number; [k: string]: unknown } },
+      );
+    },
+  };
+}

@@ -172,3 +172,40 @@ export async function linkMessageStats(
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), latest: row.latest === null ? null : Number(row.latest) };
 }
+
+/** The kinds of mail that carry the learner's personal link. */
+const LINK_KINDS = ['invitation', 'reminder', 'link'] as const;
+
+/**
+ * The learner's mail that carries their link: the text of the last one sent (the link in it is
+ * the one the learner holds), and whether another is still queued or being sent.
+ */
+export async function learnerLinkMail(
+  db: Db,
+  accountId: number,
+  enrollmentId: number,
+): Promise<{ lastSentText: string | null; pending: boolean }> {
+  const [sent, pending] = await Promise.all([
+    db
+      .selectFrom('messages')
+      .select('body_text')
+      .where('account_id', '=', accountId)
+      .where('enrollment_id', '=', enrollmentId)
+      .where('kind', 'in', [...LINK_KINDS])
+      .where('status', '=', 'sent')
+      .orderBy('sent_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
+    db
+      .selectFrom('messages')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('enrollment_id', '=', enrollmentId)
+      .where('kind', 'in', [...LINK_KINDS])
+      .where('status', 'in', ['queued', 'sending'])
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return { lastSentText: sent?.body_text ?? null, pending: pending !== undefined };
+}

@@ -1,6 +1,9 @@
 import type { Db } from '../../db/database.js';
+import { linkTo } from '../../http/links.js';
+import { learnerLinkSecret, learnerUrl, readLearnerToken } from '../../learner-links.js';
 import { queueCampaignMessages } from '../mail/mail.queue.js';
 import { trainingEnded } from './learner.errors.js';
+import { learnerPaths } from './learner.paths.js';
 import {
   type CompletedLearner,
   canSeeCompletion,
@@ -17,6 +20,8 @@ import {
 } from './learner.progress.js';
 import { type QuizAnswers, readQuizAnswers, submitQuiz } from './learner.quiz.js';
 import {
+  findEnrollmentOfLink,
+  learnerLinkMail,
   linkMessageStats,
   lockCourseProgress,
   touchEnrollment,
@@ -212,4 +217,43 @@ export async function showNewLink(
   return sent === 'queued' || sent === 'recent'
     ? { view: 'new-link-sent', outcome: sent, intervalMinutes: NEW_LINK_INTERVAL_MS / 60_000 }
     : { view: 'link-expired' };
+}
+
+/**
+ * What the learner already holds for an enrollment of the account, for a page that points to
+ * their training without being their link (the phishing teachable page): the personal link of
+ * the last mail sent to them while it is valid (the very link, never a new one or a longer-lived
+ * one: nothing per link is stored, and the mail is the record of what they were given); a mail on
+ * its way; or, once that link expired, the address of "Email me a new link" for it (the learner
+ * page's own form and rules); `none` when the training is not running or no link was ever sent.
+ */
+export type LearnerLinkOffer =
+  | { state: 'valid'; url: string }
+  | { state: 'on-its-way' }
+  | { state: 'expired'; newLinkAction: string }
+  | { state: 'none' };
+
+/** A learner link's token as it appears in a mail (`/learn/<token>`); its signature is checked after. */
+const TOKEN_IN_MAIL = /\/learn\/([1-9]\d{0,15}\.[0-9a-z]{1,12}\.[\w-]{43})(?![\w-])/;
+
+export async function learnerLinkOffer(
+  db: Db,
+  accountId: number,
+  enrollmentId: number,
+  options: { baseUrl: string; now?: number },
+): Promise<LearnerLinkOffer> {
+  const now = options.now ?? Date.now();
+  const enrollment = await findEnrollmentOfLink(db, enrollmentId);
+  if (enrollment?.account_id !== accountId || enrollment.campaign_status !== 'active')
+    return { state: 'none' };
+  const mail = await learnerLinkMail(db, accountId, enrollmentId);
+  const token = TOKEN_IN_MAIL.exec(mail.lastSentText ?? '')?.[1];
+  const link = token ? readLearnerToken(await learnerLinkSecret(db), token, now) : { valid: false as const };
+  const held = token !== undefined && link.valid && link.enrollmentId === enrollmentId ? token : null;
+  if (held !== null && link.valid && !link.expired)
+    return { state: 'valid', url: learnerUrl(options.baseUrl, held) };
+  if (mail.pending) return { state: 'on-its-way' };
+  if (held !== null)
+    return { state: 'expired', newLinkAction: linkTo(options.baseUrl, learnerPaths(held).newLink) };
+  return { state: 'none' };
 }

@@ -1,5 +1,6 @@
 /**
- * Per process: which phishing campaigns changed status here, and when (a sequence, not a clock).
+ * Per process: which phishing campaigns changed status here (or had recipients moved by the
+ * scheduler here), and when (a sequence, not a clock).
  * The tracking routes keep a token's recipient and campaign for a few seconds; an entry read
  * before its campaign was stopped, completed or archived in this process is read again at once,
  * so the next click shows the teachable page. (Another process's change shows within the
@@ -25,6 +26,14 @@ export function campaignStatusChanged(campaignId: number): void {
     floor = sequence;
   }
   changedAt.set(campaignId, sequence);
+}
+
+/**
+ * Called once recipients of a campaign moved outside the tracking routes (the scheduler settled
+ * their hits, phishing.settle.ts): this process's cached recipients of it are read again.
+ */
+export function campaignRecipientsChanged(campaignId: number): void {
+  campaignStatusChanged(campaignId);
 }
 
 /** Whether the campaign changed status after `seen` (a `campaignChangesSeen()` taken before the read). */

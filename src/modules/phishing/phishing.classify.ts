@@ -271,9 +271,13 @@ export class AddressBurstCounter {
     }
   }
 
-  /** Records that `address` touched `recipientId`'s link at `now` (epoch ms); returns the distinct recipients it touched within the window, this one included. */
-  touch(address: string, recipientId: number | string, now: number): number {
-    const key = normalizeClientAddress(address);
+  /**
+   * Records that `address` touched `recipientId`'s link at `now` (epoch ms); returns the distinct
+   * recipients it touched within the window, this one included. `scope` (an account) counts the
+   * address apart per scope, as the settling rule does (phishing.bursts.ts).
+   */
+  touch(address: string, recipientId: number | string, now: number, scope: number | string = ''): number {
+    const key = `${scope} ${normalizeClientAddress(address)}`;
     if (now - this.#currentSince >= this.#windowMs) this.#rotate(now);
     let touches = this.#current.get(key);
     if (touches === undefined) {
@@ -293,8 +297,8 @@ export class AddressBurstCounter {
   }
 
   /** The recipients `address` touched within the window, oldest first (to reclassify a burst's first hits). */
-  recipientsOf(address: string, now: number): (number | string)[] {
-    const key = normalizeClientAddress(address);
+  recipientsOf(address: string, now: number, scope: number | string = ''): (number | string)[] {
+    const key = `${scope} ${normalizeClientAddress(address)}`;
     const touches = this.#current.get(key) ?? this.#previous.get(key);
     if (touches === undefined) return [];
     this.#expire(touches, now);

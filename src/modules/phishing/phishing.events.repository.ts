@@ -20,6 +20,8 @@ export interface NewEvent {
   reason: string;
   /** A submission's field names (never the values). */
   fieldNames?: string[];
+  /** When a person's open or click settles (phishing.bursts.ts); absent: settled as recorded. */
+  settlesAt?: number;
 }
 
 export async function insertEvent(trx: Db, accountId: number, event: NewEvent): Promise<number> {
@@ -36,6 +38,7 @@ export async function insertEvent(trx: Db, accountId: number, event: NewEvent): 
       classification: event.classification,
       reason: event.reason,
       field_names: event.fieldNames ? JSON.stringify(event.fieldNames) : null,
+      settles_at: event.settlesAt ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -53,8 +56,9 @@ const INSERT_COLUMNS = [
   'classification',
   'reason',
   'field_names',
+  'settles_at',
 ] as const;
-/** Rows per statement (10 parameters each: under both databases' limits). */
+/** Rows per statement (11 parameters each: under both databases' limits). */
 const INSERT_ROWS = 500;
 const insertSql = new Map<string, string>();
 
@@ -88,6 +92,7 @@ export async function insertEvents(
         event.classification,
         event.reason,
         event.fieldNames ? JSON.stringify(event.fieldNames) : null,
+        event.settlesAt ?? null,
       );
     await trx.executeQuery(CompiledQuery.raw(text, values));
   }

@@ -40,6 +40,7 @@ export const TRACKED_RECIPIENT_COLUMNS = [
   'token',
   ...STEPS,
   'enrollment_id',
+  'click_announced_at',
 ] as const;
 
 /** A listed recipient as the results read it. */

@@ -108,13 +108,24 @@ export async function recipientForUpdate(
   return withItsCampaign(trx, await recipientOnlyForUpdate.executeTakeFirst(trx, { accountId, recipientId }));
 }
 
-/** The account's recipients among `ids`, locked in id order (PostgreSQL: a batch of hits reads them in one round trip). */
-export function recipientsForUpdate(trx: Db, accountId: number, ids: readonly number[]) {
+/**
+ * The account's recipients among `ids`, locked in id order (PostgreSQL: a batch of hits reads them
+ * in one round trip). `skipLocked`: those another transaction holds are left out (background work
+ * that another worker is already doing).
+ */
+export function recipientsForUpdate(
+  trx: Db,
+  accountId: number,
+  ids: readonly number[],
+  options: { skipLocked?: boolean } = {},
+) {
   return withCampaign(trx)
     .where('r.account_id', '=', accountId)
     .where('r.id', 'in', [...ids])
     .orderBy('r.id')
-    .$if(dialectOf(trx) === 'postgres', (q) => q.forUpdate('r'))
+    .$if(dialectOf(trx) === 'postgres', (q) =>
+      options.skipLocked ? q.forUpdate('r').skipLocked() : q.forUpdate('r'),
+    )
     .execute();
 }
 

@@ -1,8 +1,7 @@
 import { type Db, dialectOf } from '../../db/database.js';
 import type { PhishingClassification, PhishingEventKind, PhishingRecipientStatus } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { enrollJoiningMembers } from '../campaigns/enrollments.repository.js';
-import { queueCampaignMessages } from '../mail/mail.queue.js';
+import { SETTLE_DELAY_MS, settlesLater } from './phishing.bursts.js';
 import {
   AddressBurstCounter,
   type ClassificationReason,
@@ -32,20 +31,23 @@ import {
   type RecipientWithCampaign,
   recipientForUpdate,
   recipientsForUpdate,
-  remedialCampaignOf,
   updateRecipientSteps,
   writeRecipientSteps,
 } from './phishing.recipients.repository.js';
+import { announceSettled, awaitsAnnouncement } from './phishing.remedial.js';
+import { normalizeClientAddress } from './phishing.scanners.js';
 import { parsedScannerNetworksOf } from './phishing.settings-lookup.js';
+import { clearAllSettling, recipientsStillSettling } from './phishing.settle.repository.js';
 import { emitSimulationSteps } from './phishing.webhooks.js';
 
 /**
  * The one state machine that moves a phishing recipient (docs/phishing-plan.md, "Area C").
  * Every hit is an event (append-only); a human one of a running campaign moves the recipient's
  * first times and status (only up; a click implies an open, a submit a click and an open), and
- * in the same transaction the figures, the delay histograms and the activity, and enrolls a
- * person who failed in the remedial training. A reclassification recomputes the recipient from
- * its human events and applies the differences the same way.
+ * in the same transaction the figures, the delay histograms and the activity. What a failure
+ * sets off (the first click's webhook, the remedial enrollment) waits until the hit settled
+ * (phishing.bursts.ts, phishing.settle.ts). A reclassification recomputes the recipient from its
+ * human events and applies the differences the same way.
  */
 
 export type StepTimes = Pick<
@@ -237,78 +239,13 @@ export function applyStepChanges(
   }
 }
 
-const timesOf = (r: StepTimes): StepTimes => ({
+export const timesOf = (r: StepTimes): StepTimes => ({
   sent_at: r.sent_at,
   opened_at: r.opened_at,
   clicked_at: r.clicked_at,
   submitted_at: r.submitted_at,
   reported_at: r.reported_at,
 });
-
-/**
- * Enrolls a person who reached the campaign's failing step in its remedial training, once:
- * the enrollment, its invitation queued, `training_assigned_at`, an event and the figure, inside
- * the caller's transaction (which holds the recipient's row, so two clicks at once enrol once).
- */
-async function assignTrainingIfFailed(
-  trx: Db,
-  batch: StepBatch,
-  recipient: RecipientWithCampaign,
-  times: StepTimes,
-  at: number,
-): Promise<boolean> {
-  if (recipient.remedial_campaign_id === null || recipient.training_assigned_at !== null) return false;
-  if (recipient.employee_deleted_at !== null) return false;
-  const failed = recipient.remedial_on === 'submit' ? times.submitted_at : times.clicked_at;
-  if (failed === null) return false;
-  const training = await remedialCampaignOf(trx, recipient.account_id, recipient.remedial_campaign_id);
-  if (training?.status !== 'active') return false;
-  const ids = await enrollJoiningMembers(trx, {
-    accountId: recipient.account_id,
-    campaignId: training.id,
-    employeeIds: [recipient.employee_id],
-    now: at,
-  });
-  let enrollmentId = ids[0];
-  if (enrollmentId === undefined) {
-    // Already enrolled in that training (it has no groups, so only by an earlier failure): keep it.
-    const existing = await trx
-      .selectFrom('enrollments')
-      .select('id')
-      .where('account_id', '=', recipient.account_id)
-      .where('campaign_id', '=', training.id)
-      .where('employee_id', '=', recipient.employee_id)
-      .executeTakeFirst();
-    if (!existing) return false;
-    enrollmentId = Number(existing.id);
-  } else {
-    await queueCampaignMessages(trx, {
-      accountId: recipient.account_id,
-      campaignId: training.id,
-      kind: 'invitation',
-      now: at,
-      enrollmentIds: [enrollmentId],
-    });
-  }
-  await updateRecipientSteps(trx, recipient.account_id, recipient.id, {
-    training_assigned_at: at,
-    enrollment_id: enrollmentId,
-  });
-  recipient.training_assigned_at = at;
-  recipient.enrollment_id = enrollmentId;
-  batch.addEvent(recipient.account_id, {
-    campaignId: recipient.campaign_id,
-    recipientId: recipient.id,
-    kind: 'training_assigned',
-    at,
-    clientAddress: null,
-    userAgent: null,
-    classification: 'human',
-    reason: 'remedial_enrollment',
-  });
-  batch.figures.addToFigures(recipient.campaign_id, membershipOf(recipient), { training_assigned: 1 });
-  return true;
-}
 
 /** One hit on a tracking route, or a report. */
 export interface StepInput {
@@ -449,6 +386,8 @@ export async function recordStep(
   const accountId = found.account_id;
   const kind = EVENT_KIND[input.kind];
   const userAgent = headerText(input.headers['user-agent']);
+  // One spelling per client, as the burst rule reads the recorded hits by address.
+  const clientAddress = input.clientAddress ? normalizeClientAddress(input.clientAddress) : '';
 
   let classification: PhishingClassification;
   let reason: string;
@@ -456,13 +395,13 @@ export async function recordStep(
     classification = 'human';
     reason = input.reportReason ?? 'report_api';
   } else {
-    const recent = machine.burst.touch(input.clientAddress, found.id, input.at);
+    const recent = machine.burst.touch(clientAddress, found.id, input.at, accountId);
     const hit = {
       kind: input.kind,
       at: input.at,
       method: input.method,
       headers: input.headers,
-      clientAddress: input.clientAddress,
+      clientAddress,
     };
     const context = {
       deliveredAt: found.sent_at,
@@ -488,6 +427,8 @@ export async function recordStep(
     classification = verdict.classification;
     reason = verdict.reason;
   }
+  // A browser's open or click waits until no scanner's burst can claim it (phishing.settle.ts).
+  const settles = settlesLater(input.kind, { classification, reason });
 
   const work: Work = async (trx, batch) => {
     const recipient = await batch.recipient(trx, accountId, found.id);
@@ -498,11 +439,12 @@ export async function recordStep(
       recipientId: recipient.id,
       kind,
       at: input.at,
-      clientAddress: input.clientAddress || null,
+      clientAddress: clientAddress || null,
       userAgent: userAgent || null,
       classification,
       reason,
       ...(input.fieldNames ? { fieldNames: input.fieldNames } : {}),
+      ...(settles ? { settlesAt: input.at + SETTLE_DELAY_MS } : {}),
     });
     const raw: FigureDeltas = {
       ...RAW[kind],
@@ -531,7 +473,7 @@ export async function recordStep(
           reason: e.reason as ClassificationReason,
         }));
       const promoted = clickToPromote(
-        { at: input.at, clientAddress: input.clientAddress, userAgent: userAgent.slice(0, 512) },
+        { at: input.at, clientAddress, userAgent: userAgent.slice(0, 512) },
         clicks,
       );
       if (promoted) {
@@ -548,12 +490,35 @@ export async function recordStep(
       // The row is locked (read for update) and `after` derives from what it holds: all of it is written.
       await writeRecipientSteps(trx, accountId, recipient.id, { ...after, status });
       Object.assign(recipient, after, { status });
-      await emitSimulationSteps(trx, recipient, before, after);
     }
-    const trainingAssigned = await assignTrainingIfFailed(trx, batch, recipient, after, input.at);
+    const trainingAssigned = settles ? false : await announceIfSettled(trx, batch, recipient, input, member);
+    if (changed) await emitSimulationSteps(trx, recipient, before, after);
     return { recorded: true, classification, reason, trainingAssigned, recipient: { ...recipient } };
   };
   return machine.writer ? machine.writer.submit(work, { accountId, recipientId: found.id }) : alone(db, work);
+}
+
+/**
+ * After a hit that is certain as it arrives: the first click's webhook and the remedial
+ * enrollment, unless an earlier hit of the recipient still waits to settle. A human form post or
+ * button press proves a person on the page, so the recipient's waiting hits settle with it (the
+ * burst rule would keep them human anyway).
+ */
+async function announceIfSettled(
+  trx: Db,
+  batch: StepBatch,
+  recipient: RecipientWithCampaign,
+  input: StepInput,
+  member: FigureMembership,
+): Promise<boolean> {
+  if (!awaitsAnnouncement(recipient)) return false;
+  await batch.flushEvents(trx);
+  if (input.kind === 'submit' || input.kind === 'interaction') {
+    await clearAllSettling(trx, recipient.account_id, recipient.id);
+  } else if ((await recipientsStillSettling(trx, recipient.account_id, [recipient.id])).size > 0) {
+    return false;
+  }
+  return announceSettled(trx, batch, recipient, member, input.at);
 }
 
 function headerText(value: string | string[] | undefined): string {
@@ -619,7 +584,14 @@ export async function reclassifyPhishingEvent(
     const status = statusOf(after, recipient.status);
     if (status !== recipient.status) changed.status = status;
     await updateRecipientSteps(trx, props.accountId, recipient.id, changed);
-    await assignTrainingIfFailed(trx, batch, recipient, after, now);
+    Object.assign(recipient, after, { status });
+    // An administrator's word is final, but a hit of the recipient still settling is waited for.
+    if (
+      awaitsAnnouncement(recipient) &&
+      (await recipientsStillSettling(trx, props.accountId, [recipient.id])).size === 0
+    ) {
+      await announceSettled(trx, batch, recipient, member, now);
+    }
     await batch.finish(trx);
     const updated = await eventOfCampaign(trx, props.accountId, props.campaignId, props.eventId);
     if (!updated) throw new AppError('phishing_event_not_found');

@@ -1,4 +1,5 @@
 import { html, SafeHtml } from '../learner/learner.html.js';
+import type { LearnerLinkOffer } from '../learner/learner.service.js';
 import type { TeachableEmail } from './phishing.landing.js';
 
 /**
@@ -17,6 +18,26 @@ export const TEACHABLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
   'content-type': 'text/html; charset=utf-8',
 };
+
+const withFormAction = new Map<string, Readonly<Record<string, string>>>();
+
+/**
+ * The teachable page's headers: its one form ("Email me a new link") may post to the learner
+ * pages' origin (the origin of `learnerBase`, PUBLIC_URL), and nowhere else.
+ */
+export function teachablePageHeaders(learnerBase: string): Readonly<Record<string, string>> {
+  let headers = withFormAction.get(learnerBase);
+  if (!headers) {
+    const origin = new URL(learnerBase).origin;
+    const csp = TEACHABLE_PAGE_HEADERS['content-security-policy']!.replace(
+      "form-action 'none'",
+      `form-action ${origin}`,
+    );
+    headers = { ...TEACHABLE_PAGE_HEADERS, 'content-security-policy': csp };
+    if (withFormAction.size < 16) withFormAction.set(learnerBase, headers);
+  }
+  return headers;
+}
 
 const STYLE = new SafeHtml(`
 :root{--bg:#f5f6f8;--surface:#fff;--text:#1b2430;--muted:#4a5565;--line:#dfe3e8;--accent:#0f5e9c;
@@ -79,10 +100,39 @@ ${body}
 export interface TeachableView {
   email: TeachableEmail;
   /**
-   * Whether a remedial course was assigned to the person, where its invitation went, and their
-   * personal learner link (the same kind the invitation carries) when the enrollment is known.
+   * Whether a remedial course was assigned to the person (or is about to be, once their click
+   * settled), where its invitation goes, and what of their learner link the page may offer: the
+   * link they already hold while it is valid, else "Email me a new link" for it.
    */
-  training: { assigned: boolean; email: string | null; link?: string | null };
+  training: { assigned: boolean; coming?: boolean; email: string | null; offer?: LearnerLinkOffer };
+}
+
+/** The notice of the remedial course: assigned (with the person's link, or how to get it) or coming. */
+function trainingNotice(training: TeachableView['training']): SafeHtml | string {
+  const to = training.email;
+  if (!training.assigned) {
+    if (!training.coming) return '';
+    return html`<div class="notice ok"><h2 style="margin-top:0;font-size:1.125rem">A short course for you</h2><p style="margin-bottom:0">A short course about spotting phishing is being assigned to you.${
+      to
+        ? html` An invitation with your personal link will be sent to <strong>${to}</strong> in a few minutes.`
+        : ''
+    }</p></div>`;
+  }
+  const offer = training.offer ?? { state: 'none' };
+  const sent = to
+    ? offer.state === 'on-its-way'
+      ? html` An invitation with your personal link is on its way to <strong>${to}</strong>.`
+      : html` An invitation with your personal link was sent to <strong>${to}</strong>.`
+    : '';
+  const action =
+    offer.state === 'valid'
+      ? html`<p style="margin-bottom:0"><a class="button" href="${offer.url}">Start the course now</a></p>`
+      : offer.state === 'expired'
+        ? html`<p>Your personal link has expired. We can email you a new one.</p><form method="post" action="${offer.newLinkAction}" style="margin:0"><button class="button" type="submit" style="border:0;font:inherit;cursor:pointer">Email me a new link</button></form>`
+        : '';
+  return html`<div class="notice ok"><h2 style="margin-top:0;font-size:1.125rem">A short course for you</h2><p${
+    action === '' ? html` style="margin-bottom:0"` : ''
+  }>A short course about spotting phishing was assigned to you.${sent}</p>${action}</div>`;
 }
 
 /** The teachable page: this was a simulation, the email with its red flags marked, the course assigned. */
@@ -92,17 +142,7 @@ export function teachablePage(view: TeachableView): string {
     (f) =>
       html`<li><span class="num">${f.number}</span> ${f.text}${f.marked ? '' : html` <span class="muted">(${partName(f.part)})</span>`}</li>`,
   );
-  const training = view.training.assigned
-    ? html`<div class="notice ok"><h2 style="margin-top:0;font-size:1.125rem">A short course for you</h2><p>A short course about spotting phishing was assigned to you.${
-        view.training.email
-          ? html` An invitation with your personal link was sent to <strong>${view.training.email}</strong>.`
-          : ''
-      }</p>${
-        view.training.link
-          ? html`<p style="margin-bottom:0"><a class="button" href="${view.training.link}">Start the course now</a></p>`
-          : ''
-      }</div>`
-    : '';
+  const training = trainingNotice(view.training);
   return page(
     'This was a phishing simulation',
     html`<h1>This was a phishing simulation</h1>

@@ -14,8 +14,9 @@ import {
 } from './phishing.recipients.repository.js';
 import { isSimulationToken } from './phishing.reports.js';
 import { createStepMachine, recordStep, type StepMachine } from './phishing.steps.js';
-import { genericTeachablePage, TEACHABLE_PAGE_HEADERS } from './phishing.teachable.js';
+import { genericTeachablePage, TEACHABLE_PAGE_HEADERS, teachablePageHeaders } from './phishing.teachable.js';
 import { landingPageOf, teachablePageOf } from './phishing.tracking.service.js';
+import { type TrackedRoute, TrackingLimiter, type TrackingLimits } from './phishing.tracking-limiter.js';
 
 /**
  * The simulation's public routes on PHISH_URL (docs/phishing-plan.md, "Addresses and tokens"):
@@ -73,40 +74,13 @@ export function fieldNamesOf(body: string): string[] {
   return [...names].filter((n) => n !== '');
 }
 
-/**
- * Requests per client address and minute (a fixed window from the address's first request, per process; a burst of scanners is
- * what it stops). The first request this process sees of a token is never refused, so a person
- * behind a crowded address always gets their first click.
- */
-export class TrackingLimiter {
-  readonly #perMinute: number;
-  /** Address → its window's start and count (a window starts at the address's first request). */
-  #windows = new Map<string, { start: number; count: number }>();
-  readonly #seen = new LRUCache<string, true>({ max: 200_000 });
-
-  constructor(perMinute: number) {
-    this.#perMinute = perMinute;
-  }
-
-  /** Null when allowed, else the seconds until the address may try again. */
-  check(address: string, token: string, now = Date.now()): number | null {
-    let window = this.#windows.get(address);
-    if (window === undefined || now - window.start >= 60_000) {
-      if (this.#windows.size >= 100_000) this.#windows = new Map();
-      window = { start: now, count: 0 };
-      this.#windows.set(address, window);
-    }
-    window.count++;
-    if (!this.#seen.has(token)) {
-      this.#seen.set(token, true);
-      return null;
-    }
-    if (window.count <= this.#perMinute) return null;
-    return Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
-  }
+/** A GET of the link, or a HEAD or prefetch of it (which uses up no first-click exemption). */
+function clickOrProbe(request: FastifyRequest): TrackedRoute {
+  const { headers } = request;
+  return request.method === 'GET' && headers['sec-purpose'] === undefined && headers.purpose === undefined
+    ? 'click'
+    : 'probe';
 }
-
-export const TRACKING_REQUESTS_PER_MINUTE = 600;
 
 /** How long a token's recipient (and the pages rendered for it) is reused before it is read again. */
 export const TRACKED_RECIPIENT_TTL_MS = 3_000;
@@ -133,8 +107,7 @@ interface Tracked {
   seen: number;
 }
 
-export interface TrackingOptions {
-  perMinute?: number;
+export interface TrackingOptions extends TrackingLimits {
   /** The token cache's TTL (0: no cache) and size. */
   cacheTtlMs?: number;
   cacheMax?: number;
@@ -143,7 +116,7 @@ export interface TrackingOptions {
 export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> = async (app, options) => {
   // Hits of one event-loop turn share a transaction (group commit): see StepWriter.
   const machine: StepMachine = createStepMachine({ batch: app.db });
-  const limiter = new TrackingLimiter(options.perMinute ?? TRACKING_REQUESTS_PER_MINUTE);
+  const limiter = new TrackingLimiter(options);
   // Per process. The database decides every step (the write re-reads the row under lock), so a
   // stale entry only shows, for at most the TTL, the page of what the recipient was: the steps this
   // process records replace it at once, another process's or a campaign's change within the TTL.
@@ -167,24 +140,34 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
   const generic = (reply: FastifyReply, status = 404) =>
     reply.code(status).headers(TEACHABLE_PAGE_HEADERS).send(genericTeachablePage());
 
-  /** The recipient of a token, or null after the rate limit or for a token that is none (answered). */
+  /**
+   * The recipient of a token, or null for a token that is none, or 'limited' (the Retry-After
+   * header set) past the address's budgets (phishing.tracking-limiter.ts). A token this process
+   * does not hold is read only while the address may still try unknown tokens.
+   */
   async function lookUp(
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
+    route: TrackedRoute,
   ): Promise<RecipientWithCampaign | null | 'limited'> {
-    const wait = limiter.check(request.ip, token);
-    if (wait !== null) {
-      reply.header('retry-after', String(wait));
-      return 'limited';
-    }
-    if (!isSimulationToken(token)) return null;
+    const limited = (wait: number | null) => {
+      if (wait !== null) reply.header('retry-after', String(wait));
+      return wait !== null;
+    };
+    const address = request.ip;
+    if (!isSimulationToken(token)) return limited(limiter.unknown(address)) ? 'limited' : null;
     const known = tracked.get(token);
-    if (known && !campaignChangedSince(known.found.campaign_id, known.seen)) return known.found;
-    const seen = campaignChangesSeen();
-    const found = (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
-    if (found && tracked.ttl > 0) tracked.set(token, { found, pages: new Map(), seen });
-    return found;
+    let found: RecipientWithCampaign | null;
+    if (known && !campaignChangedSince(known.found.campaign_id, known.seen)) found = known.found;
+    else {
+      if (limited(limiter.beforeRead(address, route))) return 'limited';
+      const seen = campaignChangesSeen();
+      found = (await recipientByTokenOfAnyAccount(app.db, token)) ?? null;
+      if (found === null) return limited(limiter.unknown(address)) ? 'limited' : null;
+      if (tracked.ttl > 0) tracked.set(token, { found, pages: new Map(), seen });
+    }
+    return limited(limiter.known(address, token, route)) ? 'limited' : found;
   }
 
   const record = async (
@@ -212,7 +195,10 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     return { ...result, found };
   };
 
-  /** A page rendered once per cached recipient. */
+  /**
+   * A page rendered once per cached recipient. Not the teachable page of a person assigned a
+   * course: it shows where their learner link stands (sent, expired), which moves with the mail.
+   */
   async function pageOf(
     found: RecipientWithCampaign,
     key: string,
@@ -222,21 +208,23 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     const cached = entry?.found === found ? entry.pages.get(key) : undefined;
     if (cached !== undefined) return cached;
     const page = await render();
-    if (page !== null && entry?.found === found) entry.pages.set(key, page);
+    if (page !== null && entry?.found === found && key !== 'teach:1') entry.pages.set(key, page);
     return page;
   }
 
   async function sendTeachable(reply: FastifyReply, found: RecipientWithCampaign, trainingAssigned: boolean) {
     const assigned = trainingAssigned || found.training_assigned_at !== null;
+    const learnerBase = publicBaseUrl(app);
     const page = await pageOf(found, assigned ? 'teach:1' : 'teach:0', () =>
       teachablePageOf(app.db, found, {
         phishBase: phishBaseUrl(app),
         trainingAssigned: assigned,
-        learner: { baseUrl: publicBaseUrl(app), linkTtlMs: app.config.learner.linkTtlMs },
+        learnerBase,
       }),
     );
     if (page === null) return generic(reply);
-    return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(page);
+    // Its one form, "Email me a new link", posts to the learner pages (PUBLIC_URL).
+    return reply.code(200).headers(teachablePageHeaders(learnerBase)).send(page);
   }
 
   app.get(
@@ -245,7 +233,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     async (request, reply) => {
       const param = request.params.token;
       const token = param.endsWith('.png') ? param.slice(0, -4) : '';
-      const found = await lookUp(request, reply, token);
+      const found = await lookUp(request, reply, token, 'open');
       if (found !== 'limited' && found !== null) await record(request, found, 'open');
       return reply
         .code(found === 'limited' ? 429 : 200)
@@ -258,7 +246,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     '/v/:token',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const found = await lookUp(request, reply, request.params.token);
+      const found = await lookUp(request, reply, request.params.token, clickOrProbe(request));
       if (found === 'limited') return generic(reply, 429);
       if (found === null) return generic(reply);
       const { found: now, ...result } = await record(request, found, 'click');
@@ -279,7 +267,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     '/v/:token',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const found = await lookUp(request, reply, request.params.token);
+      const found = await lookUp(request, reply, request.params.token, 'submit');
       if (found === 'limited') return generic(reply, 429);
       if (found === null) return generic(reply);
       const body = request.body as { fieldNames?: string[] } | undefined;
@@ -293,12 +281,11 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     '/v/:token/i',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const found = await lookUp(request, reply, request.params.token);
-      if (found !== 'limited' && found !== null) await record(request, found, 'interaction');
-      return reply
-        .code(found === 'limited' ? 429 : 204)
-        .headers(NOT_KEPT_HEADERS)
-        .send();
+      const found = await lookUp(request, reply, request.params.token, 'interaction');
+      // Refused, it says so as the other pages do (an address spraying made-up tokens gets here).
+      if (found === 'limited') return generic(reply, 429);
+      if (found !== null) await record(request, found, 'interaction');
+      return reply.code(204).headers(NOT_KEPT_HEADERS).send();
     },
   );
 
@@ -306,7 +293,7 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     '/v/:token/learn',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const found = await lookUp(request, reply, request.params.token);
+      const found = await lookUp(request, reply, request.params.token, 'learn');
       if (found === 'limited') return generic(reply, 429);
       if (found === null) return generic(reply);
       return sendTeachable(reply, found, false);

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.js';
-import { learnerLinkSecret, learnerUrl, signLearnerToken } from '../../learner-links.js';
+import { learnerLinkOffer } from '../learner/learner.service.js';
 import { renderLandingPage, renderTeachableEmail } from './phishing.landing.js';
 import { builtInPhishingTemplates } from './phishing.library.js';
 import { simulationLink } from './phishing.links.js';
@@ -100,15 +100,20 @@ export async function landingPageOf(
   }
 }
 
-/** The teachable page for one person; null when the template is gone (the generic page then). */
+/**
+ * The teachable page for one person; null when the template is gone (the generic page then). A
+ * remedial course assigned offers the learner link the person already holds, never a new one
+ * (`learnerLinkOffer`): the page is reached by the simulation's link, which a forwarded or
+ * reported email hands to others.
+ */
 export async function teachablePageOf(
   db: Db,
   recipient: RecipientWithCampaign,
   options: {
     phishBase: string;
     trainingAssigned: boolean;
-    /** Where the person's learner link points (PUBLIC_URL) and how long it is valid. */
-    learner?: LearnerLinks;
+    /** Where learner links point (PUBLIC_URL). */
+    learnerBase?: string;
   },
 ): Promise<string | null> {
   const template = await templateOfRecipient(db, recipient);
@@ -121,12 +126,18 @@ export async function teachablePageOf(
       link: simulationLink(options.phishBase, recipient.token),
       sender_domain: senderDomain,
     });
+    const assigned = options.trainingAssigned;
+    const enrollmentId = recipient.enrollment_id;
     return teachablePage({
       email,
       training: {
-        assigned: options.trainingAssigned,
+        assigned,
+        coming: !assigned && remedialComing(recipient),
         email: vars.email || null,
-        link: options.trainingAssigned ? await learnerLinkOf(db, recipient, options.learner) : null,
+        offer:
+          assigned && enrollmentId !== null && options.learnerBase !== undefined
+            ? await learnerLinkOffer(db, recipient.account_id, enrollmentId, { baseUrl: options.learnerBase })
+            : { state: 'none' },
       },
     });
   } catch {
@@ -134,20 +145,13 @@ export async function teachablePageOf(
   }
 }
 
-/** Where learner links point (PUBLIC_URL) and how long one stays valid. */
-interface LearnerLinks {
-  baseUrl: string;
-  linkTtlMs: number;
-}
-
-/** The person's own learner link for their remedial enrollment, as the invitation carries it. */
-async function learnerLinkOf(
-  db: Db,
-  recipient: RecipientWithCampaign,
-  learner: LearnerLinks | undefined,
-): Promise<string | null> {
-  if (!learner || recipient.enrollment_id === null) return null;
-  const expiresAt = Date.now() + learner.linkTtlMs;
-  const token = signLearnerToken(await learnerLinkSecret(db), recipient.enrollment_id, expiresAt);
-  return learnerUrl(learner.baseUrl, token);
+/** A failure that will enrol the person once their hit settled (phishing.settle.ts). */
+function remedialComing(r: RecipientWithCampaign): boolean {
+  const failed = r.remedial_on === 'submit' ? r.submitted_at : r.clicked_at;
+  return (
+    r.remedial_campaign_id !== null &&
+    r.training_assigned_at === null &&
+    r.employee_deleted_at === null &&
+    failed !== null
+  );
 }

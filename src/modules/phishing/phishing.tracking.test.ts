@@ -1,7 +1,15 @@
+import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { BROWSER, figuresOf, recountFigures, seedPhishingCampaign } from '../../../test/helpers/phishing.js';
+import {
+  BROWSER,
+  figuresOf,
+  recountFigures,
+  schedulerPassIn,
+  seedPhishingCampaign,
+  sendQueuedMail,
+} from '../../../test/helpers/phishing.js';
 import { stopPhishingCampaign } from './phishing.campaigns.transitions.js';
 import { newSimulationToken } from './phishing.links.js';
 
@@ -291,7 +299,7 @@ describe('tracking routes', () => {
     }
   });
 
-  it('the rate limit never refuses the first request of a token, and refuses repeats past the budget', async () => {
+  it('the rate limit never refuses the first click of a token from an address, and refuses repeats past the budget', async () => {
     const account = await makeAccount(t.app);
     const c = await seedPhishingCampaign(t.app, account.id, { people: 2 });
     const address = nextAddress();
@@ -305,6 +313,42 @@ describe('tracking routes', () => {
     const first = await hit('GET', `/v/${b!.token}`, browser, address);
     expect(first.statusCode).toBe(200);
     expect((await recipient(b!.id)).status).toBe('clicked');
+  });
+
+  it('a click, form post or button press with no User-Agent header at all (or an empty one) is automated and moves nothing', async () => {
+    const account = await makeAccount(t.app);
+    const c = await seedPhishingCampaign(t.app, account.id, { people: 2, remedial: true });
+    const [a, b] = c.people;
+    // Over a real connection: inject() would add a User-Agent of its own.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const send = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}${path}`, { method, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect(await send('GET', `/v/${a!.token}`)).toBe(200);
+    expect(await send('POST', `/v/${a!.token}`, form, 'password=x')).toBe(303);
+    expect(await send('POST', `/v/${a!.token}/i`)).toBe(204);
+    expect(await send('GET', `/v/${b!.token}`, { 'user-agent': '' })).toBe(200);
+    const events = [...(await eventsOf(a!.id)), ...(await eventsOf(b!.id))];
+    expect(events.map((e) => [e.kind, e.user_agent, e.classification, e.reason])).toEqual([
+      ['clicked', null, 'automated', 'empty_user_agent'],
+      ['submitted', null, 'automated', 'empty_user_agent'],
+      ['interaction', null, 'automated', 'empty_user_agent'],
+      ['clicked', null, 'automated', 'empty_user_agent'],
+    ]);
+    await schedulerPassIn(t.app);
+    expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
+      clicked: 0,
+      submitted: 0,
+      training_assigned: 0,
+    });
+    expect((await recipient(a!.id)).status).toBe('sent');
   });
 
   it('a hit before delivery is recorded; a human one counts the message as delivered', async () => {
@@ -321,26 +365,39 @@ describe('tracking routes', () => {
     await expectFiguresMatchRecount(c.campaignId);
   });
 
-  it('a failing click’s teachable page links to the person’s own remedial course, which opens', async () => {
+  it('a failing click’s teachable page says a course is coming; settled and mailed, it offers the very link the invitation carries, which opens', async () => {
     const account = await makeAccount(t.app);
     const c = await seedPhishingCampaign(t.app, account.id, { remedial: true, landing: 'teach_on_click' });
     const [p] = c.people;
-    const res = await hit('GET', `/v/${p!.token}`);
-    expect(res.body).toContain('A short course about spotting phishing was assigned to you.');
-    const link = /<a class="button" href="([^"]+)">Start the course now<\/a>/.exec(res.body)?.[1];
-    expect(link).toMatch(/\/learn\/[^/]+$/);
-    const enrollment = await t.app.db
-      .selectFrom('enrollments')
-      .select('id')
+    const address = nextAddress();
+    const res = await hit('GET', `/v/${p!.token}`, browser, address);
+    expect(res.body).toContain('A short course about spotting phishing is being assigned to you.');
+    expect(res.body).not.toContain('/learn/');
+    // The click settles; the invitation is queued, not yet sent: no link to offer yet.
+    await schedulerPassIn(t.app);
+    const waiting = await hit('GET', `/v/${p!.token}/learn`, browser, address);
+    expect(waiting.body).toContain('A short course about spotting phishing was assigned to you.');
+    expect(waiting.body).toContain('An invitation with your personal link is on its way to');
+    expect(waiting.body).not.toContain('/learn/');
+    await sendQueuedMail(t.app, Date.now() + 60_000);
+    const invitation = await t.app.db
+      .selectFrom('messages')
+      .select('body_text')
       .where('campaign_id', '=', c.remedialId!)
-      .where('employee_id', '=', p!.employee.id)
+      .where('kind', '=', 'invitation')
+      .where('status', '=', 'sent')
       .executeTakeFirstOrThrow();
-    expect(link).toContain(`/learn/${enrollment.id}.`);
-    const learner = await t.app.inject({ method: 'GET', url: new URL(link!).pathname });
+    const mailed = /\/learn\/[^\s"<>]+/.exec(invitation.body_text ?? '')?.[0];
+    expect(mailed).toBeDefined();
+    // Each view offers that same link, never a new one.
+    for (let i = 0; i < 2; i++) {
+      const page = await hit('GET', `/v/${p!.token}/learn`, browser, address);
+      const link = /<a class="button" href="([^"]+)">Start the course now<\/a>/.exec(page.body)?.[1];
+      expect(new URL(link!).pathname).toBe(mailed);
+    }
+    const learner = await t.app.inject({ method: 'GET', url: mailed! });
     expect(learner.statusCode).toBe(200);
     expect(learner.body).toContain('Phishing');
-    // Later visits of the teachable page show the same course.
-    expect((await hit('GET', `/v/${p!.token}/learn`)).body).toContain('Start the course now');
   });
 
   it('clicks arriving together (one batch) each count once per person, and enrol a failing person once', async () => {
@@ -354,6 +411,7 @@ describe('tracking routes', () => {
     for (const p of c.people) for (let i = 0; i < 3; i++) hits.push(hit('GET', `/v/${p.token}`));
     const answers = await Promise.all(hits);
     expect(answers.map((a) => a.statusCode)).toEqual(hits.map(() => 200));
+    await schedulerPassIn(t.app);
     expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
       clicked: 3,
       raw_clicks: 9,
