@@ -98,7 +98,7 @@ export const WEBHOOK_EVENTS = [
   {
     type: 'training.enrollment_created',
     description:
-      'An employee was enrolled in a training campaign (its launch, or joining a target group of an active campaign).',
+      'An employee was enrolled in a training campaign (its launch, joining a target group of an active campaign, or remedial training after a simulation they failed).',
     data: { campaign_id: 5, enrollment },
   },
   {
@@ -127,7 +127,8 @@ export const WEBHOOK_EVENTS = [
   },
   {
     type: 'phishing.simulation_clicked',
-    description: 'A person clicked a simulation’s link for the first time (scanners excluded).',
+    description:
+      'A person clicked a simulation’s link for the first time (scanners excluded): sent once the click has settled, 15 to 45 seconds after it (a scanner’s burst from one address is recognised by then), or at once when the person submits the form or presses a button of the landing page.',
     data: simulation,
   },
   {

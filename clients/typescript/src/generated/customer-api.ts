@@ -646,7 +646,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An employee was enrolled in a training campaign (its launch, or joining a target group of an active campaign).
+         * An employee was enrolled in a training campaign (its launch, joining a target group of an active campaign, or remedial training after a simulation they failed).
          * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
          */
         post: operations["trainingEnrollmentCreatedEvent"];
@@ -746,7 +746,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A person clicked a simulation’s link for the first time (scanners excluded).
+         * A person clicked a simulation’s link for the first time (scanners excluded): sent once the click has settled, 15 to 45 seconds after it (a scanner’s burst from one address is recognised by then), or at once when the person submits the form or presses a button of the landing page.
          * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
          */
         post: operations["phishingSimulationClickedEvent"];
