@@ -1,35 +1,18 @@
-import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dialectUnderTest, type TestDatabase } from '../../test/helpers/database.js';
-import { type Database, openDatabase } from './database.js';
-import { migrations } from './migration-list.js';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialectUnderTest } from '../../test/helpers/database.js';
+import { migratingDatabase } from '../../test/helpers/migrations.js';
 
 // Migrations 0006 and 0007 on a database that already holds data, as production's does: the
 // search text of existing employees is filled in, and SQLite's enrollments table, rebuilt
 // without its foreign key to employees, keeps every row, its children and its id sequence.
 
-let testDb: TestDatabase;
-let database: Database;
-const migrator = () => new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = openDatabase(testDb.url);
-});
-afterAll(async () => {
-  await database.close();
-  await testDb.drop();
-});
-
-async function migrateTo(name: string) {
-  const { error } = await migrator().migrateTo(name);
-  if (error) throw error;
-}
+const { database: opened, migrateTo } = migratingDatabase();
 
 describe('migrations 0006 and 0007 on existing data', () => {
   it('fill in the search text, keep enrollments with their progress and mail, and never reuse an enrollment id', async () => {
     await migrateTo('0005_mail_send_phase');
-    const db = database.db;
+    const db = opened().db;
     const now = Date.now();
     const account = await db
       .insertInto('accounts')

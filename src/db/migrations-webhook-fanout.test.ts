@@ -1,35 +1,17 @@
-import { Migrator, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migratingDatabase } from '../../test/helpers/migrations.js';
 import { fanOutWebhookEvents } from '../workers/webhook-fanout.js';
-import { type Database, openDatabase } from './database.js';
-import { migrations } from './migration-list.js';
 
 // Migration 0014 on a database whose events already have their deliveries (written with them
 // before it): they are not fanned out again, so an upgrade sends nothing twice.
 
-let testDb: TestDatabase;
-let database: Database;
-const migrator = () => new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } });
-
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  database = openDatabase(testDb.url);
-});
-afterAll(async () => {
-  await database.close();
-  await testDb.drop();
-});
-
-async function migrateTo(name: string) {
-  const { error } = await migrator().migrateTo(name);
-  if (error) throw error;
-}
+const { database: opened, migrateTo } = migratingDatabase();
 
 describe('migration 0014 on existing webhook events', () => {
   it('leaves the events stored before it fanned out, and goes down again', async () => {
     await migrateTo('0013_scim');
-    const db = database.db;
+    const db = opened().db;
     const now = Date.now();
     const account = await db
       .insertInto('accounts')
