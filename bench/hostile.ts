@@ -332,7 +332,7 @@ async function measure(root: string, test: Case): Promise<Row> {
 
 const cell = (row: Row | undefined) =>
   row
-    ? `${row.answer} | ${Math.round(row.slowestMs).toLocaleString('en')} | ${Math.round(row.peakMiB)} | ${row.after}`
+    ? `${row.answer} | ${Math.round(row.slowestMs).toLocaleString('en')} | ${Number.isNaN(row.peakMiB) ? '–' : Math.round(row.peakMiB)} | ${row.after}`
     : '';
 
 const lines = [
