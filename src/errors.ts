@@ -43,6 +43,12 @@ export const ERRORS = {
     message: 'Malformed JSON body',
     meaning: 'The body is not valid JSON (an empty body included).',
   },
+  json_object_too_large: {
+    status: 400,
+    message: 'JSON object with too many members',
+    meaning:
+      'An object in the body has more than 1,000 members (`details.max_members`); refused before it is parsed. Lists are not limited this way.',
+  },
   json_too_deep: {
     status: 400,
     message: 'JSON body nested too deeply',

@@ -106,6 +106,20 @@ describe('body policies', () => {
     expect(big.statusCode).toBe(413);
   });
 
+  it('refuses an object of more than 1,000 members before parsing it, anywhere JSON is taken', async () => {
+    const { key } = await makeKey(t.app);
+    const api = client(t.app, key);
+    const wide = `{${Array.from({ length: 100_000 }, (_, i) => `"k${i}":"${i}"`).join(',')}}`;
+    for (const path of ['/customer/employees/', '/customer/employees/bulk/', '/customer/groups/']) {
+      const res = await api.post(path, wide);
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json(), path).toMatchObject({
+        code: 'json_object_too_large',
+        details: { max_members: 1000 },
+      });
+    }
+  });
+
   it('answers the reported-message route by type: a token as small JSON, a message up to 10 MiB', async () => {
     const { key } = await makeKey(t.app);
     const api = client(t.app, key);

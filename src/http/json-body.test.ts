@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonShapeProblem } from './json-body.js';
+import { jsonShapeProblem, MAX_OBJECT_MEMBERS } from './json-body.js';
 
 /** The depth of a parsed value, by recursion (the reference the scanner must agree with). */
 function depthOf(value: unknown): number {
@@ -22,6 +22,18 @@ describe('jsonShapeProblem', () => {
   it('stops at the first level too deep, whatever follows', () => {
     expect(jsonShapeProblem('['.repeat(8 * 1024 * 1024), 16)).toBe('too_deep');
     expect(jsonShapeProblem(`${'['.repeat(16)}${']'.repeat(16)}`, 16)).toBeNull();
+  });
+
+  it('refuses an object of more than 1,000 members, at any depth, but not a long list', () => {
+    const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    expect(jsonShapeProblem(members(MAX_OBJECT_MEMBERS), 16)).toBeNull();
+    expect(jsonShapeProblem(members(MAX_OBJECT_MEMBERS + 1), 16)).toBe('too_many_members');
+    expect(jsonShapeProblem(`{"a":[${members(MAX_OBJECT_MEMBERS + 1)}]}`, 16)).toBe('too_many_members');
+    expect(
+      jsonShapeProblem(`{"ids":[${Array.from({ length: 100_000 }, (_, i) => i).join(',')}]}`, 16),
+    ).toBeNull();
+    // Commas inside strings and inside nested lists are no members of the object.
+    expect(jsonShapeProblem(`{"a":"${','.repeat(5000)}","b":[${'1,'.repeat(5000)}1]}`, 16)).toBeNull();
   });
 
   it('leaves syntax to JSON.parse: an unterminated string is no shape problem', () => {

@@ -5,9 +5,11 @@ import { AppError, validationFailed } from '../errors.js';
  * The one JSON parser of every route (the Customer API, SCIM, the admin API). Before the text
  * is parsed, one linear pass over it refuses nesting deeper than the route accepts (a body of
  * 8 MiB of `[` would otherwise build millions of arrays, and every recursive walk of the result
- * — validation, fingerprinting, serialising — could exhaust the stack), and, for routes whose
- * rows must be flat objects of strings, any other value in a row. Nothing is built for a
- * refused body. Then Fastify's own parser (secure-json-parse: `__proto__` and
+ * — validation, fingerprinting, serialising — could exhaust the stack), an object of more than
+ * 1,000 members (100,000 keys held the event loop for a third of a second while parsed into a
+ * dictionary and walked, and left 40 MiB behind; no body of ours has more than a few dozen) and,
+ * for routes whose rows must be flat objects of strings, any other value in a row. Nothing is
+ * built for a refused body. Arrays are not counted: a list of 100,000 ids is a body of ours. Then Fastify's own parser (secure-json-parse: `__proto__` and
  * `constructor.prototype` keys removed) does the rest.
  */
 
@@ -25,7 +27,10 @@ export interface JsonShapeRules {
 /** No body of ours nests deeper (a campaign's window inside its body is the deepest: 3). */
 export const DEFAULT_JSON_DEPTH = 16;
 
-export type JsonShapeProblem = 'too_deep' | 'not_string';
+/** The most members one object may have. */
+export const MAX_OBJECT_MEMBERS = 1000;
+
+export type JsonShapeProblem = 'too_deep' | 'too_many_members' | 'not_string';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -33,14 +38,15 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
 /** What may stand outside strings among a flat object's values: `:` `,` and white space. */
 const BETWEEN_STRINGS = new Set([0x3a, 0x2c, 0x20, 0x09, 0x0a, 0x0d]);
 
 /**
  * Why `text` is not a JSON value the route takes, or null: arrays and objects nested deeper
- * than `maxDepth`, or (with `stringLeaves`) a value other than a string at that depth. One pass,
- * stopping at the first problem; strings are skipped with indexOf. Syntax is not checked here
- * (JSON.parse does, afterwards).
+ * than `maxDepth`, an object of more than MAX_OBJECT_MEMBERS members, or (with `stringLeaves`) a
+ * value other than a string at that depth. One pass, stopping at the first problem; strings are
+ * skipped with indexOf. Syntax is not checked here (JSON.parse does, afterwards).
  */
 export function jsonShapeProblem(
   text: string,
@@ -48,6 +54,9 @@ export function jsonShapeProblem(
   stringLeaves = false,
 ): JsonShapeProblem | null {
   let depth = 0;
+  // Per open container (at most maxDepth): whether it is an object, and the commas seen in it.
+  const isObject = new Uint8Array(maxDepth + 1);
+  const commas = new Uint32Array(maxDepth + 1);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
@@ -55,8 +64,12 @@ export function jsonShapeProblem(
       if (i === -1) return null; // unterminated: JSON.parse answers it
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > maxDepth) return 'too_deep';
+      isObject[depth] = c === OPEN_OBJECT ? 1 : 0;
+      commas[depth] = 0;
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      depth--;
+      if (depth > 0) depth--;
+    } else if (c === COMMA && depth > 0 && isObject[depth] === 1) {
+      if (++(commas[depth] as number) >= MAX_OBJECT_MEMBERS) return 'too_many_members';
     } else if (stringLeaves && depth === maxDepth && !BETWEEN_STRINGS.has(c)) {
       return 'not_string';
     }
@@ -86,6 +99,9 @@ function shapeError(
   policy: JsonShapeRules | undefined,
   maxDepth: number,
 ): AppError {
+  if (problem === 'too_many_members') {
+    return new AppError('json_object_too_large', { details: { max_members: MAX_OBJECT_MEMBERS } });
+  }
   // Where rows must be flat, a nested value breaks that rule: say so rather than name a depth.
   const leaves = policy?.stringLeaves;
   if (leaves) return validationFailed({ [leaves.field]: [leaves.rule] });
