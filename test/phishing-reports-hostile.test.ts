@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { errorBody } from '../src/http/errors.js';
 import { phishBaseUrl } from '../src/http/links.js';
-import { ReportedMessageError } from '../src/modules/phishing/phishing.reports.js';
+import { ReportedMessageError } from '../src/modules/phishing/phishing.reports.model.js';
 import { reportSimulation } from '../src/modules/phishing/phishing.reports.service.js';
 import { createStepMachine } from '../src/modules/phishing/phishing.steps.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';

@@ -1,9 +1,10 @@
 import { parentPort } from 'node:worker_threads';
-import readReportedMessage, {
-  type ReadingBegan,
-  type ReadOutcome,
-  type ReadTask,
-} from '../../src/modules/phishing/phishing.reports.worker.js';
+import type {
+  ReadingBegan,
+  ReadOutcome,
+  ReadTask,
+} from '../../src/modules/phishing/phishing.reports.model.js';
+import readReportedMessage from '../../src/modules/phishing/phishing.reports.worker.js';
 
 /**
  * The reported-message worker, except for a message that begins with the name of a misbehaviour

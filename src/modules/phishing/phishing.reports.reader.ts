@@ -2,9 +2,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
-import { ReportedMessageError, type ReportedMessageTokens } from './phishing.reports.js';
 import { phishBases } from './phishing.reports.links.js';
-import { isReadingBegan, type ReadOutcome, type ReadTask } from './phishing.reports.worker.js';
+import {
+  isReadingBegan,
+  type ReadOutcome,
+  type ReadTask,
+  ReportedMessageError,
+  type ReportedMessageTokens,
+} from './phishing.reports.model.js';
 
 /**
  * Reads reported messages in worker threads (piscina), never on the event loop: whatever a
@@ -113,8 +118,11 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
       timer = setTimeout(() => stop('too_slow'), options.timeLimitMs);
     };
     inFlight.set(id, { began, stop });
-    // Bytes of their own, moved to the thread (the request's buffer may be a slice of a larger one).
-    const bytes = new Uint8Array(raw);
+    // Moved to the thread, not copied, when the request's buffer is the message alone (a body of
+    // more than a few KiB is); a slice of a larger buffer is copied first, so only it moves.
+    const whole =
+      raw.buffer instanceof ArrayBuffer && raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+    const bytes = whole ? new Uint8Array(raw.buffer as ArrayBuffer) : new Uint8Array(raw);
     try {
       const outcome = await pool.run(
         { id, raw: bytes, phishUrls, timeLimitMs: options.timeLimitMs },

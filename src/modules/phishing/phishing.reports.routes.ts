@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { UNUSED_BODY_LIMIT } from '../../http/bodies.js';
 import { phishBaseUrl, publicBaseUrl } from '../../http/links.js';
 import { OPENAPI_OVERRIDE } from '../../http/openapi-components.js';
-import { REPORTED_MESSAGE_MAX_BYTES } from './phishing.reports.js';
+import { REPORTED_MESSAGE_MAX_BYTES } from './phishing.reports.model.js';
 import type { ReportedMessageReader } from './phishing.reports.reader.js';
 import { ReportBody, reportResponses } from './phishing.reports.schemas.js';
 import { reportSimulation } from './phishing.reports.service.js';

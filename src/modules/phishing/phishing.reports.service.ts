@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { HitHeaders } from './phishing.classify.js';
 import { recipientsByTokens } from './phishing.recipients.repository.js';
-import { ReportedMessageError, tokenFromReportBody } from './phishing.reports.js';
+import { ReportedMessageError, tokenFromReportBody } from './phishing.reports.model.js';
 import { READER_RETRY_AFTER_SECONDS, type ReportedMessageReader } from './phishing.reports.reader.js';
 import type { RecipientResultRow } from './phishing.results.presenter.js';
 import { recipientResultRow } from './phishing.results.repository.js';

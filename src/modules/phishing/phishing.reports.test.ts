@@ -4,6 +4,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
+import { tokensFromReportedMessage } from './phishing.reports.js';
 import {
   ATTACHED_MESSAGE_MAX_DEPTH,
   ATTACHED_MESSAGES_MAX,
@@ -13,8 +14,7 @@ import {
   type ReportedMessageTokens,
   TOKEN_PATTERN,
   tokenFromReportBody,
-  tokensFromReportedMessage,
-} from './phishing.reports.js';
+} from './phishing.reports.model.js';
 
 const PHISH = 'https://phish.example.com';
 const options = { phishUrls: [PHISH, 'https://vigil.example.org/sim'] };

@@ -1,39 +1,19 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { tokensFromReportedMessage } from './phishing.reports.js';
 import {
+  type ReadingBegan,
+  type ReadOutcome,
+  type ReadTask,
   ReportedMessageError,
-  type ReportedMessageErrorReason,
-  type ReportedMessageTokens,
-  tokensFromReportedMessage,
-} from './phishing.reports.js';
+} from './phishing.reports.model.js';
 
 /**
  * The entry of the worker threads that read reported messages (phishing.reports.reader.ts
  * runs them): a message is anyone's bytes, so it is parsed here, where the time it takes holds
  * no request of anyone else, and where the pool can stop it by ending the thread.
  */
-
-export interface ReadTask {
-  /** Names the task in the "reading began" message. */
-  id: number;
-  /** The message's bytes (a buffer of their own, moved here rather than copied). */
-  raw: Uint8Array;
-  phishUrls: string[];
-  /** The parser's own deadline: it stops between chunks and says `too_slow`. */
-  timeLimitMs: number;
-}
-
-export type ReadOutcome = { tokens: ReportedMessageTokens } | { refused: ReportedMessageErrorReason };
-
-/** Posted when the task begins: the pool's time limit counts from here, not from the queue. */
-export interface ReadingBegan {
-  reportedMessageReadingBegan: number;
-}
-
-export function isReadingBegan(message: unknown): message is ReadingBegan {
-  return typeof (message as ReadingBegan | null)?.reportedMessageReadingBegan === 'number';
-}
 
 /**
  * A large message leaves tens of MiB of garbage in this thread's heap, which V8 would keep until

@@ -12,7 +12,7 @@ import {
   type RecipientWithCampaign,
   recipientByTokenOfAnyAccount,
 } from './phishing.recipients.repository.js';
-import { isSimulationToken } from './phishing.reports.js';
+import { isSimulationToken } from './phishing.reports.model.js';
 import { createStepMachine, recordStep, type StepMachine } from './phishing.steps.js';
 import { genericTeachablePage, TEACHABLE_PAGE_HEADERS, teachablePageHeaders } from './phishing.teachable.js';
 import { landingPageOf, teachablePageOf } from './phishing.tracking.service.js';
