@@ -88,15 +88,24 @@ const hugeString = fc
     char: fc.constantFrom('a', 'é', '\u0000', '.', '"'),
   })
   .chain(({ size, char }) => {
-    const text = char.repeat(Math.floor(size / Buffer.byteLength(char)));
+    // About `size` bytes once encoded (`é` is 2 bytes, 6 in a form; `\u0000` 6 in JSON).
+    const repeated = (encodedLength: number) => char.repeat(Math.max(1, Math.floor(size / encodedLength)));
     return fc.oneof(
-      payload('huge JSON string', 'application/json', fc.constant(JSON.stringify({ x: text }))),
+      payload(
+        'huge JSON string',
+        'application/json',
+        fc.constant(JSON.stringify({ x: repeated(Buffer.byteLength(JSON.stringify(char)) - 2) })),
+      ),
       payload(
         'huge form field',
         'application/x-www-form-urlencoded',
-        fc.constant(`a=${encodeURIComponent(text)}`),
+        fc.constant(`a=${encodeURIComponent(repeated(encodeURIComponent(char).length))}`),
       ),
-      payload('huge text', 'message/rfc822', fc.constant(`Subject: x\r\n\r\nhttp://a/${text}x\r\n`)),
+      payload(
+        'huge text',
+        'message/rfc822',
+        fc.constant(`Subject: x\r\n\r\nhttp://a/${repeated(Buffer.byteLength(char))}x\r\n`),
+      ),
     );
   });
 
