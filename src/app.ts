@@ -3,43 +3,45 @@ import type { RouteOptions } from 'fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { adminPlugin } from './admin/plugin.js';
-import { registerAuthentication } from './auth/authenticate.js';
-import { LastUsedTracker } from './auth/last-used.js';
-import { createRateLimiter } from './auth/rate-limit.js';
-import { createSignInThrottle } from './auth/sign-in-throttle.js';
-import type { Config } from './config.js';
-import type { Database, Db } from './db/database.js';
-import { invalidHost } from './errors.js';
-import { API_VERSION, answerPinnedVersion, registerRouteVersions } from './http/api-version.js';
-import { acceptBodies, jsonBody, registerBodyPolicies, UNUSED_BODY_LIMIT } from './http/bodies.js';
-import { httpServerOptions } from './http/client-errors.js';
-import { registerErrorHandler, sendError, toAppError } from './http/errors.js';
-import { SECURITY_HEADERS } from './http/headers.js';
-import { isUsableHost } from './http/links.js';
-import { createLogger, requestId } from './http/logging.js';
-import { registerOpenApi } from './http/openapi.js';
-import { redactUrl, registerSecretRoutes } from './http/redaction.js';
-import { registerRouteFallbacks } from './http/routing.js';
-import { validatorCompiler } from './http/validation.js';
+import { registerAuthentication } from './api/authenticate.js';
+import { docsRoutes } from './api/docs.routes.js';
+import { registerOpenApi } from './api/openapi.js';
+import { LastUsedTracker } from './core/auth/last-used.js';
+import { createRateLimiter } from './core/auth/rate-limit.js';
+import { createSignInThrottle } from './core/auth/sign-in-throttle.js';
+import type { Config } from './core/config.js';
+import type { Database, Db } from './core/db/database.js';
+import { invalidHost } from './core/errors.js';
+import { API_VERSION, answerPinnedVersion, registerRouteVersions } from './core/http/api-version.js';
+import { acceptBodies, jsonBody, registerBodyPolicies, UNUSED_BODY_LIMIT } from './core/http/bodies.js';
+import { httpServerOptions } from './core/http/client-errors.js';
+import { registerErrorHandler, sendError, toAppError } from './core/http/errors.js';
+import { SECURITY_HEADERS } from './core/http/headers.js';
+import { isUsableHost } from './core/http/links.js';
+import { createLogger, requestId } from './core/http/logging.js';
+import { redactUrl, registerSecretRoutes } from './core/http/redaction.js';
+import { registerRouteFallbacks } from './core/http/routing.js';
+import { validatorCompiler } from './core/http/validation.js';
+import { SharedRedis } from './core/redis.js';
+import { healthRoutes } from './metrics/health.routes.js';
 import { createAppMetrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
-import { campaignsRoutes } from './modules/campaigns/campaigns.routes.js';
-import { docsRoutes } from './modules/docs/docs.routes.js';
-import { employeesRoutes } from './modules/employees/employees.routes.js';
-import { groupsRoutes } from './modules/groups/groups.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { Readiness } from './modules/health/readiness.js';
-import { registerIdempotency } from './modules/idempotency/idempotency.hooks.js';
-import { learnerRoutes } from './modules/learner/learner.routes.js';
-import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
-import { createReportedMessageReader } from './modules/phishing/phishing.reports.reader.js';
-import { phishingReportRoutes } from './modules/phishing/phishing.reports.routes.js';
-import { phishingRoutes } from './modules/phishing/phishing.routes.js';
-import { phishingTrackingRoutes } from './modules/phishing/phishing.tracking.routes.js';
-import { scimPlugin } from './modules/scim/scim.plugin.js';
-import { recordScimTokensLastUsedOfAllAccounts } from './modules/scim/scim.tokens.repository.js';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { SharedRedis } from './redis.js';
+import { Readiness } from './metrics/readiness.js';
+import { recordKeysLastUsedOfAllAccounts } from './modules/access/keys/keys.repository.js';
+import { employeesRoutes } from './modules/directory/employees/employees.routes.js';
+import { groupsRoutes } from './modules/directory/groups/groups.routes.js';
+import { registerIdempotency } from './modules/integrations/idempotency/idempotency.hooks.service.js';
+import { scimPlugin } from './modules/integrations/scim/scim.plugin.routes.js';
+import { recordScimTokensLastUsedOfAllAccounts } from './modules/integrations/scim/scim.tokens.repository.js';
+import { webhooksRoutes } from './modules/integrations/webhooks/webhooks.routes.js';
+import { createReportedMessageReader } from './modules/phishing/reports/reports.reader.service.js';
+import { phishingReportRoutes } from './modules/phishing/reports/reports.routes.js';
+import { phishingRoutes } from './modules/phishing/results/results.routes.js';
+import { builtInPhishingTemplates } from './modules/phishing/templates/templates.library.service.js';
+import { phishingTrackingRoutes } from './modules/phishing/tracking/tracking.routes.js';
+import { campaignsRoutes } from './modules/training/campaigns/campaigns.routes.js';
+import { learnerRoutes } from './modules/training/learner/learner.routes.js';
+import { loadSubscriptions } from './subscriptions.js';
 
 export const API_PREFIX = '/api/api_gateway';
 // Long enough that any over-long id reaches its route and is simply not found.
@@ -89,6 +91,7 @@ export async function buildApp({
   logger,
   onRoute,
 }: AppOptions): Promise<FastifyInstance> {
+  loadSubscriptions(); // the event subscribers every entry point shares (idempotent)
   builtInPhishingTemplates(); // checks content/phishing/ once: a broken template stops the start, named
   const app = Fastify({
     loggerInstance: (logger ?? createLogger(config.logLevel, logStream)) as FastifyBaseLogger,
@@ -171,8 +174,11 @@ export async function buildApp({
   await redis?.ready(2000);
   app.decorate('readiness', new Readiness(database, redis));
   const limiter = createRateLimiter({ keyPrefix: config.rateLimit.keyPrefix, redis });
-  const lastUsed = new LastUsedTracker(database.db, config.lastUsedFlushMs, (err) =>
-    app.log.warn({ err }, 'could not record API key use'),
+  const lastUsed = new LastUsedTracker(
+    database.db,
+    config.lastUsedFlushMs,
+    (err) => app.log.warn({ err }, 'could not record API key use'),
+    recordKeysLastUsedOfAllAccounts,
   );
 
   const scimLastUsed = new LastUsedTracker(

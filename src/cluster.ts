@@ -1,12 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
-import { countBudgetsForWorkers } from './auth/cluster-budgets.js';
-import type { Config } from './config.js';
-import type { Database } from './db/database.js';
-import { listeningUrl } from './http/links.js';
+import { countBudgetsForWorkers } from './core/auth/cluster-budgets.js';
+import type { Config } from './core/config.js';
+import type { Database } from './core/db/database.js';
+import { listeningUrl } from './core/http/links.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
-import { builtInPhishingTemplates } from './modules/phishing/phishing.library.js';
+import { builtInPhishingTemplates } from './modules/phishing/templates/templates.library.service.js';
 import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 

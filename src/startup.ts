@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import { type Database, type Db, openDatabase } from './db/database.js';
-import { isDatabaseUnavailable } from './db/errors.js';
-import { migrateToLatest } from './db/migrate.js';
-import { linkTo, listeningUrl } from './http/links.js';
-import { hasOperator } from './modules/admins/admins.service.js';
-import { createSetupLink } from './modules/invitations/invitations.service.js';
+import type { Config } from './core/config.js';
+import { type Database, type Db, openDatabase } from './core/db/database.js';
+import { isDatabaseUnavailable } from './core/db/errors.js';
+import { migrateToLatest } from './core/db/migrate.js';
+import { linkTo, listeningUrl } from './core/http/links.js';
+import { hasOperator } from './modules/access/admins/admins.service.js';
+import { createSetupLink } from './modules/access/invitations/invitations.service.js';
 
 /** What starting a server process involves besides listening, shared by one process and a cluster. */
 

@@ -1,30 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import { parseId } from '../ids.js';
-import { accountAdminRoutes, accountsAdminRoutes } from '../modules/accounts/accounts.admin-routes.js';
-import { accountNotFound, getAccount } from '../modules/accounts/accounts.service.js';
-import { adminsAdminRoutes } from '../modules/admins/admins.admin-routes.js';
-import { canActInAccount } from '../modules/admins/admins.service.js';
-import { campaignsAdminRoutes } from '../modules/campaigns/campaigns.admin-routes.js';
-import { coursesAdminRoutes } from '../modules/courses/courses.admin-routes.js';
-import { employeesAdminRoutes } from '../modules/employees/employees.admin-routes.js';
-import { groupsAdminRoutes } from '../modules/groups/groups.admin-routes.js';
-import {
-  invitationLinkRoutes,
-  invitationsAdminRoutes,
-} from '../modules/invitations/invitations.admin-routes.js';
-import { keysAdminRoutes } from '../modules/keys/keys.admin-routes.js';
-import { messagesAdminRoutes } from '../modules/mail/messages.admin-routes.js';
-import { phishingCampaignsAdminRoutes } from '../modules/phishing/phishing.campaigns.admin-routes.js';
-import { phishingEventsAdminRoutes } from '../modules/phishing/phishing.events.admin-routes.js';
-import { phishingResultsAdminRoutes } from '../modules/phishing/phishing.results.admin-routes.js';
-import { phishingTemplatesAdminRoutes } from '../modules/phishing/phishing.templates.admin-routes.js';
-import { scimTokensAdminRoutes } from '../modules/scim/scim.tokens.admin-routes.js';
-import { sessionsAdminRoutes } from '../modules/sessions/sessions.admin-routes.js';
-import { webhooksAdminRoutes } from '../modules/webhooks/webhooks.admin-routes.js';
+import { sessionOf } from '../core/http/admin-request.js';
+import { parseId } from '../core/ids.js';
+import { accountAdminRoutes, accountsAdminRoutes } from '../modules/access/accounts/accounts.admin-routes.js';
+import { accountBrandingAdminRoutes } from '../modules/access/accounts/accounts.branding.admin-routes.js';
+import { accountNotFound, getAccount } from '../modules/access/accounts/accounts.service.js';
+import { adminsAdminRoutes } from '../modules/access/admins/admins.admin-routes.js';
+import { canActInAccount } from '../modules/access/admins/admins.service.js';
+import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
+import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
+import { sessionsAdminRoutes } from '../modules/access/sessions/sessions.admin-routes.js';
+import { invitationLinkRoutes } from '../modules/access/sessions/sessions.invitation-links.admin-routes.js';
+import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
+import { employeesAdminRoutes } from '../modules/directory/employees/employees.admin-routes.js';
+import { groupsAdminRoutes } from '../modules/directory/groups/groups.admin-routes.js';
+import { scimTokensAdminRoutes } from '../modules/integrations/scim/scim.tokens.admin-routes.js';
+import { webhooksAdminRoutes } from '../modules/integrations/webhooks/webhooks.admin-routes.js';
+import { messagesAdminRoutes } from '../modules/mail/mail.messages.admin-routes.js';
+import { overviewAdminRoutes } from '../modules/overview/index.js';
+import { phishingCampaignsAdminRoutes } from '../modules/phishing/campaigns/campaigns.admin-routes.js';
+import { phishingResultsAdminRoutes } from '../modules/phishing/results/results.admin-routes.js';
+import { phishingEventsAdminRoutes } from '../modules/phishing/results/results.events.admin-routes.js';
+import { employeeTrainingAdminRoutes } from '../modules/phishing/results/results.training.admin-routes.js';
+import { phishingTemplatesAdminRoutes } from '../modules/phishing/templates/templates.admin-routes.js';
+import { campaignsAdminRoutes } from '../modules/training/campaigns/campaigns.admin-routes.js';
+import { coursesAdminRoutes } from '../modules/training/courses/courses.admin-routes.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
-import type { AdminOptions } from './options.js';
-import { sessionOf } from './request.js';
 
 /**
  * Every route of the admin API, relative to /admin/api. The plugin registers them behind its
@@ -49,6 +50,8 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         request.admin = { user, accountId: id };
       });
       await account.register(accountAdminRoutes);
+      await account.register(accountBrandingAdminRoutes);
+      await account.register(overviewAdminRoutes);
       await account.register(adminsAdminRoutes);
       await account.register(invitationsAdminRoutes);
       await account.register(keysAdminRoutes, options);
@@ -61,6 +64,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(phishingTemplatesAdminRoutes);
       await account.register(phishingResultsAdminRoutes);
       await account.register(phishingEventsAdminRoutes);
+      await account.register(employeeTrainingAdminRoutes);
       await account.register(phishingCampaignsAdminRoutes);
       await account.register(webhooksAdminRoutes);
     },

@@ -1,7 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from '@sinclair/typebox';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/password.js';
-import { DESCRIPTION_MAX, EMAIL_MAX, NAME_MAX } from '../fields.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../core/auth/password.js';
+import { DESCRIPTION_MAX, EMAIL_MAX, NAME_MAX } from '../core/fields.js';
+import { responses } from '../core/http/admin-schemas.js';
+import { LIST_MAX_PAGE_SIZE } from '../core/pagination.js';
+import { MAX_RATE_LIMIT } from '../modules/access/keys/keys.service.js';
+import { MAX_IMPORT_ROWS } from '../modules/directory/employees/employees.import.service.js';
+import { MAX_EMAILS } from '../modules/directory/groups/groups.membership.commands.js';
+import {
+  PHISHING_CATEGORIES,
+  PHISHING_TEMPLATE_LIMITS,
+} from '../modules/phishing/templates/templates.rules.model.js';
+import { SUMMARY_MAX as PHISHING_SUMMARY_MAX } from '../modules/phishing/templates/templates.service.js';
 import {
   CAMPAIGN_INPUT_FIELDS,
   type CampaignInputField,
@@ -9,18 +19,8 @@ import {
   MAX_COURSES,
   MAX_REMINDER_DAY,
   MAX_REMINDERS,
-} from '../modules/campaigns/campaigns.rules.js';
-import { COURSE_LIMITS } from '../modules/courses/courses.rules.js';
-import { MAX_IMPORT_ROWS } from '../modules/employees/employees.import.js';
-import { MAX_EMAILS } from '../modules/groups/groups.membership.js';
-import { MAX_RATE_LIMIT } from '../modules/keys/keys.service.js';
-import {
-  PHISHING_CATEGORIES,
-  PHISHING_TEMPLATE_LIMITS,
-} from '../modules/phishing/phishing.template-rules.js';
-import { SUMMARY_MAX as PHISHING_SUMMARY_MAX } from '../modules/phishing/phishing.templates.service.js';
-import { LIST_MAX_PAGE_SIZE } from '../pagination.js';
-import { responses } from './schemas.js';
+} from '../modules/training/campaigns/campaigns.model.js';
+import { COURSE_LIMITS } from '../modules/training/courses/courses.model.js';
 
 /**
  * The bounds and rules the web interface's forms need, from the constants the services check
@@ -84,6 +84,7 @@ export const Limits = Type.Object(
       choices: Range,
       choice_max: Count,
       explanation_max: Count,
+      max_attempts: Range,
     }),
     phishing_template: Type.Object({
       name_max: Count,

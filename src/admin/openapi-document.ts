@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { validatorCompiler } from '../http/validation.js';
+import { validatorCompiler } from '../core/http/validation.js';
+import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
 import { adminApiRoutes } from './api-routes.js';
 import { ADMIN_API_BASE, registerAdminOpenApi } from './openapi.js';
-import type { AdminOptions } from './options.js';
 
 // Registration reads none of these (the routes use them per request, and none is made here).
 const UNUSED_OPTIONS = {

@@ -1,8 +1,8 @@
 import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { responses } from './schemas.js';
-import { CSRF_COOKIE, SESSION_COOKIE } from './session-cookie.js';
+import { responses } from '../core/http/admin-schemas.js';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../modules/access/sessions/sessions.cookie.service.js';
 
 /**
  * The admin API's own OpenAPI document, made from its route schemas by a second @fastify/swagger

@@ -1,15 +1,20 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getOrCreateSecret } from '../auth/secrets.js';
-import { operatorRequired, signInRequired } from '../errors.js';
-import { acceptBodies, FORM_BODY_LIMIT, jsonBody } from '../http/bodies.js';
-import { resumeSession } from '../modules/sessions/sessions.service.js';
+import { getOrCreateSecret } from '../core/auth/secrets.repository.js';
+import { operatorRequired, signInRequired } from '../core/errors.js';
+import type { AccountContext } from '../core/http/admin-request.js';
+import { acceptBodies, FORM_BODY_LIMIT, jsonBody } from '../core/http/bodies.js';
+import {
+  ADMIN_PATH,
+  CSRF_COOKIE,
+  NO_SESSION,
+  SESSION_COOKIE,
+} from '../modules/access/sessions/sessions.cookie.service.js';
+import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
+import { resumeSession } from '../modules/access/sessions/sessions.service.js';
 import { adminApiRoutes } from './api-routes.js';
 import { registerAdminOpenApi } from './openapi.js';
-import type { AdminOptions } from './options.js';
-import type { AccountContext } from './request.js';
-import { ADMIN_PATH, CSRF_COOKIE, NO_SESSION, SESSION_COOKIE } from './session-cookie.js';
 import { spaRoutes } from './spa.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { notFound } from '../errors.js';
+import { notFound } from '../core/errors.js';
 
 // Built by `npm run build` (web/build.mjs) into dist/web, two levels above both src/admin and dist/admin.
 const WEB_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/web');

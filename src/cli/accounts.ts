@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { presentAccount } from '../modules/accounts/accounts.presenter.js';
-import { createAccount, listAllAccounts } from '../modules/accounts/accounts.service.js';
+import { presentAccount } from '../modules/access/accounts/accounts.presenter.js';
+import { createAccount, listAllAccounts } from '../modules/access/accounts/accounts.service.js';
+import { bodyOption } from './body-options.js';
 import { type CliContext, type PageOpts, pageOptions, pageWindow, print, printPage } from './output.js';
 
 export function accountCommands(program: Command, ctx: CliContext): void {
@@ -9,7 +10,7 @@ export function accountCommands(program: Command, ctx: CliContext): void {
   account
     .command('create')
     .description('create a customer account')
-    .requiredOption('--name <name>', 'account name')
+    .addOption(bodyOption('--name <name>', 'account name', 'name').makeOptionMandatory())
     .option('--json', 'print JSON')
     .action(async (opts: { name: string; json?: boolean }) => {
       const created = presentAccount(

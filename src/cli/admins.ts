@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
-import { linkTo } from '../http/links.js';
-import { presentAdmin } from '../modules/admins/admins.presenter.js';
-import { createAdmin } from '../modules/admins/admins.service.js';
-import { createSetupLink } from '../modules/invitations/invitations.service.js';
+import { loadConfig } from '../core/config.js';
+import { linkTo } from '../core/http/links.js';
+import { presentAdmin } from '../modules/access/admins/admins.presenter.js';
+import { createAdmin } from '../modules/access/admins/admins.service.js';
+import { createSetupLink } from '../modules/access/invitations/invitations.service.js';
 import { linkBase } from '../startup.js';
+import { bodyOption } from './body-options.js';
 import { type CliContext, idOption, passwordOption, print, UsageError } from './output.js';
 
 export function adminCommands(program: Command, ctx: CliContext): void {
@@ -13,13 +14,16 @@ export function adminCommands(program: Command, ctx: CliContext): void {
   admin
     .command('create')
     .description('create an operator (--operator) or an account administrator (--account ID)')
-    .requiredOption('--email <email>', 'sign-in address')
-    .option(
-      '--password <password>',
-      'at least 12 characters (visible to other users of this machine: prefer --password-stdin)',
+    .addOption(bodyOption('--email <email>', 'sign-in address', 'email').makeOptionMandatory())
+    .addOption(
+      bodyOption(
+        '--password <password>',
+        'at least 12 characters (visible to other users of this machine: prefer --password-stdin)',
+        'password',
+      ),
     )
-    .option('--password-stdin', 'read the password from standard input (one line)')
-    .option('--name <name>', 'display name')
+    .addOption(bodyOption('--password-stdin', 'read the password from standard input (one line)', 'password'))
+    .addOption(bodyOption('--name <name>', 'display name', 'name'))
     .option('--account <id>', 'the account this administrator runs')
     .option('--operator', 'an operator of the whole service')
     .option('--json', 'print JSON')

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Db } from '../db/database.js';
+import type { Db } from '../core/db/database.js';
 import { type CliContext, idOption, print } from './output.js';
 
 /** A campaign as a command shows it: as the admin API presents it, with the account it belongs to. */

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { launchCampaign } from '../modules/campaigns/campaigns.launch.js';
-import { presentCampaign } from '../modules/campaigns/campaigns.presenter.js';
-import { createCampaign } from '../modules/campaigns/campaigns.service.js';
+import { launchCampaign } from '../modules/training/campaigns/campaigns.launch.commands.js';
+import { presentCampaign } from '../modules/training/campaigns/campaigns.presenter.js';
+import { createCampaign } from '../modules/training/campaigns/campaigns.service.js';
+import { bodyOption } from './body-options.js';
 import { launchCommand, withAccount } from './campaign-commands.js';
 import { type CliContext, collect, idOption, print } from './output.js';
 
@@ -12,12 +13,18 @@ export function campaignCommands(program: Command, ctx: CliContext): void {
     .command('create')
     .description('create a training campaign (starts as draft)')
     .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'campaign name')
-    .option('--description <text>', 'what the campaign is for')
-    .option('--group <id>', 'target group id (repeatable)', collect)
-    .option('--course <key>', 'course key, e.g. phishing or custom-3 (repeatable)', collect)
-    .option('--start-date <iso>', 'when to launch by itself once scheduled')
-    .option('--due-date <iso>', 'when the training is due, e.g. 2026-12-15')
+    .addOption(bodyOption('--name <name>', 'campaign name', 'name').makeOptionMandatory())
+    .addOption(bodyOption('--description <text>', 'what the campaign is for', 'description'))
+    .addOption(bodyOption('--group <id>', 'target group id (repeatable)', 'group_ids').argParser(collect))
+    .addOption(
+      bodyOption(
+        '--course <key>',
+        'course key, e.g. phishing or custom-3 (repeatable)',
+        'course_keys',
+      ).argParser(collect),
+    )
+    .addOption(bodyOption('--start-date <iso>', 'when to launch by itself once scheduled', 'start_date'))
+    .addOption(bodyOption('--due-date <iso>', 'when the training is due, e.g. 2026-12-15', 'due_date'))
     .option('--json', 'print JSON')
     .action(
       async (opts: {

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helpers/app.js';
 import { ISO, vigilOn } from '../../test/helpers/cli.js';
 import { client } from '../../test/helpers/factories.js';
-import { hashApiKey } from '../auth/api-key-secret.js';
-import { describeDatabase } from '../db/database.js';
+import { hashApiKey } from '../core/auth/api-key-secret.js';
+import { describeDatabase } from '../core/db/database.js';
 
 /** The real app on the database the commands work on: what the CLI makes must work over the API. */
 let app: FastifyInstance;
@@ -74,6 +74,7 @@ describe('vigil key create', () => {
     await expectFailure(base, /--grant/);
     await expectFailure([...base, '--grant', 'foo:rw'], /invalid grant "foo:rw"/);
     await expectFailure([...base, '--grant', 'groups:x'], /invalid grant "groups:x"/);
+    await expectFailure([...base, '--grant', 'reports:rw'], /reports is written only \(reports:w\)/);
     await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', '0'], /--rate-limit/);
     await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', 'many'], /--rate-limit/);
     await expectFailure([...base, '--grant', 'groups:r', '--expires-at', 'soon'], /--expires-at/);

@@ -8,8 +8,8 @@ import { buildTestApp } from '../../test/helpers/app.js';
 import { runVigil } from '../../test/helpers/cli.js';
 import { createTestDatabase, dialectUnderTest } from '../../test/helpers/database.js';
 import { runCli } from '../../test/helpers/server-process.js';
-import { describeDatabase, openDatabase } from '../db/database.js';
-import { hasBeenMigrated } from '../db/migrate.js';
+import { describeDatabase, openDatabase } from '../core/db/database.js';
+import { hasBeenMigrated } from '../core/db/migrate.js';
 
 // The command's own behaviour: which database it works on (and never making one by mistake),
 // passwords on standard input, the version, argument errors with --json, and setup links.

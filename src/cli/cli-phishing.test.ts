@@ -66,12 +66,13 @@ describe('vigil phishing', () => {
     });
   });
 
-  it('refuses bad input with the field named, and another account’s campaign', async () => {
+  it('refuses bad input with the flag named, and another account’s campaign', async () => {
     const account = await newAccount();
-    await expectFailure(
+    const res = await expectFailure(
       ['phishing', 'create', '--account', String(account.id), '--name', 'X', '--time-zone', 'Nowhere/Else'],
-      /time_zone/,
+      /\n {2}--time-zone: must be an IANA time zone/,
     );
+    expect(res.stderr).not.toMatch(/time_zone/);
     const other = await newAccount();
     const created = await vigilJson([
       'phishing',

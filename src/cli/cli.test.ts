@@ -6,7 +6,7 @@ import { ISO, vigilOn } from '../../test/helpers/cli.js';
 import { createTestDatabase } from '../../test/helpers/database.js';
 import { client } from '../../test/helpers/factories.js';
 import { runCli } from '../../test/helpers/server-process.js';
-import { describeDatabase } from '../db/database.js';
+import { describeDatabase } from '../core/db/database.js';
 
 /** The real app on the database the commands work on: what the CLI makes must work over the API. */
 let app: FastifyInstance;

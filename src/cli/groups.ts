@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { presentGroupRecord } from '../modules/groups/groups.presenter.js';
-import { createGroup } from '../modules/groups/groups.service.js';
+import { presentGroupRecord } from '../modules/directory/groups/groups.presenter.js';
+import { createGroup } from '../modules/directory/groups/groups.service.js';
+import { bodyOption } from './body-options.js';
 import { type CliContext, idOption, print } from './output.js';
 
 export function groupCommands(program: Command, ctx: CliContext): void {
@@ -10,8 +11,8 @@ export function groupCommands(program: Command, ctx: CliContext): void {
     .command('create')
     .description('create an empty group (its members are set through the API)')
     .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'group name')
-    .option('--description <text>', 'description', '')
+    .addOption(bodyOption('--name <name>', 'group name', 'name').makeOptionMandatory())
+    .addOption(bodyOption('--description <text>', 'description', 'description').default(''))
     .option('--json', 'print JSON')
     .action(async (opts: { account: string; name: string; description: string; json?: boolean }) => {
       const accountId = idOption('account', opts.account);

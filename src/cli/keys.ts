@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
-import { GrantError, parseGrants } from '../auth/permissions.js';
-import { loadConfig } from '../config.js';
-import { presentKey } from '../modules/keys/keys.presenter.js';
+import { GrantError, parseGrants } from '../core/auth/permissions.js';
+import { loadConfig } from '../core/config.js';
+import { presentKey } from '../modules/access/keys/keys.presenter.js';
 import {
   accountOfAnyKey,
   createKey,
   pageOfKeys,
   revokeKey,
   setKeyRateLimit,
-} from '../modules/keys/keys.service.js';
+} from '../modules/access/keys/keys.service.js';
+import { bodyOption } from './body-options.js';
 import {
   type CliContext,
   collect,
@@ -48,14 +49,20 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .command('create')
     .description('create an API key; the key is printed once and never again')
     .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'a name to recognise the key by')
-    .option(
-      '--grant <grant>',
-      'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups or campaigns (repeatable)',
-      collect,
+    .addOption(bodyOption('--name <name>', 'a name to recognise the key by', 'name').makeOptionMandatory())
+    .addOption(
+      bodyOption(
+        '--grant <grant>',
+        'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups or campaigns, or reports:w (a report button: reports phishing, reads nothing) (repeatable)',
+        'permissions',
+      ).argParser(collect),
     )
-    .option('--rate-limit <n>', 'requests per minute (default RATE_LIMIT_DEFAULT, 600)')
-    .option('--expires-at <time>', 'ISO 8601 date or time after which the key is invalid')
+    .addOption(
+      bodyOption('--rate-limit <n>', 'requests per minute (default RATE_LIMIT_DEFAULT, 600)', 'rate_limit'),
+    )
+    .addOption(
+      bodyOption('--expires-at <time>', 'ISO 8601 date or time after which the key is invalid', 'expires_at'),
+    )
     .option('--json', 'print JSON')
     .action(
       async (opts: {
@@ -138,7 +145,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .command('set-rate-limit')
     .description("change a key's per-minute budget")
     .requiredOption('--id <id>', 'key id')
-    .requiredOption('--rate-limit <n>', 'requests per minute')
+    .addOption(bodyOption('--rate-limit <n>', 'requests per minute', 'rate_limit').makeOptionMandatory())
     .option('--json', 'print JSON')
     .action(async (opts: { id: string; rateLimit: string; json?: boolean }) => {
       const keyId = idOption('id', opts.id);

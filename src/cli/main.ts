@@ -1,11 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../config.js';
-import { type Database, describeDatabase, openDatabase, sqliteFile } from '../db/database.js';
-import { hasBeenMigrated, migrateToLatest } from '../db/migrate.js';
-import { AppError } from '../errors.js';
+import { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../core/config.js';
+import { type Database, describeDatabase, openDatabase, sqliteFile } from '../core/db/database.js';
+import { hasBeenMigrated, migrateToLatest } from '../core/db/migrate.js';
+import { AppError } from '../core/errors.js';
+import { loadSubscriptions } from '../subscriptions.js';
 import { accountCommands } from './accounts.js';
 import { adminCommands } from './admins.js';
+import { flagLine, flagMessage } from './body-options.js';
 import { campaignCommands } from './campaigns.js';
 import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
@@ -46,6 +48,7 @@ function noDatabase(config: Config, env: NodeJS.ProcessEnv, file: string): NoDat
  * services as the API. With --json every command prints exactly one JSON object.
  */
 export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  loadSubscriptions(); // its commands call the same services as the API, events and all
   let database: Database | undefined;
   let shown: string | undefined;
   let applied: string[] = [];
@@ -93,6 +96,33 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     return 0;
   }
 
+  const program = vigilProgram(context, json);
+  // The command being run: its errors name fields by its flags.
+  let running: Command | undefined;
+  program.hook('preAction', (_program, action) => {
+    running = action;
+  });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
+        return 0;
+      // Without --json commander has already written its message.
+      if (json) reportError(io, new UsageError(usageMessage(err)), true, undefined);
+      return 2;
+    }
+    return reportError(io, err, json, shown, running);
+  } finally {
+    await database?.close();
+  }
+}
+
+/** Every command of `vigil`, acting through `context` (their options say which body fields they fill). */
+export function vigilProgram(context: CliContext, json: boolean): Command {
+  const { io } = context;
   const program = new Command('vigil')
     .description(
       'Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations, workers.',
@@ -125,22 +155,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   campaignCommands(program, context);
   phishingCommands(program, context);
   workerCommands(program, context);
-
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
-        return 0;
-      // Without --json commander has already written its message.
-      if (json) reportError(io, new UsageError(usageMessage(err)), true, undefined);
-      return 2;
-    }
-    return reportError(io, err, json, shown);
-  } finally {
-    await database?.close();
-  }
+  return program;
 }
 
 /** Commander's message without its "error: " prefix; help it would have shown, as a hint. */
@@ -151,7 +166,17 @@ function usageMessage(err: CommanderError): string {
   return err.message.replace(/^error: /, '');
 }
 
-function reportError(io: Io, err: unknown, json: boolean, database: string | undefined): number {
+/**
+ * Prints an error: with --json the API's body (fields named as the API names them, for
+ * programs); else a line for people, each field named by the flag that sets it.
+ */
+function reportError(
+  io: Io,
+  err: unknown,
+  json: boolean,
+  database: string | undefined,
+  command?: Command,
+): number {
   let body: { error: string; status?: number; code?: string; details?: unknown; database?: string };
   let code = 1;
   if (err instanceof AppError) {
@@ -169,13 +194,14 @@ function reportError(io: Io, err: unknown, json: boolean, database: string | und
   }
   if (json) io.stderr(`${JSON.stringify(database === undefined ? body : { ...body, database })}\n`);
   else {
+    // Only a validation error's details are field → messages (others carry ids, checks…).
     const details =
-      body.details && typeof body.details === 'object'
+      body.code === 'validation_failed' && body.details && typeof body.details === 'object'
         ? Object.entries(body.details).map(
-            ([field, messages]) => `\n  ${field}: ${[messages].flat().join('; ')}`,
+            ([field, messages]) => `\n  ${flagLine(command, field, [messages].flat())}`,
           )
         : [];
-    io.stderr(`vigil: ${body.error}${details.join('')}\n`);
+    io.stderr(`vigil: ${flagMessage(command, body.error)}${details.join('')}\n`);
   }
   return code;
 }

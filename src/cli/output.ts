@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import type { Db } from '../db/database.js';
-import { listEnvelope } from '../http/page-envelope.js';
-import { parseId } from '../ids.js';
+import type { Db } from '../core/db/database.js';
+import { listEnvelope } from '../core/http/page-envelope.js';
+import { parseId } from '../core/ids.js';
 import {
   LIST_MAX_PAGE_SIZE,
   LIST_PAGE_SIZE,
   type ListPage,
   type ListWindow,
   listWindow,
-} from '../pagination.js';
+} from '../core/pagination.js';
 
 export interface Io {
   stdout(text: string): void;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { pino } from 'pino';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../http/logging.js';
+import { loadConfig } from '../core/config.js';
+import { createLogger } from '../core/http/logging.js';
 import { linkBase } from '../startup.js';
 import { startBackgroundWork } from '../workers/background.js';
 import type { CliContext } from './output.js';

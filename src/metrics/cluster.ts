@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Registry } from 'prom-client';
-import type { Database } from '../db/database.js';
+import type { Database } from '../core/db/database.js';
 import type { Sample } from './http-metrics.js';
 import { processMetrics, registerMailQueueGauge, registerPoolGauge } from './metrics.js';
 

@@ -1,10 +1,10 @@
 import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { refuseAuthentication } from '../auth/authenticate.js';
-import type { RateLimiter } from '../auth/rate-limit.js';
-import { invalidMetricsToken, metricsTokenRequired, serviceUnavailable } from '../errors.js';
-import { errorSchema } from '../http/error-responses.js';
+import type { RateLimiter } from '../core/auth/rate-limit.js';
+import { invalidMetricsToken, metricsTokenRequired, serviceUnavailable } from '../core/errors.js';
+import { refuseAuthentication } from '../core/http/auth-refusal.js';
+import { errorSchema } from '../core/http/error-responses.js';
 import { answerCollections, scrapeInstance } from './cluster.js';
 import type { AppMetrics } from './metrics.js';
 

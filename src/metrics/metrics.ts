@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry, register } from 'prom-client';
-import type { Database } from '../db/database.js';
-import { mailQueueDepthOfAllAccounts } from '../modules/mail/messages.service.js';
+import type { Database } from '../core/db/database.js';
+import { mailQueueDepthOfAllAccounts } from '../modules/mail/mail.messages.service.js';
 import { HttpMetrics } from './http-metrics.js';
 
 /**

@@ -1,6 +1,7 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
-import { createMailTransport } from '../modules/mail/mail.transport.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/database.js';
+import { createMailTransport } from '../modules/mail/mail.transport.service.js';
+import { loadSubscriptions } from '../subscriptions.js';
 import { MailWorker, type WorkerLog } from './mail-worker.js';
 import { startScheduler } from './scheduler.js';
 import { WebhookWorker } from './webhook-worker.js';
@@ -22,6 +23,7 @@ export function startBackgroundWork(options: {
   baseUrl: string;
   log: WorkerLog;
 }): BackgroundWork {
+  loadSubscriptions(); // the work it runs emits events (launches, reminders, overdue marks)
   const { db, config, baseUrl, log } = options;
   const { mail } = config;
   const transport = createMailTransport({

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { learnerClient, makeEnrollment } from '../../test/helpers/learner.js';
 import { DAY_MS, makeAccountRow, makeActiveCampaign } from '../../test/helpers/mail-fixtures.js';
-import { resendInvitation } from '../modules/campaigns/enrollments.service.js';
-import { outboxTransport } from '../modules/mail/mail.transport.js';
-import { manualClock } from './clock.js';
+import { manualClock } from '../core/outbox/clock.js';
+import { outboxTransport } from '../modules/mail/mail.transport.service.js';
+import { resendInvitation } from '../modules/training/campaigns/campaigns.enrollments.service.js';
 import { MailWorker } from './mail-worker.js';
 
 // Mail someone is waiting for goes out before a launch's bulk invitations, on the database under

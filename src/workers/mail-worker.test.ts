@@ -11,11 +11,15 @@ import {
 } from '../../test/helpers/mail-fixtures.js';
 import { freePort } from '../../test/helpers/server-process.js';
 import { countByRecipient, startSmtpServer, type TestSmtpServer } from '../../test/helpers/smtp.js';
-import type { Db } from '../db/database.js';
-import { learnerLinkSecret, readLearnerToken } from '../learner-links.js';
+import type { Db } from '../core/db/database.js';
+import { manualClock } from '../core/outbox/clock.js';
 import { claimDueMessagesOfAllAccounts } from '../modules/mail/mail.repository.js';
-import { type MailTransport, outboxTransport, smtpTransport } from '../modules/mail/mail.transport.js';
-import { manualClock } from './clock.js';
+import {
+  type MailTransport,
+  outboxTransport,
+  smtpTransport,
+} from '../modules/mail/mail.transport.service.js';
+import { learnerLinkSecret, readLearnerToken } from '../modules/training/learner/learner.links.service.js';
 import { MailWorker, type MailWorkerOptions, type WorkerLog } from './mail-worker.js';
 
 // The mail worker against a real SMTP server (smtp-server), on the database under test. Most
@@ -89,12 +93,14 @@ describe('sending an invitation', () => {
     const [mail] = mailTo(c.emails[0] as string);
     expect(mail).toBeDefined();
     if (!mail) return;
-    expect(mail.subject).toBe('Your security training: Phishing <b>drill</b>');
+    expect(mail.subject).toBe('Your security training: Spotting phishing');
     expect(mail.text).toContain('Hello <img src=x onerror=alert(1)>,');
     expect(mail.text).toContain('Acme & Sons has asked you');
     expect(mail.text).toContain('Friday 6 December 2030');
     expect(mail.html).toContain('Hello &lt;img src=x onerror=alert(1)&gt;,');
-    expect(mail.html).toContain('Phishing &lt;b&gt;drill&lt;/b&gt;');
+    expect(mail.html).toContain('Acme &amp; Sons');
+    // The campaign's name is the administrators' word: not in the mail at all.
+    expect(mail.raw).not.toContain('drill');
     expect(mail.html).not.toMatch(/<img|<b>/);
 
     // The link opens this enrollment's learner page, and lasts the configured time.
@@ -282,7 +288,7 @@ describe('a worker that dies mid-send', () => {
       handed_over_at: sendingAt,
       transport: 'smtp',
       to_address: c.emails[0],
-      subject: 'Your security training: Phases',
+      subject: 'Your security training: Spotting phishing',
       message_id: `<vigil-msg-${held?.id}@vigil.example.com>`,
       sent_at: null,
     });

@@ -1,26 +1,20 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
-import { type Composer, mailComposer } from '../modules/mail/mail.compose.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/database.js';
+import { afterFailure, retryDelay } from '../core/outbox/backoff.js';
+import { type Clock, systemClock } from '../core/outbox/clock.js';
+import { type OutboxLog, type OutboxOutcome, OutboxWorker } from '../core/outbox/outbox.js';
+import { SendRate } from '../core/outbox/send-rate.js';
+import { type ComposedMail, composeMessages } from '../modules/mail/mail.composers.service.js';
+import { type Claim, mailOutboxStore, recordHandOff, recordSent } from '../modules/mail/mail.repository.js';
 import {
-  type Claim,
-  claimDueMessagesOfAllAccounts,
-  finishClaim,
-  recordHandOff,
-  recordSent,
-  releaseClaims,
-} from '../modules/mail/mail.repository.js';
-import { classifySendError, MailSendError, type MailTransport } from '../modules/mail/mail.transport.js';
-import { recordSimulationOutcome } from '../modules/phishing/phishing.delivery.js';
-import { type Clock, systemClock } from './clock.js';
-import { retryDelay, SendRate } from './send-rate.js';
-import { eachConcurrently, IdleWait } from './worker-pacing.js';
+  classifySendError,
+  MailSendError,
+  type MailTransport,
+} from '../modules/mail/mail.transport.service.js';
+import { loadSubscriptions } from '../subscriptions.js';
 
 /** What the workers log through (pino's logger fits). */
-export interface WorkerLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+export type WorkerLog = OutboxLog;
 
 /** The mail settings of `config.mail` (see config.ts), and what the worker works with. */
 export interface MailWorkerOptions
@@ -52,15 +46,20 @@ export interface MailTotals {
   cancelled: number;
 }
 
-type Outcome = keyof MailTotals | 'lost';
+const OUTCOMES = ['sent', 'retried', 'failed', 'cancelled'] as const;
+
+type Outcome = OutboxOutcome<keyof MailTotals>;
+type Composed = Required<ComposedMail>;
 
 /** The longest the worker waits before trying an unavailable mail server again. */
 const MAX_PAUSE_MS = 5 * 60_000;
 
 /**
- * The mail worker: claims due messages from the queue in small batches, renders each from
- * current data, records what it is about to send, sends with at most `concurrency` in flight
- * and `ratePerMinute` a minute, and records the outcome right after the server's answer.
+ * The mail worker, the outbox's mail kind (core/outbox/outbox.ts runs the loop, the claims, the
+ * leases and the fencing): claims due messages from the queue in small batches, renders each from
+ * current data (through each kind's composer: mail.composers.service.ts), records what it is
+ * about to send, sends with at most `concurrency` in flight and `ratePerMinute` a minute, and
+ * records the outcome right after the server's answer.
  * Retries back off exponentially; `maxAttempts` failures or a permanent refusal fail a message.
  * Several workers (processes, machines) can share one queue: claims are disjoint, and an
  * expired claim (a worker that died mid-send) is taken over, in doubt when that worker had
@@ -72,16 +71,16 @@ export class MailWorker {
   private readonly options: Required<Omit<MailWorkerOptions, 'clock' | 'random'>>;
   private readonly clock: Clock;
   private readonly random: () => number;
-  private readonly rate: SendRate;
-  private readonly abort = new AbortController();
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private readonly idle = new IdleWait();
-  /** No claims before this time: the mail server was unavailable. */
-  private pausedUntil = 0;
+  private readonly outbox: OutboxWorker<
+    Claim,
+    Parameters<typeof mailOutboxStore.finish>[2],
+    Composed,
+    keyof MailTotals
+  >;
   private serverFailures = 0;
 
   constructor(options: MailWorkerOptions) {
+    loadSubscriptions();
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     const batchSize = options.batchSize ?? Math.min(50, Math.max(10, options.concurrency * 4));
@@ -91,10 +90,46 @@ export class MailWorker {
       phishBaseUrl: options.phishBaseUrl ?? options.baseUrl,
       batchSize,
     };
-    this.rate = new SendRate(
-      options.ratePerMinute,
-      SendRate.capacityFor(options.ratePerMinute, batchSize),
-      this.clock,
+    const { db, log, leaseMs, concurrency, pollMs } = this.options;
+    this.outbox = new OutboxWorker(
+      {
+        name: 'mail worker',
+        store: mailOutboxStore,
+        outcomes: OUTCOMES,
+        prepare: (claims) => {
+          const { baseUrl, phishBaseUrl, from, linkTtlMs } = this.options;
+          return composeMessages(db, claims, {
+            baseUrl,
+            phishBaseUrl,
+            from,
+            linkTtlMs,
+            now: () => this.clock.now(),
+          });
+        },
+        handle: (claim, render) => this.handle(claim, render),
+        afterBatch: (totals) => {
+          if (totals.sent + totals.cancelled > 0) {
+            log.info(
+              { sent: totals.sent, cancelled: totals.cancelled, transport: this.options.transport.kind },
+              'mail batch sent',
+            );
+          }
+        },
+      },
+      {
+        db,
+        log,
+        leaseMs,
+        concurrency,
+        batchSize,
+        pollMs,
+        clock: this.clock,
+        rate: new SendRate(
+          options.ratePerMinute,
+          SendRate.capacityFor(options.ratePerMinute, batchSize),
+          this.clock,
+        ),
+      },
     );
   }
 
@@ -102,107 +137,31 @@ export class MailWorker {
    * Claims and handles one batch (waiting for the send rate first). `full` tells that the batch
    * was as large as asked, so more may be due at once.
    */
-  async runBatch(): Promise<MailTotals & { claimed: number; full: boolean }> {
-    const totals: MailTotals = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
-    await this.rate.ready(this.abort.signal);
-    if (this.stopping || this.paused()) return { ...totals, claimed: 0, full: false };
-    const want = Math.min(this.options.batchSize, this.rate.available());
-    const now = this.clock.now();
-    // Cross-account by design: one queue serves every account (each claim carries its account).
-    const claims = await claimDueMessagesOfAllAccounts(this.options.db, {
-      now,
-      limit: want,
-      leaseUntil: now + this.options.leaseMs,
-    });
-    this.rate.take(claims.length);
-    if (claims.length === 0) return { ...totals, claimed: 0, full: false };
-
-    const { baseUrl, phishBaseUrl, from, linkTtlMs } = this.options;
-    const render = await mailComposer(this.options.db, claims, {
-      baseUrl,
-      phishBaseUrl,
-      from,
-      linkTtlMs,
-      now: () => this.clock.now(),
-    });
-    // A send may take up to half the lease (the transport's timeout), so one begun in the first
-    // half ends before the claim does; a slow batch hands the rest back rather than risk a
-    // second worker taking over a message this one is still sending.
-    const startBy = now + this.options.leaseMs / 2;
-    const unstarted: Claim[] = [];
-    await eachConcurrently(claims, this.options.concurrency, async (claim) => {
-      if (this.stopping || this.paused() || this.clock.now() > startBy) {
-        unstarted.push(claim);
-        return;
-      }
-      const outcome = await this.handle(claim, render);
-      if (outcome !== 'lost') totals[outcome]++;
-    });
-    if (unstarted.length > 0) await releaseClaims(this.options.db, unstarted, this.clock.now());
-    if (totals.sent + totals.cancelled > 0) {
-      this.options.log.info(
-        { sent: totals.sent, cancelled: totals.cancelled, transport: this.options.transport.kind },
-        'mail batch sent',
-      );
-    }
-    return { ...totals, claimed: claims.length, full: claims.length === want };
+  runBatch(): Promise<MailTotals & { claimed: number; full: boolean }> {
+    return this.outbox.runBatch();
   }
 
   /** Handles batches until nothing is due now (tests, the benchmark, a one-off run). */
-  async drain(): Promise<MailTotals> {
-    const totals: MailTotals = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
-    for (;;) {
-      const batch = await this.runBatch();
-      for (const key of Object.keys(totals) as (keyof MailTotals)[]) totals[key] += batch[key];
-      if (batch.claimed === 0) return totals;
-    }
+  drain(): Promise<MailTotals> {
+    return this.outbox.drain();
   }
 
   /** Runs in the background: at once again after a full batch, else after `pollMs` (or `wake()`). */
   start(): void {
-    this.loop ??= (async () => {
-      while (!this.stopping) {
-        let full = false;
-        try {
-          full = (await this.runBatch()).full;
-        } catch (err) {
-          this.options.log.error({ err }, 'mail worker: could not process the queue');
-        }
-        const pause = this.pausedUntil - this.clock.now();
-        if (!full && !this.stopping) await this.idle.wait(Math.max(this.options.pollMs, pause));
-      }
-    })();
+    this.outbox.start();
   }
 
   /** Looks for due messages now (something was just queued). */
   wake(): void {
-    this.idle.wake();
+    this.outbox.wake();
   }
 
   /**
    * Stops claiming; sends already under way finish (waited for up to `timeoutMs`), claimed ones
    * not yet begun go back to the queue. The transport is the caller's to close afterwards.
    */
-  async stop(timeoutMs = 10_000): Promise<void> {
-    this.stopping = true;
-    this.abort.abort();
-    this.wake();
-    if (!this.loop) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.loop,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.options.log.warn({ timeout_ms: timeoutMs }, 'mail worker: sends still in flight at shutdown');
-          resolve();
-        }, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-  }
-
-  private paused(): boolean {
-    return this.clock.now() < this.pausedUntil;
+  stop(timeoutMs = 10_000): Promise<void> {
+    return this.outbox.stop(timeoutMs);
   }
 
   /** The server failed us again: pause longer each time, up to MAX_PAUSE_MS. */
@@ -212,20 +171,23 @@ export class MailWorker {
       MAX_PAUSE_MS,
       retryDelay(this.serverFailures, this.options.retryBaseMs, this.random),
     );
-    this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+    this.outbox.pauseUntil(now + pause);
     this.options.log.warn({ pause_ms: pause }, 'mail worker: the mail server is unavailable; pausing');
   }
 
   /**
-   * A simulation's outcome on its phishing recipient (status, event, figures), after the
-   * message's own record. A failure here is logged, never undoes the send: the scheduler's
-   * catch-up records it later (catchUpSimulationOutcomesOfAllAccounts).
+   * The owner's own record of a message's outcome (a simulation's step on its phishing
+   * recipient), after the message's own record. A failure here is logged, never undoes the send:
+   * the owner catches up later (for simulations, catchUpSimulationOutcomesOfAllAccounts).
    */
-  private async recordSimulation(claim: Claim, render: Composer, outcome: 'sent' | 'failed', at: number) {
-    const recipientId = render.simulationOf?.(claim.id);
-    if (recipientId === undefined) return;
+  private async recordOutcome(
+    claim: Claim,
+    render: Required<ComposedMail>,
+    outcome: 'sent' | 'failed',
+    at: number,
+  ) {
     try {
-      await recordSimulationOutcome(this.options.db, claim.accountId, recipientId, outcome, at);
+      await render.recordOutcome(claim, outcome, at);
     } catch (err) {
       this.options.log.error(
         { err, message: claim.id },
@@ -241,18 +203,18 @@ export class MailWorker {
    * between the two is the one way a delivered message goes out twice; the worker that takes the
    * claim over then knows it is in doubt.
    */
-  private async handle(claim: Claim, render: Composer): Promise<Outcome> {
+  private async handle(claim: Claim, render: Composed): Promise<Outcome> {
     const { db, transport, log, maxAttempts, retryBaseMs } = this.options;
     try {
-      const mail = render(claim);
+      const mail = render.compose(claim);
       if (typeof mail === 'string') {
-        return (await finishClaim(db, claim, { status: 'cancelled', last_error: mail }))
+        return (await mailOutboxStore.finish(db, claim, { status: 'cancelled', last_error: mail }))
           ? 'cancelled'
           : 'lost';
       }
       if (claim.inDoubt) {
         // At least once: a training invitation that never arrives is worse than a second copy,
-        // which carries the same Message-ID (DEVELOPERS.md, "The mail queue").
+        // which carries the same Message-ID (docs/internals/mail-queue.md).
         log.warn(
           { message: claim.id, attempt: claim.attempts, message_id: mail.messageId },
           'mail worker: sending again a message whose earlier attempt may have been delivered',
@@ -284,7 +246,7 @@ export class MailWorker {
         // Nothing else between the server's acceptance and this commit.
         const recorded = await recordSent(db, claim, now);
         this.serverFailures = 0;
-        if (recorded) await this.recordSimulation(claim, render, 'sent', now);
+        if (recorded) await this.recordOutcome(claim, render, 'sent', now);
         if (!recorded) log.warn({ message: claim.id }, 'mail worker: sent a message whose claim had run out');
         return recorded ? 'sent' : 'lost';
       }
@@ -294,22 +256,21 @@ export class MailWorker {
       // nobody knows, so this attempt is in doubt. Not handed over: an earlier one may be.
       const ended: Claim = { ...claim, inDoubt: handedOver ? !failure.answered : claim.inDoubt };
       if (failure.serverUnavailable) this.pauseForServer(now);
-      const giveUp = failure.permanent || claim.attempts >= maxAttempts;
+      const next = afterFailure(
+        { maxAttempts, delayMs: (attempts) => retryDelay(attempts, retryBaseMs, this.random) },
+        claim.attempts,
+        now,
+        failure.permanent,
+      );
+      const giveUp = next.status === 'failed';
       log.warn(
         { message: claim.id, attempt: claim.attempts, permanent: failure.permanent, error: failure.message },
         giveUp ? 'mail worker: message failed' : 'mail worker: send failed, will retry',
       );
-      if (giveUp) {
-        const failed = await finishClaim(db, ended, { status: 'failed', last_error: failure.message });
-        if (failed) await this.recordSimulation(claim, render, 'failed', now);
-        return failed ? 'failed' : 'lost';
-      }
-      const retried = await finishClaim(db, ended, {
-        status: 'queued',
-        next_attempt_at: now + retryDelay(claim.attempts, retryBaseMs, this.random),
-        last_error: failure.message,
-      });
-      return retried ? 'retried' : 'lost';
+      const recorded = await mailOutboxStore.finish(db, ended, { ...next, last_error: failure.message });
+      if (giveUp && recorded) await this.recordOutcome(claim, render, 'failed', now);
+      if (!recorded) return 'lost';
+      return giveUp ? 'failed' : 'retried';
     } catch (err) {
       // The database failed us: the claim runs out and the message is tried again then.
       log.error({ err, message: claim.id }, 'mail worker: could not record a message');

@@ -1,12 +1,9 @@
-import type { Db } from '../db/database.js';
-import { launchDueCampaignsOfAllAccounts } from '../modules/campaigns/campaigns.launch.js';
-import { queueDueRemindersOfAllAccounts } from '../modules/campaigns/campaigns.reminders.js';
-import { emitOverdueEnrollmentsOfAllAccounts } from '../modules/campaigns/campaigns.webhooks.js';
-import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/idempotency/idempotency.repository.js';
-import { completeEndedPhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.campaigns.transitions.js';
-import { catchUpSimulationOutcomesOfAllAccounts } from '../modules/phishing/phishing.delivery.js';
-import { launchDuePhishingCampaignsOfAllAccounts } from '../modules/phishing/phishing.launch.js';
-import { settleTrackingHitsOfAllAccounts } from '../modules/phishing/phishing.settle.js';
+import type { Db } from '../core/db/database.js';
+import { runCampaignScheduling } from '../modules/campaigns/index.js';
+import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/integrations/idempotency/idempotency.repository.js';
+import { settleTrackingHitsOfAllAccounts } from '../modules/phishing/tracking/tracking.settle.commands.js';
+import { emitOverdueEnrollmentsOfAllAccounts } from '../modules/training/campaigns/campaigns.events.commands.js';
+import { loadSubscriptions } from '../subscriptions.js';
 import type { WorkerLog } from './mail-worker.js';
 
 export interface ScheduledWork {
@@ -17,7 +14,7 @@ export interface ScheduledWork {
   phishingCompleted?: number;
   /** Enrollments found overdue (each emits `training.enrollment_overdue` once). */
   overdue?: number;
-  /** Tracking hits settled, and of them found in a scanner's burst (phishing.settle.ts). */
+  /** Tracking hits settled, and of them found in a scanner's burst (tracking.settle.commands.ts). */
   hitsSettled?: number;
   hitsReclassified?: number;
   /** People enrolled in remedial training once their failing hit settled (their invitations queued). */
@@ -27,39 +24,24 @@ export interface ScheduledWork {
 }
 
 /**
- * One pass of the scheduler: launch the scheduled campaigns whose start has come, then queue the
- * reminder rounds that are due. Each step is safe to run on several instances at once, and a
- * failing step is logged without stopping the other.
+ * One pass of the scheduler: every kind of campaign's scheduling (its due launches, training's
+ * reminder rounds, phishing's ended campaigns; modules/campaigns), then the rest of the due work.
+ * Each step is safe to run on several instances at once, and a failing step is logged without
+ * stopping the others.
  */
 export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Promise<ScheduledWork> {
+  loadSubscriptions(); // the campaign kinds it runs, and the subscribers of what they emit
   // Cross-account by design: one pass serves every account's campaigns.
   const work: ScheduledWork = { launched: 0, reminders: 0 };
-  try {
-    work.launched = await launchDueCampaignsOfAllAccounts(db, now);
-  } catch (err) {
-    log.error({ err }, 'scheduler: could not launch scheduled campaigns');
-  }
-  try {
-    work.reminders = await queueDueRemindersOfAllAccounts(db, now);
-  } catch (err) {
-    log.error({ err }, 'scheduler: could not queue reminders');
-  }
-  try {
-    const launched = await launchDuePhishingCampaignsOfAllAccounts(db, now, log);
-    if (launched > 0) {
-      work.phishingLaunched = launched;
-      // Counted with the launches too: the simulations queued wake the mail worker.
-      work.launched += launched;
+  // Every kind of campaign: its due launches, its due mail (training's reminders), its ended ones.
+  for (const kind of await runCampaignScheduling(db, now, log)) {
+    // Counted with the launches, whatever the kind: what they queue wakes the mail worker.
+    work.launched += kind.launched;
+    work.reminders += kind.queued;
+    if (kind.kind === 'phishing') {
+      if (kind.launched > 0) work.phishingLaunched = kind.launched;
+      if (kind.completed > 0) work.phishingCompleted = kind.completed;
     }
-  } catch (err) {
-    log.error({ err }, 'scheduler: could not launch scheduled phishing campaigns');
-  }
-  try {
-    const completed = await completeEndedPhishingCampaignsOfAllAccounts(db, now);
-    if (completed > 0) work.phishingCompleted = completed;
-    await catchUpSimulationOutcomesOfAllAccounts(db, now);
-  } catch (err) {
-    log.error({ err }, 'scheduler: could not complete phishing campaigns');
   }
   try {
     // Tracking hits whose burst window passed: scanners' bursts made automated, failures enrolled.

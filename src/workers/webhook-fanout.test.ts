@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helpers/app.js';
 import { client, makeAccount, makeKey } from '../../test/helpers/factories.js';
 import { startReceiver } from '../../test/helpers/webhook-receiver.js';
-import type { Db } from '../db/database.js';
-import { emitWebhookEvents } from '../modules/webhooks/webhooks.emit.js';
-import { createEndpoint } from '../modules/webhooks/webhooks.service.js';
+import type { Db } from '../core/db/database.js';
+import { emitWebhookEvents } from '../modules/integrations/webhooks/webhooks.emit.commands.js';
+import { createEndpoint } from '../modules/integrations/webhooks/webhooks.service.js';
 import { WebhookWorker } from './webhook-worker.js';
 
 // A change writes one row per event, whatever the number of endpoints; the worker fans each

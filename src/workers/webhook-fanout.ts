@@ -1,8 +1,8 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../core/db/database.js';
 import {
   claimEventsToFanOutOfAllAccounts,
   insertDeliveriesOfEvents,
-} from '../modules/webhooks/webhooks.fanout.repository.js';
+} from '../modules/integrations/webhooks/webhooks.fanout.repository.js';
 
 /** Deliveries one fan-out transaction writes at most (when every account is at its endpoint limit). */
 export const FANOUT_DELIVERIES_PER_BATCH = 500;

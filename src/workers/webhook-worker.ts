@@ -1,26 +1,26 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/database.js';
+import { afterFailure, scheduledDelay } from '../core/outbox/backoff.js';
+import { type Clock, systemClock } from '../core/outbox/clock.js';
+import type { OutboxLog as WorkerLog } from '../core/outbox/outbox.js';
+import { type OutboxOutcome, OutboxWorker } from '../core/outbox/outbox.js';
+import { IdleWait } from '../core/outbox/pacing.js';
 import {
-  claimDueDeliveriesOfAllAccounts,
   type DeliveryClaim,
   type DeliveryContext,
   deliveryContexts,
   disableEndpointRow,
-  finishDelivery,
   recordEndpointFailure,
   recordEndpointSuccess,
-  releaseDeliveryClaims,
-} from '../modules/webhooks/webhooks.queue.repository.js';
-import { webhookHeaders } from '../modules/webhooks/webhooks.signing.js';
+  webhookOutboxStore,
+} from '../modules/integrations/webhooks/webhooks.queue.repository.js';
+import { webhookHeaders } from '../modules/integrations/webhooks/webhooks.signing.model.js';
 import {
   postWebhook,
   type WebhookRequest,
   type WebhookResponse,
-} from '../modules/webhooks/webhooks.transport.js';
-import { type Clock, systemClock } from './clock.js';
-import type { WorkerLog } from './mail-worker.js';
+} from '../modules/integrations/webhooks/webhooks.transport.service.js';
 import { eventsPerFanOutBatch, fanOutWebhookEvents } from './webhook-fanout.js';
-import { eachConcurrently, IdleWait } from './worker-pacing.js';
 
 /**
  * The Standard Webhooks retry schedule: after the first attempt (at once) fails, the next ones
@@ -33,8 +33,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DISABLE_AFTER_FAILING_MS = 5 * 86_400_000;
 
 export function webhookRetryDelay(attempt: number, random: () => number = Math.random): number {
-  const base = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length) - 1] ?? 0;
-  return Math.round(base * (0.9 + 0.2 * random()));
+  return scheduledDelay(RETRY_DELAYS_MS, attempt, random);
 }
 
 export interface WebhookWorkerOptions
@@ -57,10 +56,13 @@ export interface WebhookTotals {
   cancelled: number;
 }
 
-type Outcome = keyof WebhookTotals | 'lost';
+const OUTCOMES = ['succeeded', 'retried', 'failed', 'cancelled'] as const;
+
+type Outcome = OutboxOutcome<keyof WebhookTotals>;
 
 /**
- * The webhook worker, built like the mail worker. Two loops: the fan-out turns stored events
+ * The webhook worker, the outbox's webhook kind (core/outbox/outbox.ts runs the delivery loop,
+ * the claims, the leases and the fencing, as for mail). Two loops: the fan-out turns stored events
  * into one queued delivery per listening endpoint, a small batch per transaction
  * (webhook-fanout.ts); the delivery loop claims due deliveries in small batches with a lease,
  * signs and POSTs each (at most `concurrency` at once), and records the outcome. A worker killed
@@ -72,10 +74,14 @@ export class WebhookWorker {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly post: (request: WebhookRequest) => Promise<WebhookResponse>;
-  private readonly batchSize: number;
+  private readonly deliveries: OutboxWorker<
+    DeliveryClaim,
+    Parameters<typeof webhookOutboxStore.finish>[2],
+    Map<number, DeliveryContext>,
+    keyof WebhookTotals
+  >;
   private stopping = false;
-  private loop: Promise<void> | undefined;
-  private readonly idle = new IdleWait();
+  private fanOut: Promise<void> | undefined;
   private readonly fanOutIdle = new IdleWait();
   private readonly eventsPerBatch: number;
 
@@ -83,8 +89,26 @@ export class WebhookWorker {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.post = options.post ?? postWebhook;
-    this.batchSize = Math.max(10, options.concurrency * 4);
     this.eventsPerBatch = eventsPerFanOutBatch(options.maxEndpoints ?? 20);
+    const { db, log, leaseMs, concurrency, pollMs } = options;
+    this.deliveries = new OutboxWorker(
+      {
+        name: 'webhook worker',
+        store: webhookOutboxStore,
+        outcomes: OUTCOMES,
+        prepare: (claims) => deliveryContexts(db, claims),
+        handle: (claim, contexts) => this.deliver(claim, contexts.get(claim.id)),
+      },
+      {
+        db,
+        log,
+        clock: this.clock,
+        leaseMs,
+        concurrency,
+        batchSize: Math.max(10, concurrency * 4),
+        ...(pollMs === undefined ? {} : { pollMs }),
+      },
+    );
   }
 
   /** Fans out one batch of stored events into deliveries. */
@@ -94,32 +118,8 @@ export class WebhookWorker {
   }
 
   /** Claims and delivers one batch. */
-  async runBatch(): Promise<WebhookTotals & { claimed: number; full: boolean }> {
-    const totals: WebhookTotals = { succeeded: 0, retried: 0, failed: 0, cancelled: 0 };
-    if (this.stopping) return { ...totals, claimed: 0, full: false };
-    const { db, leaseMs, concurrency } = this.options;
-    const now = this.clock.now();
-    // Cross-account by design: one queue serves every account (each claim carries its account).
-    const claims = await claimDueDeliveriesOfAllAccounts(db, {
-      now,
-      limit: this.batchSize,
-      leaseUntil: now + leaseMs,
-    });
-    if (claims.length === 0) return { ...totals, claimed: 0, full: false };
-    const contexts = await deliveryContexts(db, claims);
-    // A delivery begun in the lease's first half ends (timeout) before the claim does.
-    const startBy = now + leaseMs / 2;
-    const unstarted: DeliveryClaim[] = [];
-    await eachConcurrently(claims, concurrency, async (claim) => {
-      if (this.stopping || this.clock.now() > startBy) {
-        unstarted.push(claim);
-        return;
-      }
-      const outcome = await this.deliver(claim, contexts.get(claim.id));
-      if (outcome !== 'lost') totals[outcome]++;
-    });
-    if (unstarted.length > 0) await releaseDeliveryClaims(db, unstarted, this.clock.now());
-    return { ...totals, claimed: claims.length, full: claims.length === this.batchSize };
+  runBatch(): Promise<WebhookTotals & { claimed: number; full: boolean }> {
+    return this.deliveries.runBatch();
   }
 
   /** Fans out and delivers until nothing is left to do now (tests, one-off runs). */
@@ -139,19 +139,8 @@ export class WebhookWorker {
   }
 
   start(): void {
-    this.loop ??= Promise.all([this.deliveryLoop(), this.fanOutLoop()]).then(() => {});
-  }
-
-  private async deliveryLoop(): Promise<void> {
-    while (!this.stopping) {
-      let full = false;
-      try {
-        full = (await this.runBatch()).full;
-      } catch (err) {
-        this.options.log.error({ err }, 'webhook worker: could not process the queue');
-      }
-      if (!full && !this.stopping) await this.idle.wait(this.options.pollMs ?? 1000);
-    }
+    this.deliveries.start();
+    this.fanOut ??= this.fanOutLoop();
   }
 
   /** Batch after batch while events wait, yielding to the event loop in between; else polls. */
@@ -161,7 +150,7 @@ export class WebhookWorker {
       try {
         const batch = await this.fanOutBatch();
         full = batch.full;
-        if (batch.deliveries > 0) this.idle.wake();
+        if (batch.deliveries > 0) this.deliveries.wake();
       } catch (err) {
         this.options.log.error({ err }, 'webhook worker: could not fan out events');
       }
@@ -172,14 +161,14 @@ export class WebhookWorker {
 
   wake(): void {
     this.fanOutIdle.wake();
-    this.idle.wake();
+    this.deliveries.wake();
   }
 
   /** Stops claiming; deliveries under way finish (each within its timeout). */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake();
-    await this.loop;
+    await Promise.all([this.deliveries.stop(), this.fanOut]);
   }
 
   /** Signs and sends one claimed delivery and records what happened; never throws. */
@@ -188,7 +177,7 @@ export class WebhookWorker {
     try {
       if (!ctx) return 'lost'; // its endpoint was deleted meanwhile, the delivery with it
       if (ctx.disabled_at !== null) {
-        const done = await finishDelivery(db, claim, {
+        const done = await webhookOutboxStore.finish(db, claim, {
           status: 'cancelled',
           last_error: 'the endpoint is disabled',
         });
@@ -213,7 +202,7 @@ export class WebhookWorker {
         response_excerpt: response.excerpt,
       };
       if (response.ok) {
-        const done = await finishDelivery(db, claim, {
+        const done = await webhookOutboxStore.finish(db, claim, {
           ...answer,
           status: 'succeeded',
           succeeded_at: now,
@@ -223,7 +212,7 @@ export class WebhookWorker {
         return done ? 'succeeded' : 'lost';
       }
       if (response.status === 410) {
-        const done = await finishDelivery(db, claim, {
+        const done = await webhookOutboxStore.finish(db, claim, {
           ...answer,
           status: 'failed',
           last_error: response.error,
@@ -243,19 +232,18 @@ export class WebhookWorker {
           'webhook worker: endpoint failing for 5 days; disabled',
         );
       }
-      const giveUp = claim.attempts >= MAX_ATTEMPTS;
-      const done = await finishDelivery(db, claim, {
+      const next = afterFailure(
+        { maxAttempts: MAX_ATTEMPTS, delayMs: (attempts) => webhookRetryDelay(attempts, this.random) },
+        claim.attempts,
+        now,
+      );
+      const done = await webhookOutboxStore.finish(db, claim, {
         ...answer,
         last_error: response.error.slice(0, 500),
-        ...(giveUp
-          ? { status: 'failed' as const }
-          : {
-              status: 'queued' as const,
-              next_attempt_at: now + webhookRetryDelay(claim.attempts, this.random),
-            }),
+        ...next,
       });
       if (!done) return 'lost';
-      return giveUp ? 'failed' : 'retried';
+      return next.status === 'failed' ? 'failed' : 'retried';
     } catch (err) {
       // The database failed us: the claim runs out and the delivery is tried again then.
       log.error({ err, delivery: claim.id }, 'webhook worker: could not record a delivery');

@@ -1,12 +1,13 @@
 import { type ExpressionBuilder, sql, type Updateable } from 'kysely';
-import { type Db, dialectOf } from '../../db/database.js';
-import type { CampaignStatus, DB, MessageKind, MessagesTable } from '../../db/schema.js';
-import { MAIL_PRIORITY } from './mail.queue.js';
-import type { TransportKind } from './mail.transport.js';
-import { withPeople } from './messages.repository.js';
+import { type Db, dialectOf } from '../../core/db/database.js';
+import type { DB, MessageKind, MessagesTable } from '../../core/db/schema.js';
+import type { OutboxStore } from '../../core/outbox/outbox.js';
+import { MAIL_PRIORITY } from './mail.queue.commands.js';
+import type { TransportKind } from './mail.transport.service.js';
 
 /**
- * SQL of the mail workers: claiming due messages, reading what to render, recording outcomes.
+ * SQL of the mail workers: claiming due messages and recording outcomes (what a message says is
+ * read by its kind's composer: mail.composers.service.ts).
  * Cross-account by design: one queue serves every account; a claim carries its message's
  * account, and every write on it is scoped by that account too.
  */
@@ -16,6 +17,7 @@ export interface Claim {
   id: number;
   accountId: number;
   attempts: number;
+  kind: MessageKind;
   /**
    * An attempt whose outcome was never learned, not yet counted in `attempts_in_doubt`: an
    * earlier one handed this message to an SMTP server and its worker stopped (or its claim ran
@@ -73,7 +75,7 @@ async function claimDue(
       due = due.orderBy('next_attempt_at').orderBy('id').limit(props.limit);
       return dialectOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due;
     })
-    .returning(['id', 'account_id', 'attempts', 'handed_over_at', 'transport'])
+    .returning(['id', 'account_id', 'attempts', 'kind', 'handed_over_at', 'transport'])
     .execute();
   // Fresh messages first: after a pause, a retried message should not always be the one to probe.
   return rows
@@ -81,113 +83,10 @@ async function claimDue(
       id: r.id,
       accountId: r.account_id,
       attempts: r.attempts,
+      kind: r.kind,
       inDoubt: r.handed_over_at !== null && r.transport === 'smtp',
     }))
     .sort((a, b) => a.attempts - b.attempts || a.id - b.id);
-}
-
-/** Everything a message is rendered from, read when it is sent (current names, dates, courses). */
-export interface MessageContext {
-  id: number;
-  kind: MessageKind;
-  /** 0 once the employee is deactivated (null when the employee is gone). */
-  employee_active: number | null;
-  account_id: number;
-  account_name: string | null;
-  enrollment_id: number | null;
-  started_at: number | null;
-  completed_at: number | null;
-  first_name: string | null;
-  email: string | null;
-  campaign_id: number | null;
-  campaign_name: string | null;
-  campaign_status: CampaignStatus | null;
-  due_at: number | null;
-}
-
-/** What the claimed messages, of any accounts, are rendered from. */
-export async function messageContexts(db: Db, claims: Claim[]): Promise<Map<number, MessageContext>> {
-  if (claims.length === 0) return new Map();
-  const ids = claims.map((c) => c.id);
-  const rows = await withPeople(db.selectFrom('messages as m').where('m.id', 'in', ids))
-    .leftJoin('accounts as a', 'a.id', 'm.account_id')
-    .select([
-      'm.id',
-      'm.kind',
-      'm.account_id',
-      'a.name as account_name',
-      'e.id as enrollment_id',
-      'e.started_at',
-      'e.completed_at',
-      'p.first_name',
-      'p.email',
-      'p.active as employee_active',
-      'c.id as campaign_id',
-      'c.name as campaign_name',
-      'c.status as campaign_status',
-      'c.due_at',
-    ])
-    .execute();
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** What a claimed simulation is composed of, read when it is sent (current name and address). */
-export interface SimulationContext {
-  id: number;
-  /** 0 once the employee is deactivated (null when the employee is gone). */
-  employee_active: number | null;
-  account_name: string | null;
-  recipient_id: number | null;
-  token: string | null;
-  employee_deleted_at: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  campaign_status: string | null;
-  sender_domain: string | null;
-  /** The template as the launch snapshotted it (JSON). */
-  snapshot: string | null;
-}
-
-/** What these claimed simulations (messages of kind `simulation`, of any accounts) are composed of. */
-export async function simulationContexts(
-  db: Db,
-  messageIds: number[],
-): Promise<Map<number, SimulationContext>> {
-  if (messageIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('messages as m')
-    .leftJoin('accounts as a', 'a.id', 'm.account_id')
-    .leftJoin('phishing_recipients as r', (j) =>
-      j.onRef('r.id', '=', 'm.phishing_recipient_id').onRef('r.account_id', '=', 'm.account_id'),
-    )
-    .leftJoin('employees as p', (j) =>
-      j.onRef('p.id', '=', 'r.employee_id').onRef('p.account_id', '=', 'm.account_id'),
-    )
-    .leftJoin('phishing_campaigns as pc', (j) =>
-      j.onRef('pc.id', '=', 'r.campaign_id').onRef('pc.account_id', '=', 'm.account_id'),
-    )
-    .leftJoin('phishing_campaign_templates as pt', (j) =>
-      j.onRef('pt.campaign_id', '=', 'pc.id').onRef('pt.template_key', '=', 'r.template_key'),
-    )
-    .select([
-      'm.id',
-      'a.name as account_name',
-      'r.id as recipient_id',
-      'r.token',
-      'r.employee_deleted_at',
-      'p.first_name',
-      'p.last_name',
-      'p.email',
-      'p.active as employee_active',
-      'pc.status as campaign_status',
-      'pc.sender_domain',
-      'pt.snapshot',
-    ])
-    .where('m.id', 'in', messageIds)
-    .where('m.kind', '=', 'simulation')
-    .execute();
-  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The claimed message, as long as the claim is ours: still `sending`, at our attempt. */
@@ -218,7 +117,7 @@ export interface HandOffRecord {
 
 /**
  * Records what this attempt sends, and when it was handed over (see HandOff in
- * mail.transport.ts: over SMTP, just before the final "." of DATA). Everything known before the
+ * mail.transport.service.ts: over SMTP, just before the final "." of DATA). Everything known before the
  * delivery is written here, so the update after the server's answer (recordSent) is a small
  * status flip; and a worker that takes the claim over later knows, from `handed_over_at`, that
  * this attempt may have been delivered. Counts an earlier attempt in doubt. Only while the claim
@@ -305,3 +204,10 @@ export async function releaseClaims(db: Db, claims: Claim[], now: number): Promi
       .execute();
   }
 }
+
+/** The mail queue's table as the outbox works it (core/outbox/outbox.ts). */
+export const mailOutboxStore: OutboxStore<Claim, Updateable<MessagesTable>> = {
+  claimDue: claimDueMessagesOfAllAccounts,
+  finish: finishClaim,
+  release: releaseClaims,
+};

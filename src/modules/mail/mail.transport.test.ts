@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifySendError } from './mail.transport.js';
+import { classifySendError } from './mail.transport.service.js';
 
 // What nodemailer 10 hands back for each kind of failure (code, responseCode, response, permanent).
 const smtpReply = (responseCode: number, response: string, code = 'EENVELOPE') =>

@@ -1,0 +1,22 @@
+import { type RawBuilder, sql } from 'kysely';
+import { type Db, dialectOf } from './database.js';
+import { SQLITE_NAME_KEY } from './name-key.js';
+
+/**
+ * Names in the order people read them, in both databases: "Ávila, João, Öztürk, Tester, Zoë",
+ * never "João, Tester, Zoë, Ávila, Öztürk" (byte order, which put every accented capital after
+ * Z). A list sorted by a name orders by `byName(db, 'last_name')`, then by the row's id, so the
+ * order is total and pages never overlap.
+ * - PostgreSQL: the name in lower case under ICU's root collation (`"und-x-icu"`, in every build
+ *   with ICU: Debian's, the official image, every 16 and later), whatever the database's own
+ *   collation is (often C). Accents count only between names otherwise equal ("Ozturk" before
+ *   "Öztürk"); case not at all, as `lower(…)` did: such names keep the order of their ids.
+ * - SQLite has no collation beyond bytes: every connection has the function `vigil_name_key`
+ *   (name-key.ts), which gives the same order for Latin, Greek and Cyrillic names.
+ * Neither is an index's expression: the database sorts what the query found.
+ */
+export function byName(db: Db, column: string): RawBuilder<unknown> {
+  return dialectOf(db) === 'postgres'
+    ? sql`lower(${sql.ref(column)} collate "und-x-icu")`
+    : sql`${sql.raw(SQLITE_NAME_KEY)}(${sql.ref(column)})`;
+}

@@ -1,0 +1,99 @@
+import type { Generated } from 'kysely';
+
+/** The tables of accounts, API keys, administrators, sessions, invitations. */
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+  updated_at: number;
+  /** Moves on with every change to what the account's list of groups shows (migration 0004). */
+  groups_revision: Generated<number>;
+  /** The name employees see in mail and on pages (migration 0017); null: `name`. */
+  display_name: string | null;
+}
+
+/** An account's logo (migration 0017): shown to employees in mail and on learner and teachable pages. */
+export interface AccountLogosTable {
+  account_id: number;
+  content_type: 'image/png' | 'image/jpeg' | 'image/webp';
+  /** The bytes, base64. */
+  data: string;
+  byte_size: number;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** The first characters of the key (`vgl_` + 8), shown in lists to recognise a key. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  secret_hash: string;
+  /** JSON array of permission strings such as "groups:write". */
+  permissions: string;
+  /** Requests per minute. */
+  rate_limit: number;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export type AdminRole = 'operator' | 'account_admin';
+
+export interface AdminUsersTable {
+  id: Generated<number>;
+  email: string;
+  /** Lower-cased; unique across the service (one person, one sign-in). */
+  email_normalized: string;
+  name: Generated<string>;
+  /** scrypt, in the self-describing form of `auth/password.ts`. */
+  password_hash: string;
+  role: AdminRole;
+  /** The account of an account administrator; null for operators. */
+  account_id: number | null;
+  created_at: number;
+  updated_at: number;
+  last_sign_in_at: number | null;
+}
+
+export interface AdminSessionsTable {
+  /** SHA-256 of the session token in the cookie; the token itself is never stored. */
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  /** Written at most once a minute, for the idle timeout. */
+  last_seen_at: number;
+  /** Absolute end of the session. */
+  expires_at: number;
+}
+
+export type InvitationKind = 'setup' | 'invite';
+
+export interface AdminInvitationsTable {
+  id: Generated<number>;
+  /** SHA-256 of the token in the link. */
+  token_hash: string;
+  /** `setup` makes the first operator; `invite` an account administrator of `account_id`. */
+  kind: InvitationKind;
+  email: string | null;
+  account_id: number | null;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface AccessTables {
+  accounts: AccountsTable;
+  account_logos: AccountLogosTable;
+  api_keys: ApiKeysTable;
+  admin_users: AdminUsersTable;
+  admin_sessions: AdminSessionsTable;
+  admin_invitations: AdminInvitationsTable;
+}

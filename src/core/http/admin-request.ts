@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { AdminUsersTable } from '../db/schema.js';
+import { signInRequired } from '../errors.js';
+
+/** An administrator as the rest of the code sees one: never the password hash. */
+export type AdminIdentity = Omit<Selectable<AdminUsersTable>, 'password_hash'>;
+
+export interface AdminSession {
+  idHash: string;
+  admin: AdminIdentity;
+}
+
+/**
+ * Who acts in which account, on the routes under `/admin/api/accounts/:accountId` only: their
+ * scope's hook sets it once it has checked that the account exists and the user may act in it.
+ */
+export interface AccountContext {
+  user: AdminIdentity;
+  accountId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session, or null. Only under /admin/api. */
+    adminSession: AdminSession | null;
+    /**
+     * Only on account routes (`/admin/api/accounts/:accountId/…`; read it through `accountOf`);
+     * null on every other route, which reads the signed-in user through `sessionOf`.
+     */
+    admin: AccountContext | null;
+  }
+  interface FastifyContextConfig {
+    /** Admin API routes that need no session (sign-in, invitation links). */
+    adminPublic?: boolean;
+    /** Admin API routes for operators only (403 for account administrators). */
+    operatorOnly?: boolean;
+  }
+}
+
+/** The session of a route that needs one (the admin plugin's hook refused the request without it). */
+export function sessionOf(request: FastifyRequest): AdminSession {
+  if (!request.adminSession) throw signInRequired();
+  return request.adminSession;
+}
+
+/** Who acts in which account, on a route under `/admin/api/accounts/:accountId` (set by its scope's hook). */
+export function accountOf(request: FastifyRequest): AccountContext {
+  if (!request.admin) throw new Error('accountOf() used outside /admin/api/accounts/:accountId');
+  return request.admin;
+}

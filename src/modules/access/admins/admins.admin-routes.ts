@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { accountOf } from '../../../core/http/admin-request.js';
+import {
+  AccountParams,
+  IdParams,
+  NoContent,
+  NullableTimestamp,
+  responses,
+  Timestamp,
+  User,
+} from '../../../core/http/admin-schemas.js';
+import { ListOf } from '../../../core/http/schemas.js';
+import { presentAdmin } from './admins.presenter.js';
+import { adminsOfAccount, removeAccountAdmin } from './admins.service.js';
+
+const tags = ['Administrators'];
+
+const AdminItem = Type.Composite(
+  [User, Type.Object({ created_at: Timestamp, last_sign_in_at: NullableTimestamp })],
+  { title: 'Administrator' },
+);
+
+/** The administrators of an account. */
+export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/admins',
+    {
+      schema: {
+        tags,
+        summary: "The account's administrators",
+        params: AccountParams,
+        response: responses({ 200: ListOf(AdminItem) }),
+      },
+    },
+    async (request) => {
+      const results = (await adminsOfAccount(app.db, accountOf(request).accountId)).map(presentAdmin);
+      return { count: results.length, results };
+    },
+  );
+
+  app.delete(
+    '/admins/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Operators: the administrator can no longer sign in and their sessions end. Operators are not removed this way (404)',
+        params: IdParams,
+        response: responses({ 204: NoContent }),
+      },
+      config: { operatorOnly: true },
+    },
+    async (request, reply) => {
+      await removeAccountAdmin(app.db, accountOf(request).accountId, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+};

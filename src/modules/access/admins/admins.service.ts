@@ -1,0 +1,182 @@
+import type { Insertable } from 'kysely';
+import {
+  decoyHash,
+  hashPassword,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  verifyPassword,
+} from '../../../core/auth/password.js';
+import type { Db } from '../../../core/db/database.js';
+import { isUniqueViolation } from '../../../core/db/errors.js';
+import type { AdminRole, AdminUsersTable } from '../../../core/db/schema.js';
+import {
+  AppError,
+  accountRequired,
+  FieldErrorCollector as Collector,
+  emailTaken,
+  type FieldErrorCollector,
+  invalidCredentials,
+} from '../../../core/errors.js';
+import { checkEmail, checkOptionalName, normalizeEmail } from '../../../core/fields.js';
+import { getAccount } from '../accounts/accounts.service.js';
+import {
+  type Admin,
+  type AdminAccountId,
+  type AdminRow,
+  deleteAccountAdmin,
+  findAdmin,
+  findAdminByEmail,
+  insertAdmin,
+  listAccountAdmins,
+  operatorExists,
+  updateAdmin,
+} from './admins.repository.js';
+
+/** An administrator of the web interface, without the password hash. */
+export type { Admin, AdminAccountId };
+
+/** `email_taken`, worded for administrators. */
+export const ADMIN_EMAIL_TAKEN = 'An administrator with this email already exists';
+const adminNotFound = () => new AppError('admin_not_found');
+
+function toAdmin(row: AdminRow): Admin {
+  const { password_hash: _hidden, ...admin } = row;
+  return admin;
+}
+
+/** Records what is wrong with a password (length in code points, as every text field). */
+export function checkPassword(errors: FieldErrorCollector, field: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') {
+    errors.add(
+      field,
+      value === undefined || value === null || value === '' ? 'is required' : 'must be a string',
+    );
+    return '';
+  }
+  const length = [...value].length;
+  if (length < PASSWORD_MIN_LENGTH) errors.add(field, `must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  else if (length > PASSWORD_MAX_LENGTH)
+    errors.add(field, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  else if (!value.isWellFormed()) errors.add(field, 'must be valid Unicode text');
+  return value;
+}
+
+export interface CreateAdminProps {
+  /** The account of an account administrator; null for an operator. */
+  accountId: AdminAccountId;
+  role: AdminRole;
+  email: unknown;
+  password: unknown;
+  name?: unknown;
+}
+
+/** An administrator's validated fields, password already hashed: ready to insert into their account. */
+export interface PreparedAdmin {
+  accountId: AdminAccountId;
+  fields: Omit<Insertable<AdminUsersTable>, 'account_id' | 'created_at' | 'updated_at'>;
+}
+
+/** Checks the fields and hashes the password (slow by design: do it outside transactions). */
+export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<PreparedAdmin> {
+  const errors = new Collector();
+  const email = checkEmail(errors, 'email', props.email);
+  const password = checkPassword(errors, 'password', props.password);
+  const name = checkOptionalName(errors, 'name', props.name);
+  errors.throwIfAny();
+  const accountId = props.role === 'operator' ? null : props.accountId;
+  if (props.role === 'account_admin') {
+    if (accountId === null) throw accountRequired();
+    await getAccount(db, accountId);
+  }
+  return {
+    accountId,
+    fields: {
+      email,
+      email_normalized: normalizeEmail(email),
+      name,
+      password_hash: await hashPassword(password),
+      role: props.role,
+    },
+  };
+}
+
+/** Stores a prepared administrator; the unique index decides a taken address (409). */
+export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Promise<Admin> {
+  const now = Date.now();
+  try {
+    return toAdmin(
+      await insertAdmin(db, prepared.accountId, { ...prepared.fields, created_at: now, updated_at: now }),
+    );
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken(ADMIN_EMAIL_TAKEN);
+    throw err;
+  }
+}
+
+/** Creates an administrator; one address signs in to one administrator across the service. */
+export async function createAdmin(db: Db, props: CreateAdminProps): Promise<Admin> {
+  return insertPreparedAdmin(db, await prepareAdmin(db, props));
+}
+
+/** Whether an administrator signs in with this address (of any account: addresses are unique across the service). */
+export async function adminEmailTaken(db: Db, email: string): Promise<boolean> {
+  return (await findAdminByEmail(db, normalizeEmail(email))) !== undefined;
+}
+
+/** The administrator these credentials belong to; an unknown address costs as long as a wrong password. */
+export async function checkCredentials(db: Db, email: unknown, password: unknown): Promise<Admin> {
+  if (
+    typeof email !== 'string' ||
+    typeof password !== 'string' ||
+    password.length > 4 * PASSWORD_MAX_LENGTH
+  ) {
+    throw invalidCredentials();
+  }
+  const row = await findAdminByEmail(db, normalizeEmail(email));
+  const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
+  if (!row || !ok) throw invalidCredentials();
+  const now = Date.now();
+  await updateAdmin(db, row.account_id, row.id, { last_sign_in_at: now });
+  return toAdmin({ ...row, last_sign_in_at: now });
+}
+
+export const hasOperator = operatorExists;
+
+export async function adminsOfAccount(db: Db, accountId: number): Promise<Admin[]> {
+  await getAccount(db, accountId);
+  return (await listAccountAdmins(db, accountId)).map(toAdmin);
+}
+
+/** True when this administrator may work inside this account. */
+export function canActInAccount(admin: Pick<Admin, 'role' | 'account_id'>, accountId: number): boolean {
+  return admin.role === 'operator' || admin.account_id === accountId;
+}
+
+/** Sets a new password once the current one is confirmed (400 on either field otherwise). */
+export async function changePassword(
+  db: Db,
+  accountId: AdminAccountId,
+  adminId: number,
+  input: { current_password: unknown; new_password: unknown },
+): Promise<void> {
+  const errors = new Collector();
+  const next = checkPassword(errors, 'new_password', input.new_password);
+  const row = await findAdmin(db, accountId, adminId);
+  if (!row) throw adminNotFound();
+  const current = typeof input.current_password === 'string' ? input.current_password : '';
+  if (
+    current === '' ||
+    current.length > 4 * PASSWORD_MAX_LENGTH ||
+    !(await verifyPassword(current, row.password_hash))
+  ) {
+    errors.add('current_password', 'is not your current password');
+  }
+  errors.throwIfAny();
+  const passwordHash = await hashPassword(next);
+  await updateAdmin(db, accountId, adminId, { password_hash: passwordHash, updated_at: Date.now() });
+}
+
+/** Removes an account administrator of this account; operators are not removed this way. */
+export async function removeAccountAdmin(db: Db, accountId: number, adminId: number): Promise<void> {
+  if (!(await deleteAccountAdmin(db, accountId, adminId))) throw adminNotFound();
+}

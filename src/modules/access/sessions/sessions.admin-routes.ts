@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { sessionOf } from '../../../core/http/admin-request.js';
+import { Body, NoContent, responses, SignedIn, User } from '../../../core/http/admin-schemas.js';
+import { presentUser } from '../admins/admins.presenter.js';
+import { hasOperator } from '../admins/admins.service.js';
+import { clearSessionCookie, csrfTokenFor, sendSignedIn } from './sessions.cookie.service.js';
+import type { AdminOptions } from './sessions.options.model.js';
+import { changeOwnPassword, endSession, signIn } from './sessions.service.js';
+
+/** Sign-in, the current session (and its CSRF token), sign-out. */
+export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = async (app, options) => {
+  app.get(
+    '/session',
+    {
+      schema: {
+        tags: ['Session'],
+        summary:
+          'The signed-in user (or null), the CSRF token to send on writes, and whether Vigil still needs its first operator',
+        response: responses({
+          200: Type.Object(
+            {
+              user: Type.Union([User, Type.Null()]),
+              csrf_token: Type.String(),
+              setup_required: Type.Boolean(),
+            },
+            { title: 'Session' },
+          ),
+        }),
+      },
+      config: { adminPublic: true },
+    },
+    async (request, reply) => {
+      const session = request.adminSession;
+      return {
+        user: session ? presentUser(session.admin) : null,
+        csrf_token: csrfTokenFor(reply, session?.idHash ?? null),
+        setup_required: !(await hasOperator(app.db)),
+      };
+    },
+  );
+
+  app.post(
+    '/session',
+    {
+      schema: {
+        tags: ['Session'],
+        summary:
+          'Signs in: a new session cookie and CSRF token. 401 for a wrong email or password; 429 (Retry-After) when throttled',
+        body: Body({ email: Type.String(), password: Type.String() }),
+        response: responses({ 200: SignedIn }),
+      },
+      config: { adminPublic: true },
+    },
+    async (request, reply) => {
+      const signedIn = await signIn(app.db, {
+        proof: { email: request.body.email, password: request.body.password },
+        previous: request.adminSession?.idHash ?? null,
+        clientAddress: request.ip,
+        throttle: options.throttle,
+        lifetime: options.lifetime,
+      });
+      return sendSignedIn(reply, signedIn, options.lifetime);
+    },
+  );
+
+  app.post(
+    '/session/password',
+    {
+      schema: {
+        tags: ['Session'],
+        summary:
+          "Changes the signed-in user's password; their other sessions end, this one stays. Throttled like sign-in",
+        body: Body({ current_password: Type.String(), new_password: Type.String() }),
+        response: responses({ 204: NoContent }),
+      },
+    },
+    async (request, reply) => {
+      await changeOwnPassword(app.db, {
+        session: sessionOf(request),
+        input: request.body,
+        clientAddress: request.ip,
+        throttle: options.throttle,
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete(
+    '/session',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'Signs out: the session ends and its cookie is cleared',
+        response: responses({ 204: NoContent }),
+      },
+    },
+    async (request, reply) => {
+      if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
+      clearSessionCookie(reply);
+      return reply.code(204).send();
+    },
+  );
+};

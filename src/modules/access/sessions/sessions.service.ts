@@ -1,0 +1,123 @@
+import type { SignInThrottle } from '../../../core/auth/sign-in-throttle.js';
+import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
+import type { Db } from '../../../core/db/database.js';
+import { type Admin, changePassword, checkCredentials } from '../admins/admins.service.js';
+import { acceptInvitation } from '../invitations/invitations.service.js';
+import {
+  deleteOtherSessions,
+  deleteSession,
+  deleteStaleSessionsOfAllAdmins,
+  findSessionWithAdmin,
+  insertSession,
+  touchSession,
+} from './sessions.repository.js';
+
+/** How long a session lives: `idleMs` without a request, `maxMs` at most. */
+export interface SessionLifetime {
+  idleMs: number;
+  maxMs: number;
+}
+
+// "Last seen" is written at most this often, so browsing does not write on every request.
+const TOUCH_EVERY_MS = 60_000;
+
+export interface ActiveSession {
+  /** SHA-256 of the cookie's token: identifies the session without being it. */
+  idHash: string;
+  admin: Admin;
+}
+
+/** How someone proves who they are when signing in. */
+export type SignInProof =
+  /** The sign-in form: their address and password (throttled against guessing). */
+  | { password: string; email: string }
+  /** A setup or invitation link accepted with a new password: the link's token is the proof. */
+  | { password: string; linkToken: string; email?: string | undefined; name?: string | undefined };
+
+export interface SignInProps {
+  proof: SignInProof;
+  /** The session the browser signs in from (its id hash), which ends: a new id at every sign-in. */
+  previous: string | null;
+  /** Where the attempt comes from, for the throttle. */
+  clientAddress: string;
+  throttle: SignInThrottle;
+  lifetime: SessionLifetime;
+}
+
+export interface SignedInSession extends ActiveSession {
+  /** For the session cookie: the only place the session's token exists. */
+  token: string;
+}
+
+/**
+ * Signs an administrator in, by password or by accepting a link: checks the proof, ends the
+ * browser's earlier session and starts a new one. The caller sets the cookie from `token`.
+ */
+export async function signIn(db: Db, props: SignInProps): Promise<SignedInSession> {
+  // Cross-account by design: the proof alone identifies the administrator, and so their account.
+  const { proof } = props;
+  let admin: Admin;
+  if ('linkToken' in proof) {
+    admin = await acceptInvitation(db, proof.linkToken, proof);
+  } else {
+    // Guessing a password is throttled; a link's token cannot be guessed and works once.
+    await props.throttle.attempt(props.clientAddress, proof.email);
+    admin = await checkCredentials(db, proof.email, proof.password);
+  }
+  if (props.previous !== null) await deleteSession(db, props.previous);
+  const { token, hash } = newToken();
+  const now = Date.now();
+  await insertSession(db, {
+    id_hash: hash,
+    user_id: admin.id,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + props.lifetime.maxMs,
+  });
+  // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
+  await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
+  return { token, idHash: hash, admin };
+}
+
+/** The live session a cookie token names, or null; an expired one is deleted on sight. */
+export async function resumeSession(
+  db: Db,
+  token: string | undefined,
+  lifetime: SessionLifetime,
+): Promise<ActiveSession | null> {
+  if (!isWellFormedToken(token)) return null;
+  const idHash = hashToken(token);
+  const row = await findSessionWithAdmin(db, idHash);
+  if (!row) return null;
+  const now = Date.now();
+  if (row.expires_at <= now || row.last_seen_at + lifetime.idleMs <= now) {
+    await deleteSession(db, idHash);
+    return null;
+  }
+  if (now - row.last_seen_at >= TOUCH_EVERY_MS) await touchSession(db, idHash, now);
+  const { last_seen_at: _seen, expires_at: _end, ...admin } = row;
+  return { idHash, admin };
+}
+
+export async function endSession(db: Db, idHash: string): Promise<void> {
+  await deleteSession(db, idHash);
+}
+
+/**
+ * Changes the signed-in administrator's password once the current one is confirmed (guessing it
+ * is throttled like signing in): signed out everywhere else, still signed in here.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  props: {
+    session: ActiveSession;
+    input: { current_password: string; new_password: string };
+    clientAddress: string;
+    throttle: SignInThrottle;
+  },
+): Promise<void> {
+  const { admin, idHash } = props.session;
+  await props.throttle.attempt(props.clientAddress, admin.email);
+  await changePassword(db, admin.account_id, admin.id, props.input);
+  await deleteOtherSessions(db, admin.account_id, admin.id, idHash);
+}

@@ -1,0 +1,2 @@
+/** The phishing context as the contexts above it use it. */
+export { presentPhishingCampaignOf, presentSimulationStep } from './results/results.webhooks.presenter.js';

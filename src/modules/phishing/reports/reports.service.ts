@@ -1,0 +1,68 @@
+import type { Db } from '../../../core/db/database.js';
+import { AppError } from '../../../core/errors.js';
+import type { RecipientResultRow } from '../results/results.presenter.js';
+import { recipientResultRow } from '../results/results.repository.js';
+import type { HitHeaders } from '../simulation/simulation.classify.model.js';
+import { recipientsByTokens } from '../simulation/simulation.recipients.repository.js';
+import type { StepMachine } from '../tracking/tracking.steps.batch.commands.js';
+import { recordStep } from '../tracking/tracking.steps.commands.js';
+import { ReportedMessageError, tokenFromReportBody } from './reports.model.js';
+import { READER_RETRY_AFTER_SECONDS, type ReportedMessageReader } from './reports.reader.service.js';
+
+/**
+ * An employee reported a simulation (a report button, a mail gateway, a script): the first of
+ * the report's tokens that is one of the account's simulations is marked reported (its first
+ * time kept; it counts after a click too), and its result returned. A message is read by the
+ * reader's threads; its tokens (REPORT_TOKENS_MAX at most) are looked up in one query.
+ */
+export async function reportSimulation(
+  db: Db,
+  machine: StepMachine,
+  props: {
+    accountId: number;
+    report:
+      | { kind: 'json'; body: unknown }
+      | { kind: 'message'; raw: Buffer; phishUrls: string[]; reader: ReportedMessageReader };
+    clientAddress: string;
+    headers: HitHeaders;
+  },
+): Promise<RecipientResultRow> {
+  const tokens =
+    props.report.kind === 'json' ? [tokenFromReportBody(props.report.body)] : await tokensOf(props.report);
+  const recipients = await recipientsByTokens(db, props.accountId, tokens);
+  const byToken = new Map(recipients.map((recipient) => [recipient.token, recipient]));
+  for (const token of tokens) {
+    const found = byToken.get(token);
+    if (!found) continue;
+    await recordStep(db, machine, found, {
+      kind: 'report',
+      at: Date.now(),
+      method: 'POST',
+      headers: props.headers,
+      clientAddress: props.clientAddress,
+      reportReason: props.report.kind === 'json' ? 'report_api' : 'report_message',
+    });
+    const result = await recipientResultRow(db, props.accountId, found.id);
+    if (result) return result;
+  }
+  throw new AppError('simulation_not_found');
+}
+
+async function tokensOf(report: {
+  raw: Buffer;
+  phishUrls: string[];
+  reader: ReportedMessageReader;
+}): Promise<string[]> {
+  try {
+    return (await report.reader.read(report.raw, report.phishUrls)).tokens;
+  } catch (err) {
+    if (!(err instanceof ReportedMessageError)) throw err;
+    if (err.reason === 'too_large') throw new AppError('reported_message_too_large');
+    if (err.reason === 'busy') {
+      throw new AppError('reported_messages_busy', {
+        headers: { 'retry-after': String(READER_RETRY_AFTER_SECONDS) },
+      });
+    }
+    throw new AppError('reported_message_unreadable', { message: err.message });
+  }
+}

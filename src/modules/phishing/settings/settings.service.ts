@@ -1,0 +1,74 @@
+import type { Db } from '../../../core/db/database.js';
+import { FieldErrorCollector } from '../../../core/errors.js';
+import { getAccount } from '../../access/index.js';
+import { checkScannerNetworks } from '../simulation/simulation.scanners.model.js';
+import { forgetScannerNetworks } from './settings.lookup.service.js';
+import {
+  findPhishingSettings,
+  type PhishingSettingsRow,
+  savePhishingSettings,
+} from './settings.repository.js';
+import {
+  checkSenderAddress,
+  checkSenderDomain,
+  checkSenderName,
+  type SenderPolicy,
+} from './settings.sender.model.js';
+
+/**
+ * An account's phishing settings: the networks its mail security products fetch from, and the
+ * sender its campaigns use unless they choose their own.
+ */
+
+export type PhishingSettings = PhishingSettingsRow;
+
+export function getPhishingSettings(db: Db, accountId: number): Promise<PhishingSettings> {
+  return findPhishingSettings(db, accountId);
+}
+
+/**
+ * Changes the settings sent (a field left out keeps its value). Scanner network lines are kept
+ * as the administrator wrote them (trimmed, empty ones dropped), `#` comments included, so a
+ * network stays labelled with its product; every line is checked by `parseScannerNetworks`, and
+ * a bad one is an error under `scanner_networks[<its index>]`. The default sender's parts are
+ * checked as a campaign's are (settings.sender.model.ts); null or '' clears one.
+ */
+export async function updatePhishingSettings(
+  db: Db,
+  accountId: number,
+  input: {
+    scanner_networks?: unknown;
+    sender_name?: unknown;
+    sender_address?: unknown;
+    sender_domain?: unknown;
+  },
+  policy: Pick<SenderPolicy, 'allowLocal'>,
+): Promise<PhishingSettings> {
+  const errors = new FieldErrorCollector();
+  if (input.scanner_networks !== undefined) {
+    checkScannerNetworks(errors, 'scanner_networks', input.scanner_networks);
+  }
+  const sender_name = checkSenderName(errors, 'sender_name', input.sender_name);
+  const sender_address = checkSenderAddress(errors, 'sender_address', input.sender_address);
+  const sender_domain = checkSenderDomain(errors, 'sender_domain', input.sender_domain, policy.allowLocal);
+  errors.throwIfAny();
+  const lines =
+    input.scanner_networks === undefined
+      ? undefined
+      : (input.scanner_networks as string[]).map((l) => l.trim()).filter((l) => l !== '');
+  await getAccount(db, accountId);
+  await savePhishingSettings(
+    db,
+    accountId,
+    {
+      ...(lines !== undefined && { scanner_networks: lines }),
+      ...(sender_name !== undefined && { sender_name }),
+      ...(sender_address !== undefined && { sender_address }),
+      ...(sender_domain !== undefined && { sender_domain }),
+    },
+    Date.now(),
+  );
+  // This process classifies with the new networks at once (others within the cache's seconds).
+  if (lines !== undefined) forgetScannerNetworks();
+  return findPhishingSettings(db, accountId);
+}
