@@ -44,6 +44,9 @@ const phishingTemplatesPage = async () => ({
 const phishingSettingsPage = async () => ({
   Component: (await import('./pages/phishing/settings/PhishingSettingsPage')).PhishingSettingsPage,
 });
+const accountSettingsPage = async () => ({
+  Component: (await import('./pages/settings/AccountSettingsPage')).AccountSettingsPage,
+});
 const phishingResultsPage = async () => ({
   Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
 });
@@ -106,6 +109,7 @@ const router = createBrowserRouter(
             { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
+            { path: 'settings', lazy: accountSettingsPage },
             { path: '*', element: <NotFound /> },
           ],
         },

@@ -10,7 +10,9 @@ export const theme = createTheme({
   focusRing: 'auto',
   headings: { fontWeight: '650' },
   components: {
-    Badge: { defaultProps: { radius: 'sm' } },
+    // A badge is never narrower than its words: a phone's table squeezing its column must not
+    // cut "Active" to "A…" (the table scrolls sideways instead).
+    Badge: { defaultProps: { radius: 'sm' }, styles: { root: { minWidth: 'max-content', flexShrink: 0 } } },
     Modal: { defaultProps: { centered: true, closeButtonProps: { 'aria-label': 'Close' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
     // Fields are required unless marked "Optional"; no asterisk, so a label's text is exactly

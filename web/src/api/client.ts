@@ -4,7 +4,7 @@
 // errors `{error, status, code, details, request_id}` turned into ApiError. What to do about an
 // error is decided by its `code`, never by its text.
 import createClient from 'openapi-fetch';
-import type { ErrorCode } from '../../../src/errors.js';
+import type { ErrorCode } from '../../../src/core/errors.js';
 import type { paths } from './generated/admin-api.js';
 
 export type { ErrorCode };
@@ -170,9 +170,14 @@ export async function call<T>(
   return data as T;
 }
 
+/** Errors whose server message names an API field: what the web interface says instead. */
+const MESSAGE_OF_CODE: Partial<Record<ErrorCode, string>> = {
+  invalid_employee_ids: 'Some of the people chosen are no longer in this account: reload and choose again.',
+};
+
 /** A human sentence for any error thrown by a call (ApiError or a network failure). */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) return (error.code && MESSAGE_OF_CODE[error.code]) || error.message;
   if (error instanceof TypeError) return 'Could not reach the server. Check your connection and try again.';
   if (error instanceof Error) return error.message;
   return 'Something went wrong.';

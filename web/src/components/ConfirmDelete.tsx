@@ -1,5 +1,6 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
+import type { FieldNames } from '../api/field-names';
 import { ErrorAlert } from './ErrorAlert';
 import type { Dialog } from './use-dialog';
 
@@ -17,7 +18,12 @@ interface ConfirmDeleteProps {
   /** Runs the deletion; the dialog closes when it succeeds and shows the error when it fails. */
   onConfirm: () => Promise<unknown>;
   /** Names for the fields of the error's messages (see ErrorAlert). */
-  fieldLabels?: Readonly<Record<string, string>>;
+  fieldLabels?: FieldNames;
+  /**
+   * Asks the administrator to type this text (case and surrounding spaces aside) before the
+   * confirming button works: for a step whose consequences reach beyond the page.
+   */
+  typeToConfirm?: { label: string; text: string };
 }
 
 /** A dialog that asks before something is deleted or revoked for good (or another step that cannot be undone). */
@@ -30,12 +36,16 @@ export function ConfirmDelete({
   confirmColor = 'red',
   onConfirm,
   fieldLabels,
+  typeToConfirm,
 }: ConfirmDeleteProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [typed, setTyped] = useState('');
+  const typedRight = !typeToConfirm || typed.trim().toLowerCase() === typeToConfirm.text.trim().toLowerCase();
 
   const close = () => {
     setError(null);
+    setTyped('');
     onClose();
   };
   const confirm = async () => {
@@ -55,12 +65,31 @@ export function ConfirmDelete({
     <Modal opened={opened} onClose={close} title={title} centered>
       <Stack>
         <Text component="div">{children}</Text>
+        {typeToConfirm && (
+          <TextInput
+            label={typeToConfirm.label}
+            value={typed}
+            onChange={(e) => setTyped(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && typedRight && !busy) void confirm();
+            }}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+          />
+        )}
         <ErrorAlert error={error} fieldLabels={fieldLabels} />
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             Cancel
           </Button>
-          <Button color={confirmColor} loading={busy} onClick={confirm} data-autofocus>
+          <Button
+            color={confirmColor}
+            loading={busy}
+            onClick={confirm}
+            disabled={!typedRight}
+            data-autofocus={typeToConfirm ? undefined : true}
+          >
             {confirmLabel}
           </Button>
         </Group>

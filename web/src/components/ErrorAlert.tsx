@@ -2,14 +2,18 @@ import { Alert, List, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ApiError, errorMessage } from '../api/client';
+import { type FieldNames, fieldLine, fieldMessage } from '../api/field-names';
 
 interface ErrorAlertProps {
   error: unknown;
   title?: string;
   /** Fields whose messages the form's inputs show: not repeated here. */
   hideFields?: readonly string[];
-  /** The form's label of each field, to name the server's field messages as the user knows them. */
-  fieldLabels?: Readonly<Record<string, string>>;
+  /**
+   * The form's name of each field (`web/src/api/form-fields.ts`), to name the server's field
+   * messages as the user knows them; a field without one is never shown by its API name.
+   */
+  fieldLabels?: FieldNames;
 }
 
 /**
@@ -27,14 +31,18 @@ export function Problem({ heading, children }: { heading: string; children?: Rea
   );
 }
 
-/** An API or network error, with the field messages no input shows. */
+/**
+ * An API or network error, with the field messages no input shows; every field is named as the
+ * form names it (`fieldLabels`), in the lines and in the message itself.
+ */
 export function ErrorAlert({ error, title, hideFields = [], fieldLabels }: ErrorAlertProps) {
   if (!error) return null;
   if (error instanceof ApiError && error.field && hideFields.includes(error.field)) {
     // An error about one input as a whole ("Email already exists"): the input shows it.
     return <Problem heading="Check the highlighted field." />;
   }
-  const details = error instanceof ApiError ? error.details : undefined;
+  // Only a validation error's details are field → messages (others carry ids, checks…).
+  const details = error instanceof ApiError && error.code === 'validation_failed' ? error.details : undefined;
   const rest = Object.entries(details ?? {}).filter(
     ([field, messages]) => !hideFields.includes(field) && Array.isArray(messages),
   ) as [string, unknown[]][];
@@ -42,15 +50,14 @@ export function ErrorAlert({ error, title, hideFields = [], fieldLabels }: Error
     // Every message sits on its input already.
     return <Problem heading="Check the highlighted fields." />;
   }
+  const message = fieldMessage(fieldLabels, errorMessage(error));
   return (
-    <Problem heading={title ?? errorMessage(error)}>
-      {title && <Text size="sm">{errorMessage(error)}</Text>}
+    <Problem heading={title ?? message}>
+      {title && <Text size="sm">{message}</Text>}
       {rest.length > 0 && (
         <List size="sm" mt={4}>
           {rest.map(([field, messages]) => (
-            <List.Item key={field}>
-              {fieldLabels?.[field] ?? field.replaceAll('_', ' ')}: {messages.map(String).join('; ')}
-            </List.Item>
+            <List.Item key={field}>{fieldLine(fieldLabels, field, messages)}</List.Item>
           ))}
         </List>
       )}

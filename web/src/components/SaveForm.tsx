@@ -1,5 +1,6 @@
 import { Button, Group, type MantineSpacing, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
+import type { FieldNames } from '../api/field-names';
 import { ErrorAlert } from './ErrorAlert';
 
 interface SaveFormProps {
@@ -12,7 +13,7 @@ interface SaveFormProps {
   /** The fields whose messages the inputs show: the alert repeats only the others. */
   fields: readonly string[];
   /** The form's label of each field, to name the messages the alert shows (see ErrorAlert). */
-  fieldLabels?: Readonly<Record<string, string>>;
+  fieldLabels?: FieldNames;
   /** The alert's heading ("Could not save the course"), above the error's own message. */
   errorTitle?: string;
   /** Shown first, above the error: what the form is about. */

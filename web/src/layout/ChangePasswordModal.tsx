@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../api/client';
+import { FORM_FIELDS } from '../api/form-fields';
 import { useLimits } from '../api/limits';
 import { fieldError } from '../components/form-errors';
 import { SaveForm } from '../components/SaveForm';
@@ -36,6 +37,7 @@ export function ChangePasswordModal({ opened, onClose }: ChangePasswordModalProp
   return (
     <Modal opened={opened} onClose={onClose} title="Change password">
       <SaveForm
+        fieldLabels={FORM_FIELDS.changePassword.names}
         save={save}
         fields={['current_password', 'new_password']}
         onCancel={onClose}

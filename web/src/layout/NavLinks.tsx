@@ -9,6 +9,7 @@ import {
   IconMailExclamation,
   IconPlugConnected,
   IconSchool,
+  IconSettings,
   IconUserShield,
   IconUsers,
   IconUsersGroup,
@@ -44,6 +45,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
+    { label: 'Settings', to: accountPath(accountId, 'settings'), icon: icon(IconSettings) },
   ];
 }
 

@@ -467,7 +467,7 @@ export interface webhooks {
         put?: never;
         /**
          * An employee was created (Customer API, web interface, import).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["employeeCreatedEvent"];
         delete?: never;
@@ -487,7 +487,7 @@ export interface webhooks {
         put?: never;
         /**
          * An employee’s name or address changed.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["employeeUpdatedEvent"];
         delete?: never;
@@ -507,7 +507,7 @@ export interface webhooks {
         put?: never;
         /**
          * An employee was deleted (offboarded); their training history stays.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["employeeDeletedEvent"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface webhooks {
         put?: never;
         /**
          * A group was created.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["groupCreatedEvent"];
         delete?: never;
@@ -547,7 +547,7 @@ export interface webhooks {
         put?: never;
         /**
          * A group was renamed or its description changed.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["groupUpdatedEvent"];
         delete?: never;
@@ -567,7 +567,7 @@ export interface webhooks {
         put?: never;
         /**
          * A group was deleted.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["groupDeletedEvent"];
         delete?: never;
@@ -587,7 +587,7 @@ export interface webhooks {
         put?: never;
         /**
          * Employees joined or left a group (replacement, addition, removal, an employee deleted): the ids that were added and removed.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["groupMembershipChangedEvent"];
         delete?: never;
@@ -607,7 +607,7 @@ export interface webhooks {
         put?: never;
         /**
          * A training campaign was launched (at once, or by the scheduler at its start).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["trainingCampaignLaunchedEvent"];
         delete?: never;
@@ -627,7 +627,7 @@ export interface webhooks {
         put?: never;
         /**
          * A training campaign was stopped (completed).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["trainingCampaignCompletedEvent"];
         delete?: never;
@@ -647,7 +647,7 @@ export interface webhooks {
         put?: never;
         /**
          * An employee was enrolled in a training campaign (its launch, joining a target group of an active campaign, or remedial training after a simulation they failed).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["trainingEnrollmentCreatedEvent"];
         delete?: never;
@@ -667,7 +667,7 @@ export interface webhooks {
         put?: never;
         /**
          * An enrolled employee completed the training (passed the last quiz).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["trainingEnrollmentCompletedEvent"];
         delete?: never;
@@ -687,7 +687,7 @@ export interface webhooks {
         put?: never;
         /**
          * The campaign’s due date passed and the enrollment is not completed (sent once per enrollment).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["trainingEnrollmentOverdueEvent"];
         delete?: never;
@@ -707,7 +707,7 @@ export interface webhooks {
         put?: never;
         /**
          * A phishing campaign started (its simulations are being sent).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["phishingCampaignLaunchedEvent"];
         delete?: never;
@@ -727,7 +727,7 @@ export interface webhooks {
         put?: never;
         /**
          * A phishing campaign completed (its window and grace period ended, or it was stopped).
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["phishingCampaignCompletedEvent"];
         delete?: never;
@@ -747,7 +747,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person clicked a simulation’s link for the first time (scanners excluded): sent once the click has settled, 15 to 45 seconds after it (a scanner’s burst from one address is recognised by then), or at once when the person submits the form or presses a button of the landing page.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["phishingSimulationClickedEvent"];
         delete?: never;
@@ -767,7 +767,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person submitted the simulation’s landing-page form for the first time.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["phishingSimulationSubmittedEvent"];
         delete?: never;
@@ -787,7 +787,7 @@ export interface webhooks {
         put?: never;
         /**
          * A person reported a simulation for the first time.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["phishingSimulationReportedEvent"];
         delete?: never;
@@ -807,7 +807,7 @@ export interface webhooks {
         put?: never;
         /**
          * Sent only by “Send test event” to one endpoint, whatever its filter: check that your receiver verifies the signature.
-         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" in the introduction.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
          */
         post: operations["webhookTestEvent"];
         delete?: never;
@@ -1557,7 +1557,8 @@ export interface components {
          *       "clicked_at": "2026-12-01T10:03:12.406Z",
          *       "submitted_at": null,
          *       "reported_at": "2026-12-01T10:05:40.000Z",
-         *       "training_assigned": true
+         *       "training_assigned": true,
+         *       "planned_at": "2026-12-01T09:41:05.118Z"
          *     }
          */
         PhishingRecipientResult: {
@@ -1584,6 +1585,12 @@ export interface components {
             reported_at: string | null;
             /** @description Remedial training was assigned after a failure. */
             training_assigned: boolean;
+            /**
+             * Format: date-time
+             * @description New in 2.3.0. The moment the launch planned to send this simulation: a random moment inside the send window (its weekdays and hours in the window’s time zone). `sent_at` follows within seconds once the mail server accepts it; a `scheduled` result is still waiting for this moment.
+             * @example 2026-12-07T08:00:00.000Z
+             */
+            planned_at: string;
         };
         /** @description One page of results, ordered by id. */
         PhishingRecipientResultPage: {
@@ -7495,7 +7502,8 @@ export interface operations {
                      *           "clicked_at": "2026-12-01T10:03:12.406Z",
                      *           "submitted_at": null,
                      *           "reported_at": "2026-12-01T10:05:40.000Z",
-                     *           "training_assigned": true
+                     *           "training_assigned": true,
+                     *           "planned_at": "2026-12-01T09:41:05.118Z"
                      *         }
                      *       ]
                      *     }
@@ -7721,7 +7729,8 @@ export interface operations {
                      *       "clicked_at": "2026-12-01T10:03:12.406Z",
                      *       "submitted_at": null,
                      *       "reported_at": "2026-12-01T10:05:40.000Z",
-                     *       "training_assigned": true
+                     *       "training_assigned": true,
+                     *       "planned_at": "2026-12-01T09:41:05.118Z"
                      *     }
                      */
                     "application/json": components["schemas"]["PhishingRecipientResult"];
@@ -7757,7 +7766,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthError"];
                 };
             };
-            /** @description The key lacks write permission on `campaigns`. */
+            /** @description The key lacks write permission on `reports`. */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7771,7 +7780,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "API key lacks write permission on campaigns",
+                     *       "error": "API key lacks write permission on reports",
                      *       "status": 403
                      *     }
                      */

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Account } from '../../api/types';
 import { fieldError } from '../../components/form-errors';
 import { SaveForm } from '../../components/SaveForm';
@@ -50,7 +51,7 @@ export function AccountFormModal({ opened, onClose, account, onSaved }: AccountF
 
   return (
     <Modal opened={opened} onClose={onClose} title={account ? 'Rename account' : 'New account'}>
-      <SaveForm save={save} fields={['name']} onCancel={onClose}>
+      <SaveForm save={save} fields={['name']} fieldLabels={FORM_FIELDS.account.names} onCancel={onClose}>
         <NameInput value={name} onChange={setName} error={fieldError(save.error, 'name')} />
       </SaveForm>
     </Modal>

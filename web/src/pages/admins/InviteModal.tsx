@@ -3,6 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { CopyButton } from '../../components/CopyButton';
 import { fieldError } from '../../components/form-errors';
 import { formatDateTime } from '../../components/format';
@@ -66,6 +67,7 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
         </Stack>
       ) : (
         <SaveForm
+          fieldLabels={FORM_FIELDS.invitation.names}
           save={invite}
           fields={['email']}
           intro={

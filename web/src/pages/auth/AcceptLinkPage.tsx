@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { authApi, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { useLimitsQuery } from '../../api/limits';
 import { acceptInvitation, homePath, useRefreshSession } from '../../auth/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -70,7 +71,7 @@ export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
               ? 'Create the first operator account. Operators manage every customer account.'
               : `You are invited to administer ${invitation.account?.name ?? 'a customer account'} in Vigil. Choose a password to continue.`}
           </Text>
-          <ErrorAlert error={error} hideFields={FIELDS} />
+          <ErrorAlert error={error} hideFields={FIELDS} fieldLabels={FORM_FIELDS.acceptLink.names} />
           <TextInput
             label="Email"
             type="email"

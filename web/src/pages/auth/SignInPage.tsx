@@ -2,6 +2,7 @@ import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { homePath, safeNext, signIn, useRefreshSession, useSession } from '../../auth/session';
 import { ErrorAlert, Problem } from '../../components/ErrorAlert';
 import { fieldError } from '../../components/form-errors';
@@ -64,7 +65,11 @@ export function SignInPage() {
           {message ? (
             <Problem heading={message} />
           ) : (
-            <ErrorAlert error={error} hideFields={['email', 'password']} />
+            <ErrorAlert
+              error={error}
+              hideFields={['email', 'password']}
+              fieldLabels={FORM_FIELDS.signIn.names}
+            />
           )}
           <TextInput
             label="Email"

@@ -20,6 +20,7 @@ import { ENROLLMENT_COLORS, StatusBadge, statusLabel } from '../../components/St
 import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { accountPath } from '../../layout/account-context';
 import { scoreText } from './campaign-format';
+import { QuizAttempts } from './QuizAttempts';
 
 const fullName = (e: Enrollment) => `${e.employee.first_name} ${e.employee.last_name}`;
 /** A deleted employee's record: "Deleted employee #12", their name and address gone. */
@@ -142,6 +143,17 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
             title: 'Status',
             render: (e) => <StatusBadge status={e.status} color={ENROLLMENT_COLORS[e.status]} />,
           },
+          // Each person's own due date (remedial training: days after their failure); a campaign's
+          // due date is the same for everyone and shown on the page.
+          ...(campaign.due_date === null
+            ? [
+                {
+                  accessor: 'due_at',
+                  title: 'Due',
+                  render: (e: Enrollment) => <DateText value={e.due_at} />,
+                },
+              ]
+            : []),
           {
             accessor: 'started_at',
             title: 'Started',
@@ -155,6 +167,12 @@ export function EnrollmentsTable({ accountId, campaign, live }: EnrollmentsTable
             visibleMediaQuery: WIDE_ONLY,
           },
           { accessor: 'score', title: 'Score', textAlign: 'right', render: (e) => scoreText(e.score) },
+          {
+            accessor: 'attempt_count',
+            title: 'Attempts',
+            textAlign: 'right',
+            render: (e) => <QuizAttempts enrollment={e} campaign={campaign} />,
+          },
           {
             accessor: 'invitation',
             title: 'Invitation',

@@ -1,4 +1,5 @@
 // Which campaign fields a status lets change (from the server's limits), and why the others are fixed.
+import { FORM_FIELDS as FORMS } from '../../api/form-fields';
 import type { Campaign, CampaignField, CampaignStatus, Limits } from '../../api/types';
 
 export type Field = CampaignField;
@@ -7,16 +8,7 @@ export type Field = CampaignField;
  * The form's label of each field: the server's field messages are shown under these names. The
  * compiler holds the keys to the API's fields (`CampaignField` is generated from its schema).
  */
-export const FIELD_LABELS: Record<Field, string> = {
-  name: 'Name',
-  description: 'Description',
-  course_keys: 'Courses',
-  group_ids: 'Target groups',
-  start_date: 'Start date',
-  due_date: 'Due date',
-  reminder_days: 'Reminders',
-  enroll_new_members: 'Enroll people who join a target group',
-};
+export const FIELD_LABELS: Record<Field, string> = FORMS.campaign.names;
 
 /** The fields the form has an input for, each showing its own messages: every field. */
 export const FORM_FIELDS = Object.keys(FIELD_LABELS) as Field[];

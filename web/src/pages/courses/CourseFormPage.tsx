@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { useLimits } from '../../api/limits';
 import type { Course } from '../../api/types';
 import { BackLink } from '../../components/BackLink';
@@ -19,6 +20,7 @@ import { accountPath, useAccount } from '../../layout/account-context';
 import { fieldPath, lessonsOf, questionsOf, toInput } from './course-draft';
 import { LessonsEditor } from './LessonsEditor';
 import { QuizEditor } from './QuizEditor';
+import { QuizRulesFields, rulesDraftOf, rulesInput } from './QuizRulesFields';
 
 /** /a/:accountId/courses/new and …/courses/:courseKey/edit (custom courses only). */
 export function CourseFormPage() {
@@ -71,11 +73,15 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
   const [passMark, setPassMark] = useState<number | string>(course?.pass_mark ?? 80);
   const [lessons, setLessons] = useState(() => lessonsOf(course));
   const [questions, setQuestions] = useState(() => questionsOf(course));
+  const [rules, setRules] = useState(() => rulesDraftOf(course));
   const limits = useLimits();
 
   const save = useMutation({
     mutationFn: () => {
-      const input = toInput({ title, summary, minutes, pass_mark: passMark }, lessons, questions);
+      const input = {
+        ...toInput({ title, summary, minutes, pass_mark: passMark }, lessons, questions),
+        ...rulesInput(rules),
+      };
       return course
         ? call(
             api.PUT('/accounts/{accountId}/courses/{courseKey}', {
@@ -102,7 +108,16 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
   });
   const error = (field: string) => fieldError(save.error, field);
   // Fields some input shows already; the alert lists only the others.
-  const shown = ['title', 'summary', 'minutes', 'pass_mark', 'lessons', 'quiz'];
+  const shown = [
+    'title',
+    'summary',
+    'minutes',
+    'pass_mark',
+    'lessons',
+    'quiz',
+    'max_attempts',
+    'answers_shown',
+  ];
   lessons.forEach((_, i) => {
     for (const f of ['title', 'markdown']) shown.push(fieldPath(['lessons', i, f]));
   });
@@ -121,6 +136,7 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
         description="Lessons in Markdown, then a short quiz; campaigns can use the course as soon as it is saved."
       />
       <SaveForm
+        fieldLabels={FORM_FIELDS.course.names}
         save={save}
         fields={shown}
         errorTitle="Could not save the course"
@@ -169,6 +185,15 @@ function CourseForm({ course, back }: { course: Course | null; back: ReactNode }
         </PageSection>
         <PageSection title="Quiz" error={error('quiz')}>
           <QuizEditor questions={questions} onChange={setQuestions} error={save.error} />
+        </PageSection>
+        <PageSection title="Quiz rules">
+          <Card withBorder padding="lg">
+            <QuizRulesFields
+              value={rules}
+              onChange={setRules}
+              errors={{ maxAttempts: error('max_attempts'), answersShown: error('answers_shown') }}
+            />
+          </Card>
         </PageSection>
       </SaveForm>
     </>

@@ -1,6 +1,7 @@
 import {
   Accordion,
   Badge,
+  Button,
   Card,
   List,
   Group as Row,
@@ -10,7 +11,7 @@ import {
   ThemeIcon,
   Typography,
 } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { IconCheck, IconPencil } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -28,6 +29,8 @@ import { accountPath, useAccount } from '../../layout/account-context';
 import { CourseKindBadge } from './CoursesPage';
 import { DeleteCourseDialog } from './DeleteCourseDialog';
 import classes from './lesson.module.css';
+import { rulesSummary } from './QuizRulesFields';
+import { QuizRulesModal } from './QuizRulesModal';
 
 /** /a/:accountId/courses/:courseKey — a course as the learner gets it: lessons, then the quiz with its answers. */
 export function CoursePage() {
@@ -35,6 +38,7 @@ export function CoursePage() {
   const key = useParams().courseKey ?? '';
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  const [editingRules, setEditingRules] = useState(false);
   const course = useQuery({
     queryKey: ['course', account.id, key],
     queryFn: () =>
@@ -90,9 +94,16 @@ export function CoursePage() {
             </Fact>
           </SimpleGrid>
         </Card>
+        <QuizRules course={c} onEdit={() => setEditingRules(true)} />
         <Lessons course={c} />
         <Quiz course={c} />
       </Stack>
+      <QuizRulesModal
+        accountId={account.id}
+        course={c}
+        opened={editingRules}
+        onClose={() => setEditingRules(false)}
+      />
       <DeleteCourseDialog
         course={c}
         opened={deleting}
@@ -100,6 +111,33 @@ export function CoursePage() {
         onDeleted={() => navigate(accountPath(account.id, 'courses'), { replace: true })}
       />
     </>
+  );
+}
+
+/** Attempts allowed and when the right answers are shown: editable for built-in courses too. */
+function QuizRules({ course, onEdit }: { course: Course; onEdit: () => void }) {
+  const summary = rulesSummary(course);
+  return (
+    <PageSection
+      title="Quiz rules"
+      actions={
+        <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={onEdit}>
+          Edit quiz rules
+        </Button>
+      }
+    >
+      <Card withBorder padding="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} component="dl" m={0}>
+          <Fact label="Attempts allowed">{summary.attempts}</Fact>
+          <Fact label="Right answers shown">{summary.answers}</Fact>
+        </SimpleGrid>
+        {course.built_in && (
+          <Text size="sm" c="dimmed" mt="sm">
+            A built-in course's lessons and questions stay as shipped; its quiz rules are this account's own.
+          </Text>
+        )}
+      </Card>
+    </PageSection>
   );
 }
 

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Employee, EmployeeInput } from '../../api/types';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
@@ -82,7 +83,7 @@ export function EmployeeFormModal({ accountId, opened, onClose, employee }: Empl
 
   return (
     <Modal opened={opened} onClose={onClose} title={employee ? 'Edit employee' : 'Add employee'}>
-      <SaveForm save={save} fields={FIELDS} onCancel={onClose}>
+      <SaveForm save={save} fields={FIELDS} fieldLabels={FORM_FIELDS.employee.names} onCancel={onClose}>
         {field('first_name', 'First name', { 'data-autofocus': true, autoComplete: 'off' })}
         {field('last_name', 'Last name', { autoComplete: 'off' })}
         {field('email', 'Email', { type: 'email', autoComplete: 'off' })}

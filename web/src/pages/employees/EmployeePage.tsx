@@ -1,14 +1,17 @@
 import { Anchor, Badge, Card, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { components } from '../../api/generated/admin-api';
 import { BackLink } from '../../components/BackLink';
 import { DateText } from '../../components/DateText';
+import { EditDeleteButtons } from '../../components/EditDeleteButtons';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { invalidateAccount } from '../../components/invalidate';
 import { Loading } from '../../components/Loading';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import { PageHeader } from '../../components/PageHeader';
@@ -16,17 +19,29 @@ import { PageSection } from '../../components/PageSection';
 import { pagedTableProps, WIDE_ONLY } from '../../components/table';
 import { accountPath, useAccount } from '../../layout/account-context';
 import { RecipientStatus } from '../phishing/results/RecipientsTable';
+import { DeleteEmployeeDialog } from './DeleteEmployeeDialog';
+import { EmployeeFormModal } from './EmployeeFormModal';
+import { EmployeeTraining, useEmployeeTraining } from './EmployeeTraining';
 import { InactiveBadge } from './InactiveBadge';
 
 type HistoryItem = components['schemas']['PhishingHistoryItem'];
 
 const PAGE_SIZE = 25;
 
-/** /a/:accountId/employees/:employeeId — one employee: who they are, their groups and their phishing simulations. */
+/**
+ * /a/:accountId/employees/:employeeId — one employee: who they are, their groups, their training
+ * and their phishing simulations; edited and deleted here.
+ */
 export function EmployeePage() {
   const account = useAccount();
   const employeeId = Number(useParams().employeeId);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  // Page 1's count: how many enrollments the delete dialog says stay.
+  const training = useEmployeeTraining(account.id, employeeId, 1);
   const employee = useQuery({
     queryKey: ['employee', account.id, employeeId],
     queryFn: () =>
@@ -56,6 +71,18 @@ export function EmployeePage() {
   const items = history.data?.results ?? [];
   const failed = items.filter((h) => h.clicked_at !== null).length;
   const reported = items.filter((h) => h.reported_at !== null).length;
+  const remove = async () => {
+    await call(
+      api.DELETE('/accounts/{accountId}/employees/{employeeId}', {
+        params: { path: { accountId: account.id, employeeId: e.id } },
+      }),
+    );
+    notifications.show({ color: 'teal', message: `Deleted ${e.first_name} ${e.last_name}` });
+    navigate(accountPath(account.id, 'employees'), { replace: true });
+    // After leaving: the page's own queries would otherwise refetch a 404.
+    queryClient.removeQueries({ queryKey: ['employee', account.id, e.id] });
+    invalidateAccount(queryClient, account.id, 'employees', 'groups', 'group', 'members', 'overview');
+  };
 
   return (
     <>
@@ -67,6 +94,13 @@ export function EmployeePage() {
             {e.email}
             <InactiveBadge active={e.active} />
           </>
+        }
+        actions={
+          <EditDeleteButtons
+            noun="employee"
+            onEdit={() => setEditing(true)}
+            onDelete={() => setDeleting(true)}
+          />
         }
       />
       <Stack gap="xl">
@@ -91,6 +125,7 @@ export function EmployeePage() {
             </Row>
           )}
         </PageSection>
+        <EmployeeTraining accountId={account.id} employeeId={e.id} firstName={e.first_name} />
         <PageSection title="Phishing simulations">
           {history.data && history.data.count > 0 && history.data.count <= items.length && (
             <SimpleGrid cols={{ base: 3 }} spacing="sm" component="dl" m={0} maw={560}>
@@ -182,6 +217,20 @@ export function EmployeePage() {
           />
         </PageSection>
       </Stack>
+      <EmployeeFormModal
+        accountId={account.id}
+        opened={editing}
+        onClose={() => setEditing(false)}
+        employee={e}
+      />
+      <DeleteEmployeeDialog
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        employee={e}
+        groups={e.groups}
+        enrollments={training.data?.count}
+        onConfirm={remove}
+      />
     </>
   );
 }

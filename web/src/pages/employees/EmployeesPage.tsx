@@ -7,7 +7,6 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { API_BASE, api, call } from '../../api/client';
 import type { AdminEmployee, EmployeeSort } from '../../api/types';
-import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { CsvDownloadButton } from '../../components/CsvDownloadButton';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
@@ -20,6 +19,7 @@ import { RowActions } from '../../components/RowActions';
 import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { accountPath, useAccount } from '../../layout/account-context';
+import { DeleteEmployeeDialog } from './DeleteEmployeeDialog';
 import { EmployeeFormModal } from './EmployeeFormModal';
 import { InactiveBadge } from './InactiveBadge';
 
@@ -172,17 +172,12 @@ export function EmployeesPage() {
         onClose={form.close}
         employee={form.target}
       />
-      <ConfirmDeleteOf dialog={deleting} title="Delete employee?" onConfirm={remove}>
-        <p>
-          <strong>{deleting.target && fullName(deleting.target)}</strong> ({deleting.target?.email}) will be
-          deleted and removed from every group. This cannot be undone.
-        </p>
-        <p>
-          Their training record stays: campaigns keep their progress, scores and completions, shown as
-          “Deleted employee #{deleting.target?.id}” without a name or email address. The address can be used
-          for a new employee.
-        </p>
-      </ConfirmDeleteOf>
+      <DeleteEmployeeDialog
+        opened={deleting.opened}
+        onClose={deleting.close}
+        employee={deleting.target}
+        onConfirm={() => (deleting.target ? remove(deleting.target) : Promise.resolve())}
+      />
     </>
   );
 }

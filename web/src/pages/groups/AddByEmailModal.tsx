@@ -2,6 +2,7 @@ import { Alert, Button, List, Modal, Group as Row, ScrollArea, Stack, Text, Text
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { useLimits } from '../../api/limits';
 import type { Group } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
@@ -82,7 +83,11 @@ export function AddByEmailModal({ accountId, group, opened, onClose }: AddByEmai
               <List.Item>Not found: {formatNumber(outcome.notFound.length)}</List.Item>
             </List>
           </Alert>
-          <ErrorAlert error={error} title="Stopped before the end" />
+          <ErrorAlert
+            error={error}
+            title="Stopped before the end"
+            fieldLabels={FORM_FIELDS.groupMembersByEmail.names}
+          />
           {outcome.notFound.length > 0 && (
             <Stack gap="xs">
               <Text size="sm">No employee of this account has these addresses:</Text>
@@ -128,7 +133,7 @@ export function AddByEmailModal({ accountId, group, opened, onClose }: AddByEmai
               ? 'No addresses yet.'
               : `${plural(emails.length, 'address', 'addresses')} found.`}
           </Text>
-          <ErrorAlert error={error} />
+          <ErrorAlert error={error} fieldLabels={FORM_FIELDS.groupMembersByEmail.names} />
           <Row justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel

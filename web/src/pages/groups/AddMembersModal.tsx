@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Employee, Group } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
@@ -91,7 +92,7 @@ export function AddMembersModal({ accountId, group, opened, onClose }: AddMember
             { accessor: 'email', title: 'Email' },
           ]}
         />
-        <ErrorAlert error={add.error} />
+        <ErrorAlert error={add.error} fieldLabels={FORM_FIELDS.groupMembers.names} />
         <Row justify="space-between">
           <Text size="sm" c="dimmed" aria-live="polite">
             {selected.length === 0 ? 'Tick the employees to add.' : `${selected.length} selected`}

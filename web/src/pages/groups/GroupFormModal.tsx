@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Group } from '../../api/types';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
@@ -56,7 +57,12 @@ export function GroupFormModal({ accountId, opened, onClose, group, onSaved }: G
 
   return (
     <Modal opened={opened} onClose={onClose} title={group ? 'Edit group' : 'New group'}>
-      <SaveForm save={save} fields={['name', 'description']} onCancel={onClose}>
+      <SaveForm
+        save={save}
+        fields={['name', 'description']}
+        fieldLabels={FORM_FIELDS.group.names}
+        onCancel={onClose}
+      >
         <NameInput value={name} onChange={setName} error={fieldError(save.error, 'name')} />
         <DescriptionInput
           value={description}

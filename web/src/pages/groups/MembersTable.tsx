@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { DataTable } from 'mantine-datatable';
 import { useEffect, useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Employee, Group } from '../../api/types';
 import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { EmptyState } from '../../components/EmptyState';
@@ -104,6 +105,7 @@ export function MembersTable({ accountId, group }: { accountId: number; group: G
         title="Remove members?"
         confirmLabel="Remove"
         onConfirm={remove}
+        fieldLabels={FORM_FIELDS.groupMembers.names}
       >
         {plural(selected.length, 'employee')} will leave the group <strong>{group.name}</strong>. They stay
         employees of the account.

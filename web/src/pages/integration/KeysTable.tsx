@@ -19,7 +19,8 @@ function Permissions({ permissions }: { permissions: ApiKey['permissions'] }) {
   return (
     <Stack gap={2}>
       {KEY_RESOURCES.map((resource) => {
-        const access = (['read', 'write'] as const).filter((a) => permissions.includes(`${resource}:${a}`));
+        const held: readonly string[] = permissions;
+        const access = (['read', 'write'] as const).filter((a) => held.includes(`${resource}:${a}`));
         if (access.length === 0) return null;
         return (
           <Text size="sm" key={resource} style={{ whiteSpace: 'nowrap' }}>

@@ -2,6 +2,7 @@ import { Code, Modal, Select, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { Permission } from '../../api/types';
 import { fieldError } from '../../components/form-errors';
 import { invalidateAccount } from '../../components/invalidate';
@@ -93,6 +94,7 @@ export function NewKeyModal({
   return (
     <Modal opened={opened} onClose={onClose} title="New API key" size="lg">
       <SaveForm
+        fieldLabels={FORM_FIELDS.newKey.names}
         save={generate}
         onSubmit={submit}
         fields={['name', 'permissions', 'expires_at']}

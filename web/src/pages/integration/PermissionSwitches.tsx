@@ -1,7 +1,12 @@
 import { Switch, Table, Text } from '@mantine/core';
-import { KEY_ACCESS, KEY_RESOURCES, type Permission } from '../../api/types';
+import { KEY_ACCESS, KEY_PERMISSIONS, KEY_RESOURCES, type Permission } from '../../api/types';
 
-const RESOURCE_LABELS = { employees: 'Employees', groups: 'Groups', campaigns: 'Campaigns' } as const;
+const RESOURCE_LABELS = {
+  employees: 'Employees',
+  groups: 'Groups',
+  campaigns: 'Campaigns',
+  reports: 'Phishing reports',
+} as const;
 
 interface PermissionSwitchesProps {
   value: Permission[];
@@ -35,7 +40,16 @@ export function PermissionSwitches({ value, onChange, error }: PermissionSwitche
             <Table.Tr key={resource}>
               <Table.Td>{RESOURCE_LABELS[resource]}</Table.Td>
               {KEY_ACCESS.map((access) => {
-                const permission: Permission = `${resource}:${access}`;
+                const permission = `${resource}:${access}` as Permission;
+                if (!KEY_PERMISSIONS.includes(permission)) {
+                  return (
+                    <Table.Td key={access}>
+                      <Text size="sm" c="dimmed" aria-label={`${resource} ${access}: not offered`}>
+                        —
+                      </Text>
+                    </Table.Td>
+                  );
+                }
                 return (
                   <Table.Td key={access}>
                     <Switch
@@ -50,6 +64,10 @@ export function PermissionSwitches({ value, onChange, error }: PermissionSwitche
           ))}
         </Table.Tbody>
       </Table>
+      <Text size="xs" c="dimmed" mt={4}>
+        Phishing reports: for a report button&apos;s key. It reports the messages employees received and reads
+        nothing else.
+      </Text>
       {error && (
         <Text id="permissions-error" c="red" size="sm" mt={4}>
           {error}

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import { useLimits } from '../../api/limits';
 import type { ApiKey } from '../../api/types';
 import { fieldError } from '../../components/form-errors';
@@ -48,6 +49,7 @@ export function RateLimitModal({ accountId, apiKey, opened, onClose }: RateLimit
   return (
     <Modal opened={opened} onClose={onClose} title="Change rate budget">
       <SaveForm
+        fieldLabels={FORM_FIELDS.keyRateLimit.names}
         save={save}
         fields={['rate_limit']}
         intro={

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { ScimToken } from '../../api/types';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { CopyButton } from '../../components/CopyButton';
@@ -71,6 +72,7 @@ function NewScimTokenModal({
   return (
     <Modal opened={opened} onClose={onClose} title="New SCIM token" size="lg">
       <SaveForm
+        fieldLabels={FORM_FIELDS.scimToken.names}
         save={generate}
         onSubmit={() => generate.mutate()}
         fields={['name']}

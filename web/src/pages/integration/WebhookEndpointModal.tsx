@@ -2,6 +2,7 @@ import { Button, Checkbox, Group, Modal, Stack, Text, Textarea, TextInput } from
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { FORM_FIELDS } from '../../api/form-fields';
 import type { WebhookEndpoint, WebhookSettings } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { fieldError } from '../../components/form-errors';
@@ -136,6 +137,7 @@ export function WebhookEndpointModal({
       size="lg"
     >
       <SaveForm
+        fieldLabels={FORM_FIELDS.webhookEndpoint.names}
         save={save}
         onSubmit={() => save.mutate()}
         fields={['url', 'description', 'event_types']}

@@ -106,6 +106,7 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
                 ? `${m.employee.first_name} ${m.employee.last_name} <${m.to_address}>`
                 : m.to_address}
             </Fact>
+            <Fact label="From">{m.from ?? '—'}</Fact>
             {!m.subject && <Fact label="Subject">Written when it is sent</Fact>}
             <Fact label="Kind">{statusLabel(m.kind)}</Fact>
             <Fact label="Status">
@@ -141,6 +142,20 @@ export function MessageModal({ accountId, messageId, opened, onClose }: MessageM
               </Fact>
             )}
           </SimpleGrid>
+          {m.headers.length > 0 && (
+            <div>
+              <Text size="xs" c="dimmed" id="message-headers">
+                {m.kind === 'simulation' ? 'Simulation header (let your mail gateway deliver it)' : 'Headers'}
+              </Text>
+              <Stack gap={2} aria-labelledby="message-headers" role="list">
+                {m.headers.map((h) => (
+                  <Code key={h.name} role="listitem" style={{ overflowWrap: 'anywhere' }}>
+                    {h.name}: {h.value}
+                  </Code>
+                ))}
+              </Stack>
+            </div>
+          )}
           {m.attempts_in_doubt > 0 && (
             <Text size="sm">
               <Text span fw={600}>

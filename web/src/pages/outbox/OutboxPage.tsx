@@ -73,7 +73,7 @@ export function OutboxPage() {
     <>
       <PageHeader
         title="Outbox"
-        description="Every invitation and reminder Vigil sends, with what it said."
+        description="Every invitation, reminder and phishing simulation Vigil sends, with what it said."
       />
       <Stack>
         <Transport summary={summary.data?.transport} />
@@ -154,9 +154,10 @@ export function OutboxPage() {
                     {m.subject ? '' : ' · written when sent'}
                     {m.attempts_in_doubt > 0 ? ' · may have arrived twice' : ''}
                   </Text>
-                  {/* On phones the "To" column is hidden: the address goes here. */}
+                  {/* On phones the "To" and "Campaign" columns are hidden: they go here. */}
                   <Text size="xs" c="dimmed" hiddenFrom="sm">
                     To {m.to_address ?? '—'}
+                    {m.campaign ? ` · ${m.campaign.name}` : ''}
                   </Text>
                 </Stack>
               ),

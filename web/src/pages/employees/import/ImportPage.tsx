@@ -3,6 +3,7 @@ import { IconCheck, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import { useLimits } from '../../../api/limits';
 import { BackLink } from '../../../components/BackLink';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -200,7 +201,13 @@ export function ImportPage() {
                 </Button>
               </Group>
               {running === 'check' && progressBar}
-              {runError?.phase === 'check' && <ErrorAlert error={runError.error} title="The check stopped" />}
+              {runError?.phase === 'check' && (
+                <ErrorAlert
+                  error={runError.error}
+                  title="The check stopped"
+                  fieldLabels={FORM_FIELDS.employeeImport.names}
+                />
+              )}
               {check?.cancelled && (
                 <Alert color="yellow">The check was cancelled; the counts cover part of the file.</Alert>
               )}
@@ -233,7 +240,11 @@ export function ImportPage() {
               )}
               {running === 'import' && progressBar}
               {runError?.phase === 'import' && (
-                <ErrorAlert error={runError.error} title="The import stopped" />
+                <ErrorAlert
+                  error={runError.error}
+                  title="The import stopped"
+                  fieldLabels={FORM_FIELDS.employeeImport.names}
+                />
               )}
               {result && (
                 <>

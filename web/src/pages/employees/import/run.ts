@@ -1,5 +1,7 @@
 // Sending an import in chunks (of the most rows one request takes), as a dry run or for real, and its outcome.
 import { api, call } from '../../../api/client';
+import { fieldName, UNNAMED_FIELD } from '../../../api/field-names';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import type { ImportAnswer, ImportResult, ImportStatus } from '../../../api/types';
 import { FIELD_LABELS, FIELDS, type Field, type ImportRow } from './csv';
 
@@ -35,7 +37,7 @@ function messagesOf(result: ImportResult): string[] {
 function fieldLabel(field: string): string {
   return (FIELDS as readonly string[]).includes(field)
     ? FIELD_LABELS[field as Field]
-    : field.replaceAll('_', ' ');
+    : (fieldName(FORM_FIELDS.employeeImport.names, field) ?? UNNAMED_FIELD);
 }
 
 /**

@@ -1,6 +1,8 @@
 import {
+  Alert,
   Button,
   Checkbox,
+  Fieldset,
   MultiSelect,
   NumberInput,
   Group as Row,
@@ -14,7 +16,13 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import {
+  sendPlan,
+  type WeekdayName,
+  weekdaysToMask,
+} from '../../../../../src/modules/phishing/campaigns/campaigns.window.model.js';
 import { api, call } from '../../../api/client';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import { BackLink } from '../../../components/BackLink';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Loading } from '../../../components/Loading';
@@ -24,7 +32,7 @@ import { CoursePicker } from '../../campaigns/CoursePicker';
 import { GroupPicker, type PickedGroup } from '../../campaigns/GroupPicker';
 import { categoryLabel, difficultyLabel } from '../templates/template-format';
 import { type TemplateSummary, useTemplatePool } from './phishing-api';
-import { fromZonedInput, toZonedInput } from './zoned-time';
+import { formatPlanned, fromZonedInput, toZonedInput } from './zoned-time';
 
 const WEEKDAYS = [
   ['mon', 'Mon'],
@@ -73,7 +81,11 @@ interface Form {
   landing: string;
   remedial_on: string;
   remedial_course_keys: string[];
+  remedial_due_days: number;
   grace_hours: number;
+  sender_name: string;
+  sender_address: string;
+  sender_domain: string;
 }
 
 const EMPTY: Form = {
@@ -90,8 +102,56 @@ const EMPTY: Form = {
   landing: 'teach_on_click',
   remedial_on: 'click',
   remedial_course_keys: [],
+  remedial_due_days: 14,
   grace_hours: 72,
+  sender_name: '',
+  sender_address: '',
+  sender_domain: '',
 };
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Whether the window, weekdays and hours leave sending time in the next 24 hours, by the same
+ * plan the server's launch draws from (campaigns.window.model.ts); null while the window is incomplete.
+ */
+function nextDayPlan(form: Form, now: number) {
+  const startAt = Date.parse(fromZonedInput(form.window_start, form.time_zone) ?? '');
+  const endAt = Date.parse(fromZonedInput(form.window_end, form.time_zone) ?? '');
+  if (!Number.isFinite(startAt) || !Number.isFinite(endAt) || endAt <= startAt) return null;
+  if (form.hour_end <= form.hour_start) return null;
+  return sendPlan(
+    {
+      startAt,
+      endAt,
+      weekdays: weekdaysToMask(form.weekdays as WeekdayName[]),
+      hourStart: form.hour_start,
+      hourEnd: form.hour_end,
+      timeZone: form.time_zone,
+    },
+    now,
+  );
+}
+
+/** A warning under the hours when nothing could go out within a day of launching now. */
+function SendingTimeWarning({ form }: { form: Form }) {
+  const plan = nextDayPlan(form, Date.now());
+  if (!plan || plan.openNextDayMs > 0) return null;
+  return (
+    <Alert color="yellow" title="Nothing goes out in the next 24 hours" role="status">
+      {plan.firstAt === null ? (
+        'The window, weekdays and hours leave no sending time at all: no simulation could be sent.'
+      ) : (
+        <>
+          With these weekdays and hours, a launch now sends its first simulation on{' '}
+          <strong>{formatPlanned(new Date(plan.firstAt).toISOString(), form.time_zone).campaign}</strong>
+          {plan.firstAt - Date.now() > 48 * HOUR_MS ? ', more than two days from now' : ''}. Until then the
+          campaign shows as running with nothing delivered.
+        </>
+      )}
+    </Alert>
+  );
+}
 
 /** /a/:accountId/phishing/campaigns/new and …/:campaignId/edit — a phishing campaign's settings. */
 export function PhishingCampaignFormPage() {
@@ -102,6 +162,16 @@ export function PhishingCampaignFormPage() {
   const campaignId = param ? Number(param) : undefined;
   const [form, setForm] = useState<Form>(EMPTY);
   const pool = useTemplatePool(account.id);
+  const settings = useQuery({
+    queryKey: ['phishing-settings', account.id],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/settings', {
+          params: { path: { accountId: account.id } },
+          signal,
+        }),
+      ),
+  });
   const templateByKey = new Map((pool.data?.results ?? []).map((t) => [t.key, t]));
   const existing = useQuery({
     queryKey: ['phishing-campaign', account.id, campaignId],
@@ -130,7 +200,11 @@ export function PhishingCampaignFormPage() {
       landing: c.landing,
       remedial_on: c.remedial_on,
       remedial_course_keys: c.remedial_course_keys,
+      remedial_due_days: c.remedial_due_days,
       grace_hours: c.grace_hours,
+      sender_name: c.sender_name ?? '',
+      sender_address: c.sender_address ?? '',
+      sender_domain: c.sender_domain ?? '',
     });
   }, [existing.data]);
   const set =
@@ -153,7 +227,11 @@ export function PhishingCampaignFormPage() {
         landing: form.landing,
         remedial_on: form.remedial_on,
         remedial_course_keys: form.remedial_course_keys,
+        remedial_due_days: form.remedial_due_days,
         grace_hours: form.grace_hours,
+        sender_name: form.sender_name.trim() || null,
+        sender_address: form.sender_address.trim() || null,
+        sender_domain: form.sender_domain.trim() || null,
       };
       return campaignId === undefined
         ? call(
@@ -193,7 +271,11 @@ export function PhishingCampaignFormPage() {
         }}
       >
         <Stack maw={720}>
-          <ErrorAlert error={save.error} title="Could not save the campaign" />
+          <ErrorAlert
+            error={save.error}
+            title="Could not save the campaign"
+            fieldLabels={FORM_FIELDS.phishingCampaign.names}
+          />
           <TextInput
             label="Name"
             required
@@ -296,6 +378,44 @@ export function PhishingCampaignFormPage() {
               disabled={locked('hour_end')}
             />
           </Row>
+          <SendingTimeWarning form={form} />
+          <Fieldset legend="Sender" variant="unstyled">
+            <Stack gap="xs">
+              <Text size="xs" c="dimmed">
+                Left empty, each part is the account’s default (Phishing settings), else the template’s own
+                name and address and the domain {settings.data?.default_sender_domain ?? 'of PHISH_URL'}.
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <TextInput
+                  label="Sender name"
+                  placeholder={settings.data?.sender_name ?? 'The template’s'}
+                  maxLength={100}
+                  value={form.sender_name}
+                  onChange={(e) => set('sender_name')(e.currentTarget.value)}
+                  disabled={locked('sender_name')}
+                />
+                <TextInput
+                  label="Sender address"
+                  description="The part before the @"
+                  placeholder={settings.data?.sender_address ?? 'The template’s'}
+                  maxLength={64}
+                  rightSection={<Text size="sm">@</Text>}
+                  value={form.sender_address}
+                  onChange={(e) => set('sender_address')(e.currentTarget.value)}
+                  disabled={locked('sender_address')}
+                />
+                <TextInput
+                  label="Sender domain"
+                  description="e.g. mail.example.com"
+                  placeholder={settings.data?.sender_domain ?? settings.data?.default_sender_domain}
+                  maxLength={253}
+                  value={form.sender_domain}
+                  onChange={(e) => set('sender_domain')(e.currentTarget.value)}
+                  disabled={locked('sender_domain')}
+                />
+              </SimpleGrid>
+            </Stack>
+          </Fieldset>
           <Select
             label="Landing"
             data={[
@@ -322,6 +442,16 @@ export function PhishingCampaignFormPage() {
             value={form.remedial_on}
             onChange={(v) => set('remedial_on')(v ?? 'click')}
             disabled={locked('remedial_on')}
+          />
+          <NumberInput
+            label="Training due after (days)"
+            description="From the day a person fails; the training's reminders go out before it."
+            min={1}
+            max={365}
+            allowDecimal={false}
+            value={form.remedial_due_days}
+            onChange={(v) => set('remedial_due_days')(Number(v))}
+            disabled={locked('remedial_due_days')}
           />
           <NumberInput
             label="Grace period (hours)"

@@ -1,22 +1,25 @@
-import { Button, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconChartBar } from '@tabler/icons-react';
+import { Button, Code, Group as Row, SimpleGrid, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconChartBar, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../../api/client';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import { BackLink } from '../../../components/BackLink';
 import { ConfirmDelete } from '../../../components/ConfirmDelete';
 import { DateText } from '../../../components/DateText';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatNumber } from '../../../components/format';
+import { invalidateAccount } from '../../../components/invalidate';
 import { Loading } from '../../../components/Loading';
 import { NotFoundPage } from '../../../components/NotFoundPage';
 import { PageHeader } from '../../../components/PageHeader';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { accountPath, useAccount } from '../../../layout/account-context';
-import { percentOf } from '../results/results-format';
-import { type PhishingAction, phishingAction } from './phishing-api';
-import { formatInZone } from './zoned-time';
+import { failedByRuleText, phishProneText, reportRateText } from '../results/results-format';
+import { deletePhishingDraft, type PhishingAction, phishingAction } from './phishing-api';
+import { formatInZone, formatPlanned } from './zoned-time';
 
 const ACTIONS: { action: PhishingAction; label: string; confirm: string; color?: string }[] = [
   { action: 'schedule', label: 'Schedule', confirm: 'It launches by itself when its send window opens.' },
@@ -38,6 +41,61 @@ const ACTIONS: { action: PhishingAction; label: string; confirm: string; color?:
     confirm: 'It leaves the list of active work; nothing can change any more.',
   },
 ];
+
+/** A planned moment in the campaign's zone and, when the viewer's clock differs, in theirs. */
+export function PlannedMoment({ value, zone }: { value: string; zone: string }) {
+  const shown = formatPlanned(value, zone);
+  return (
+    <>
+      <time dateTime={value}>{shown.campaign}</time>
+      {shown.viewer && (
+        <Text size="xs" c="dimmed" component="span" display="block">
+          {shown.viewer}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/** What a launch now would do: how many people, and the first and last moment it could plan. */
+function LaunchPreview({ accountId, campaignId }: { accountId: number; campaignId: number }) {
+  const preview = useQuery({
+    queryKey: ['phishing-launch-preview', accountId, campaignId],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/campaigns/{campaignId}/launch-preview', {
+          params: { path: { accountId, campaignId } },
+          signal,
+        }),
+      ),
+    staleTime: 0,
+  });
+  if (preview.error) return <ErrorAlert error={preview.error} title="Could not work out the plan" />;
+  if (!preview.data) return <Text size="sm">Working out who gets what, and when…</Text>;
+  const p = preview.data;
+  return (
+    <Stack gap="xs" aria-label="Launch plan">
+      <Text size="sm">
+        <strong>{formatNumber(p.recipients)}</strong> {p.recipients === 1 ? 'person gets' : 'people get'} one
+        simulation each, at a random moment inside the send window, from <Code>{p.sender_domain}</Code>.
+      </Text>
+      {p.first_at && p.last_at ? (
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+          <Fact label="First send">
+            <PlannedMoment value={p.first_at} zone={p.time_zone} />
+          </Fact>
+          <Fact label="Last send">
+            <PlannedMoment value={p.last_at} zone={p.time_zone} />
+          </Fact>
+        </SimpleGrid>
+      ) : (
+        <Text size="sm" c="red">
+          The window has no sending time left.
+        </Text>
+      )}
+    </Stack>
+  );
+}
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -76,6 +134,8 @@ export function PhishingCampaignPage() {
     },
   });
   const [dialog, setDialog] = useState<PhishingAction | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const navigate = useNavigate();
   const launched = Boolean(campaign.data?.launched_at);
   // The rates come from the results summary (the same query the results page reads).
   const results = useQuery({
@@ -120,6 +180,16 @@ export function PhishingCampaignPage() {
                 {a.label}
               </Button>
             ))}
+            {c.allowed_actions.includes('delete') && (
+              <Button
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={16} aria-hidden />}
+                onClick={() => setDeleting(true)}
+              >
+                Delete draft
+              </Button>
+            )}
           </Row>
         }
       />
@@ -130,27 +200,64 @@ export function PhishingCampaignPage() {
         confirmLabel={open?.label ?? ''}
         confirmColor={open?.color ?? 'indigo'}
         onConfirm={() => (open ? step.mutateAsync(open.action) : Promise.resolve())}
+        fieldLabels={FORM_FIELDS.phishingCampaign.names}
       >
-        {open?.confirm}
+        <Stack gap="sm">
+          <Text size="sm">{open?.confirm}</Text>
+          {(dialog === 'launch' || dialog === 'schedule') && (
+            <LaunchPreview accountId={account.id} campaignId={c.id} />
+          )}
+        </Stack>
+      </ConfirmDelete>
+      <ConfirmDelete
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title="Delete the draft?"
+        confirmLabel="Delete draft"
+        onConfirm={async () => {
+          await deletePhishingDraft(account.id, c.id);
+          invalidateAccount(queryClient, account.id, 'phishing-campaigns', 'overview');
+          queryClient.removeQueries({ queryKey: ['phishing-campaign', account.id, c.id] });
+          notifications.show({ color: 'teal', message: `Deleted phishing campaign "${c.name}"` });
+          navigate(accountPath(account.id, 'phishing'), { replace: true });
+        }}
+      >
+        The draft <strong>{c.name}</strong> and its settings will be deleted. Nothing has been sent for it, so
+        no results are lost. This cannot be undone.
       </ConfirmDelete>
       <Stack>
-        <ErrorAlert error={step.error} title="Could not change the campaign" />
+        <ErrorAlert
+          error={step.error}
+          title="Could not change the campaign"
+          fieldLabels={FORM_FIELDS.phishingCampaign.names}
+        />
         {launched && (
           <Row justify="space-between" align="flex-end" gap="md">
             <Row gap="lg">
               {all && (
                 <>
-                  <Fact label="Phish-prone">
-                    {all.delivered > 0 ? percentOf(all.phish_prone_percent) : '—'}
-                  </Fact>
-                  <Fact label="Report rate">
-                    {all.delivered > 0 ? percentOf(100 * all.report_rate) : '—'}
-                  </Fact>
+                  <Fact label="Phish-prone">{phishProneText(all)}</Fact>
+                  {c.remedial_on !== 'click' && (
+                    <Fact label="Failed by this campaign’s rule">{failedByRuleText(all)}</Fact>
+                  )}
+                  <Fact label="Report rate">{reportRateText(all)}</Fact>
                 </>
               )}
               {f && (
                 <>
                   <Fact label="Recipients">{formatNumber(f.recipients)}</Fact>
+                  <Fact label="Sent / planned">
+                    {formatNumber(f.delivered + f.failed)} / {formatNumber(f.recipients)}
+                  </Fact>
+                  {c.status === 'running' && (
+                    <Fact label="Next send">
+                      {c.send_plan.next_at ? (
+                        <PlannedMoment value={c.send_plan.next_at} zone={c.time_zone} />
+                      ) : (
+                        'Nothing left to send'
+                      )}
+                    </Fact>
+                  )}
                   <Fact label="Delivered">{formatNumber(f.delivered)}</Fact>
                   <Fact label="Opened">{formatNumber(f.opened)}</Fact>
                   <Fact label="Clicked">{formatNumber(f.clicked)}</Fact>
@@ -181,10 +288,33 @@ export function PhishingCampaignPage() {
             {c.landing === 'teach_on_click' ? 'Teach on click' : 'Teach after the form'}
           </Fact>
           <Fact label="Remedial training">
-            {c.remedial_courses.map((r) => r.title ?? r.key).join(', ') || 'None'} (on {c.remedial_on})
+            {c.remedial_courses.map((r) => r.title ?? r.key).join(', ') || 'None'} (on {c.remedial_on}
+            {c.remedial_courses.length > 0 &&
+              `, due ${c.remedial_due_days} ${c.remedial_due_days === 1 ? 'day' : 'days'} after`}
+            )
           </Fact>
           <Fact label="Grace period">{c.grace_hours} hours</Fact>
-          <Fact label="Sender domain">{c.sender_domain ?? 'The host of PHISH_URL'}</Fact>
+          <Fact label={c.send_plan.estimate ? 'First possible send' : 'Planned sends'}>
+            {c.send_plan.first_at ? (
+              <>
+                <PlannedMoment value={c.send_plan.first_at} zone={c.time_zone} />
+                {!c.send_plan.estimate && c.send_plan.last_at && (
+                  <Text size="xs" c="dimmed">
+                    to {formatPlanned(c.send_plan.last_at, c.time_zone).campaign}
+                  </Text>
+                )}
+              </>
+            ) : (
+              '—'
+            )}
+          </Fact>
+          <Fact label="Sender">
+            {c.sender_name ?? 'Each template’s name'} &lt;{c.sender_address ?? 'template’s address'}@
+            {c.sender_domain ?? 'default domain'}&gt;
+            <Text size="xs" c="dimmed">
+              Unset parts use the account’s defaults (Phishing settings)
+            </Text>
+          </Fact>
           <Fact label="Launched">{c.launched_at ? <DateText value={c.launched_at} absolute /> : '—'}</Fact>
         </SimpleGrid>
       </Stack>

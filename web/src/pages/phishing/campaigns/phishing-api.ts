@@ -37,3 +37,12 @@ export function phishingAction(accountId: number, campaignId: number, action: Ph
       return call(api.POST('/accounts/{accountId}/phishing/campaigns/{campaignId}/archive', params));
   }
 }
+
+/** Deletes a draft (the server answers 409 for any other status: it has been sent or may be). */
+export function deletePhishingDraft(accountId: number, campaignId: number) {
+  return call(
+    api.DELETE('/accounts/{accountId}/phishing/campaigns/{campaignId}', {
+      params: { path: { accountId, campaignId } },
+    }),
+  );
+}

@@ -60,3 +60,30 @@ export function formatInZone(iso: string, zone: string): string {
     timeStyle: 'short',
   }).format(new Date(iso));
 }
+
+/** The viewer's own time zone (the browser's). */
+export function viewerZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * "Mon, 7 Jan 2030, 09:00 (Europe/Berlin)" and, when the viewer's clock shows another time,
+ * "08:00 your time (UTC)": a planned moment as the campaign means it and as the reader lives it.
+ */
+export function formatPlanned(iso: string, zone: string): { campaign: string; viewer: string | null } {
+  const options: Intl.DateTimeFormatOptions = {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  };
+  const at = new Date(iso);
+  const campaign = `${new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone }).format(at)} (${zone})`;
+  const mine = viewerZone();
+  const inMine = new Intl.DateTimeFormat(undefined, { ...options, timeZone: mine }).format(at);
+  const inCampaign = new Intl.DateTimeFormat(undefined, { ...options, timeZone: zone }).format(at);
+  return { campaign, viewer: inMine === inCampaign ? null : `${inMine} your time (${mine})` };
+}

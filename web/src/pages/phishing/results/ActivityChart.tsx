@@ -17,9 +17,14 @@ const PAD = { left: 0, right: 0, top: 8, bottom: 8 };
 const hourFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: 'numeric' });
 const dayFormat = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
 
+/** Up to this many hours (or days), each is a group of bars; past it, lines. */
+const BARS_UP_TO = 12;
+
 /**
- * People reaching each step per hour (or day) as lines: a plain SVG, scaled to its box, with a
- * text summary for screen readers. Hours without activity are zeros between the rows the API gives.
+ * People reaching each step per hour (or day): a plain SVG, scaled to its box, with a text
+ * summary for screen readers. Hours without activity are zeros between the rows the API gives.
+ * A few buckets are grouped bars (a campaign whose activity fell in one hour is one visible group,
+ * where a one-point line would draw nothing); many are lines.
  */
 export function ActivityChart({ activity }: { activity: Activity }) {
   const step = activity.bucket === 'day' ? 86_400_000 : 3_600_000;
@@ -35,9 +40,13 @@ export function ActivityChart({ activity }: { activity: Activity }) {
     });
   }
   const max = Math.max(1, ...points.flatMap((p) => Object.values(p.values)));
+  const bars = points.length <= BARS_UP_TO;
   const x = (i: number) =>
     PAD.left + (points.length <= 1 ? 0 : (i / (points.length - 1)) * (W - PAD.left - PAD.right));
   const y = (v: number) => PAD.top + (1 - v / max) * (H - PAD.top - PAD.bottom);
+  // Bars: each bucket a slot of the width, its series side by side in the middle 70 % of it.
+  const slot = (W - PAD.left - PAD.right) / Math.max(1, points.length);
+  const barWidth = Math.min(48, (slot * 0.7) / SERIES.length);
   const format = activity.bucket === 'day' ? dayFormat : hourFormat;
   const totals = Object.fromEntries(
     SERIES.map((s) => [s.key, points.reduce((sum, p) => sum + (p.values[s.key] ?? 0), 0)]),
@@ -56,7 +65,14 @@ export function ActivityChart({ activity }: { activity: Activity }) {
         <Row gap="md" aria-hidden>
           {SERIES.map((s) => (
             <Row key={s.key} gap={4} wrap="nowrap">
-              <span style={{ width: 12, height: 3, background: s.color, display: 'inline-block' }} />
+              <span
+                style={{
+                  width: bars ? 10 : 12,
+                  height: bars ? 10 : 3,
+                  background: s.color,
+                  display: 'inline-block',
+                }}
+              />
               <Text size="xs">{s.label}</Text>
             </Row>
           ))}
@@ -105,21 +121,39 @@ export function ActivityChart({ activity }: { activity: Activity }) {
                 vectorEffect="non-scaling-stroke"
               />
             ))}
-            {SERIES.map((s) => (
-              <polyline
-                key={s.key}
-                fill="none"
-                stroke={s.color}
-                strokeWidth={2}
-                strokeLinejoin="round"
-                vectorEffect="non-scaling-stroke"
-                points={points
-                  .map((p, i) => `${x(i).toFixed(1)},${y(p.values[s.key] ?? 0).toFixed(1)}`)
-                  .join(' ')}
-              />
-            ))}
+            {bars
+              ? points.flatMap((p, i) =>
+                  SERIES.map((s, j) => {
+                    const v = p.values[s.key] ?? 0;
+                    const left = PAD.left + i * slot + (slot - barWidth * SERIES.length) / 2 + j * barWidth;
+                    return (
+                      <rect
+                        key={`${p.at}-${s.key}`}
+                        data-series={s.key}
+                        x={left + barWidth * 0.1}
+                        width={barWidth * 0.8}
+                        y={y(v)}
+                        height={Math.max(0, y(0) - y(v))}
+                        fill={s.color}
+                      />
+                    );
+                  }),
+                )
+              : SERIES.map((s) => (
+                  <polyline
+                    key={s.key}
+                    fill="none"
+                    stroke={s.color}
+                    strokeWidth={2}
+                    strokeLinejoin="round"
+                    vectorEffect="non-scaling-stroke"
+                    points={points
+                      .map((p, i) => `${x(i).toFixed(1)},${y(p.values[s.key] ?? 0).toFixed(1)}`)
+                      .join(' ')}
+                  />
+                ))}
           </svg>
-          <Row justify="space-between" mt={4} aria-hidden>
+          <Row justify={bars && points.length === 1 ? 'center' : 'space-between'} mt={4} aria-hidden>
             {ticks.map((i) => (
               <Text key={i} size="xs" c="dimmed">
                 {format.format((points[i] as { at: number }).at)}

@@ -15,7 +15,15 @@ import { baseTableProps, WIDE_ONLY } from '../../../components/table';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { ActivityChart } from './ActivityChart';
 import { RecipientsTable } from './RecipientsTable';
-import { countText, durationText, percentOf, shareText } from './results-format';
+import {
+  countText,
+  durationText,
+  FAILING_RULE_TEXT,
+  failedByRuleText,
+  phishProneText,
+  reportRateText,
+  shareText,
+} from './results-format';
 
 type Summary = components['schemas']['PhishingResultsSummary'];
 type Figures = components['schemas']['PhishingFigures'];
@@ -83,7 +91,18 @@ function Funnel({ figures }: { figures: Figures }) {
   );
 }
 
-function BreakdownTable({ title, rows, label }: { title: string; rows: Breakdown[]; label: string }) {
+function BreakdownTable({
+  title,
+  rows,
+  label,
+  byRule,
+}: {
+  title: string;
+  rows: Breakdown[];
+  label: string;
+  /** The campaign fails people by a rule other than phish-prone's: show that share too. */
+  byRule: boolean;
+}) {
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
@@ -124,13 +143,24 @@ function BreakdownTable({ title, rows, label }: { title: string; rows: Breakdown
             accessor: 'phish_prone_percent',
             title: 'Phish-prone',
             textAlign: 'right',
-            render: (r) => percentOf(r.phish_prone_percent),
+            render: (r) => phishProneText(r),
           },
+          ...(byRule
+            ? [
+                {
+                  accessor: 'failed_by_rule_percent',
+                  title: 'Failed by rule',
+                  textAlign: 'right' as const,
+                  render: (r: Breakdown) => failedByRuleText(r),
+                  visibleMediaQuery: WIDE_ONLY,
+                },
+              ]
+            : []),
           {
             accessor: 'report_rate',
             title: 'Reported',
             textAlign: 'right',
-            render: (r) => percentOf(100 * r.report_rate),
+            render: (r) => reportRateText(r),
           },
         ]}
       />
@@ -160,6 +190,9 @@ export function CampaignResultsPage() {
   if (!summary.data) return <NotFoundPage thing="campaign" back={back} error={summary.error} />;
   const s: Summary = summary.data;
   const f = s.all;
+  // Phish-prone is the same for every campaign (clicked or submitted); a campaign that fails
+  // people only on submitting the form has a second figure of its own, shown beside it.
+  const byRule = s.campaign.remedial_on !== 'click';
 
   return (
     <>
@@ -180,17 +213,20 @@ export function CampaignResultsPage() {
       />
       <Stack gap="xl">
         <PageSection title="Figures" gap="md">
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} component="dl" m={0} spacing="sm">
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: byRule ? 7 : 6 }} component="dl" m={0} spacing="sm">
             <Stat
               label="Phish-prone"
-              value={percentOf(f.phish_prone_percent)}
+              value={phishProneText(f)}
               hint={`${countText(f.phished)} clicked or submitted`}
             />
-            <Stat
-              label="Report rate"
-              value={percentOf(100 * f.report_rate)}
-              hint={`${countText(f.reported)} reported`}
-            />
+            {byRule && (
+              <Stat
+                label="Failed by this campaign’s rule"
+                value={failedByRuleText(f)}
+                hint={`${countText(f.failed_by_rule)} by ${FAILING_RULE_TEXT[s.campaign.remedial_on]}`}
+              />
+            )}
+            <Stat label="Report rate" value={reportRateText(f)} hint={`${countText(f.reported)} reported`} />
             <Stat
               label="Median time to click"
               value={durationText(f.median_seconds_to_click)}
@@ -222,8 +258,8 @@ export function CampaignResultsPage() {
           </Grid>
         </PageSection>
         <PageSection title="Breakdown" gap="md">
-          <BreakdownTable title="By group" label="Group" rows={s.groups} />
-          <BreakdownTable title="By template" label="Template" rows={s.templates} />
+          <BreakdownTable title="By group" label="Group" rows={s.groups} byRule={byRule} />
+          <BreakdownTable title="By template" label="Template" rows={s.templates} byRule={byRule} />
         </PageSection>
         <RecipientsTable accountId={account.id} summary={s} />
       </Stack>

@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group as Row, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group as Row, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -155,16 +155,19 @@ export function RecipientsTable({ accountId, summary }: RecipientsTableProps) {
                   {fullName(r)}
                 </Text>
               ) : (
-                <span>
-                  <button
-                    type="button"
-                    aria-expanded={expanded.includes(r.id)}
-                    aria-label={`Events of ${fullName(r)}`}
-                    style={{ all: 'unset', cursor: 'pointer', fontWeight: 500 }}
-                  >
-                    {r.employee.last_name}, {r.employee.first_name}
-                  </button>
-                </span>
+                // Looks and works like a link: in the tab order, Enter or Space opens the timeline
+                // (the click reaches the row, which expands; the row's own click does the same).
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  fw={500}
+                  ta="left"
+                  aria-expanded={expanded.includes(r.id)}
+                  aria-label={`Events of ${fullName(r)}`}
+                >
+                  {r.employee.last_name}, {r.employee.first_name}
+                </Anchor>
               ),
           },
           {
@@ -182,7 +185,22 @@ export function RecipientsTable({ accountId, summary }: RecipientsTableProps) {
           {
             accessor: 'status',
             title: 'Status',
-            render: (r) => <RecipientStatus status={r.status} reported={r.reported_at !== null} />,
+            render: (r) => (
+              <Stack gap={2}>
+                <RecipientStatus status={r.status} reported={r.reported_at !== null} />
+                {r.status === 'scheduled' && (
+                  <Text size="xs" c="dimmed">
+                    <time dateTime={r.planned_at}>planned {formatDateTime(r.planned_at)}</time>
+                  </Text>
+                )}
+              </Stack>
+            ),
+          },
+          {
+            accessor: 'planned_at',
+            title: 'Planned',
+            render: (r) => <time dateTime={r.planned_at}>{formatDateTime(r.planned_at)}</time>,
+            visibleMediaQuery: WIDE_ONLY,
           },
           {
             accessor: 'sent_at',
@@ -247,6 +265,11 @@ function Timeline({
       <Text size="sm" fw={600}>
         Events of {fullName(recipient)}
       </Text>
+      <Text size="sm">
+        {recipient.sent_at ? 'Planned for ' : 'Goes out '}
+        <time dateTime={recipient.planned_at}>{formatDateTime(recipient.planned_at)}</time>
+        {recipient.sent_at ? '' : ' (planned)'}
+      </Text>
       {events.data.events.length === 0 && (
         <Text size="sm" c="dimmed">
           Nothing has happened yet.
@@ -270,14 +293,17 @@ function Timeline({
                   Reclassified
                 </Badge>
               )}
-              <Button
-                size="compact-xs"
-                variant="subtle"
-                onClick={() => setReclassifying(e)}
-                aria-label={`Reclassify ${EVENT_LABELS[e.kind] ?? e.kind}, ${formatDateTime(e.occurred_at)}`}
-              >
-                Reclassify
-              </Button>
+              {/* Only a person's steps can be reclassified: delivery and training assigned are records of the system's own. */}
+              {e.reclassifiable && (
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() => setReclassifying(e)}
+                  aria-label={`Reclassify ${EVENT_LABELS[e.kind] ?? e.kind}, ${formatDateTime(e.occurred_at)}`}
+                >
+                  Reclassify
+                </Button>
+              )}
             </Row>
             <Text size="xs" c="dimmed">
               {e.reason_text}

@@ -2,6 +2,7 @@ import { Button, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/cor
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, call } from '../../../api/client';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import type { components } from '../../../api/generated/admin-api';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { formatDateTime } from '../../../components/format';
@@ -93,7 +94,11 @@ export function ReclassifyDialog({ accountId, campaignId, event, onClose }: Recl
               onChange={(e) => setReason(e.currentTarget.value)}
               data-autofocus
             />
-            <ErrorAlert error={save.error} title="Could not reclassify the event" />
+            <ErrorAlert
+              error={save.error}
+              title="Could not reclassify the event"
+              fieldLabels={FORM_FIELDS.reclassify.names}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
                 Cancel

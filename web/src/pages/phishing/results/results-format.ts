@@ -5,6 +5,28 @@ export function percentOf(value: number): string {
   return `${value.toLocaleString(undefined, { maximumFractionDigits: 1 })} %`;
 }
 
+/**
+ * Phish-prone as every page shows it (the results page, its breakdowns, the campaign page):
+ * the server's percent (people who clicked or submitted ÷ people delivered), or "—" while
+ * nothing has been delivered, when nobody can have fallen for anything yet.
+ */
+export function phishProneText(figures: { delivered: number; phish_prone_percent: number }): string {
+  return figures.delivered > 0 ? percentOf(figures.phish_prone_percent) : '—';
+}
+
+/** "Failed by this campaign's rule" (failed_by_rule ÷ delivered), or "—" while nothing has been delivered. */
+export function failedByRuleText(figures: { delivered: number; failed_by_rule_percent: number }): string {
+  return figures.delivered > 0 ? percentOf(figures.failed_by_rule_percent) : '—';
+}
+
+/** The report rate (reported ÷ delivered, 0 to 1) as a percent, or "—" while nothing has been delivered. */
+export function reportRateText(figures: { delivered: number; report_rate: number }): string {
+  return figures.delivered > 0 ? percentOf(100 * figures.report_rate) : '—';
+}
+
+/** The campaign's own failing rule in words, for "failed by this campaign's rule". */
+export const FAILING_RULE_TEXT = { click: 'clicking the link', submit: 'submitting the form' } as const;
+
 /** A share of a whole as a percent text; "—" when the whole is 0. */
 export function shareText(part: number, whole: number): string {
   return whole > 0 ? percentOf((100 * part) / whole) : '—';

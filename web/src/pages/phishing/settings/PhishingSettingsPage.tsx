@@ -1,9 +1,11 @@
-import { Card, Code, List, Stack, Text, Textarea } from '@mantine/core';
+import { Card, Code, List, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, api, call } from '../../../api/client';
+import { FORM_FIELDS } from '../../../api/form-fields';
+import type { components } from '../../../api/generated/admin-api';
 import { BackLink } from '../../../components/BackLink';
 import { DateText } from '../../../components/DateText';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -39,12 +41,12 @@ export function PhishingSettingsPage() {
       <PageHeader
         title="Phishing settings"
         above={back}
-        description="How simulations tell a person from the security products that scan mail."
+        description="Who simulations come from, and how they tell a person from the security products that scan mail."
       />
       {settings.isPending ? (
         <Loading />
       ) : settings.data ? (
-        <SettingsForm networks={settings.data.scanner_networks} updatedAt={settings.data.updated_at} />
+        <SettingsForm settings={settings.data} />
       ) : (
         <ErrorAlert error={settings.error} title="Could not load the settings" />
       )}
@@ -52,11 +54,34 @@ export function PhishingSettingsPage() {
   );
 }
 
-function SettingsForm({ networks, updatedAt }: { networks: string[]; updatedAt: string | null }) {
+type Settings = components['schemas']['PhishingSettings'];
+
+/** The server's message for one field of the form, if it refused it. */
+function fieldError(error: unknown, field: string): string | undefined {
+  if (!(error instanceof ApiError) || !error.details) return undefined;
+  const messages = (error.details as Record<string, unknown>)[field];
+  return messages === undefined
+    ? undefined
+    : Array.isArray(messages)
+      ? messages.join('; ')
+      : String(messages);
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
   const account = useAccount();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [text, setText] = useState(networks.join('\n'));
+  const updatedAt = settings.updated_at;
+  const [text, setText] = useState(settings.scanner_networks.join('\n'));
+  const [sender, setSender] = useState({
+    sender_name: settings.sender_name ?? '',
+    sender_address: settings.sender_address ?? '',
+    sender_domain: settings.sender_domain ?? '',
+  });
+  const setPart = (key: keyof typeof sender) => (e: React.ChangeEvent<HTMLInputElement>) => {
+    const value = e.currentTarget.value;
+    setSender((s) => ({ ...s, [key]: value }));
+  };
   const [sent, setSent] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: () => {
@@ -65,20 +90,26 @@ function SettingsForm({ networks, updatedAt }: { networks: string[]; updatedAt: 
       return call(
         api.PUT('/accounts/{accountId}/phishing/settings', {
           params: { path: { accountId: account.id } },
-          body: { scanner_networks: lines },
+          body: {
+            scanner_networks: lines,
+            sender_name: sender.sender_name.trim() || null,
+            sender_address: sender.sender_address.trim() || null,
+            sender_domain: sender.sender_domain.trim() || null,
+          },
         }),
       );
     },
     onSuccess: (saved) => {
       queryClient.setQueryData(['phishing-settings', account.id], saved);
       setText(saved.scanner_networks.join('\n'));
-      notifications.show({ color: 'teal', message: 'Saved the scanner networks' });
+      notifications.show({ color: 'teal', message: 'Saved the phishing settings' });
     },
   });
   const problems = lineErrors(save.error, sent);
 
   return (
     <SaveForm
+      fieldLabels={FORM_FIELDS.phishingSettings.names}
       save={save}
       fields={Object.keys((save.error instanceof ApiError && save.error.details) || {})}
       errorTitle="Could not save the settings"
@@ -86,6 +117,49 @@ function SettingsForm({ networks, updatedAt }: { networks: string[]; updatedAt: 
       submitLabel="Save settings"
       maw={760}
     >
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <Text fw={600}>Default sender</Text>
+          <Text size="sm" c="dimmed">
+            Campaigns send from this unless they choose their own. Left empty: each template’s own name and
+            address, at <Code>{settings.default_sender_domain}</Code> (the host simulations’ links point to).
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <TextInput
+              label="Sender name"
+              placeholder="The template’s"
+              maxLength={100}
+              value={sender.sender_name}
+              onChange={setPart('sender_name')}
+              error={fieldError(save.error, 'sender_name')}
+            />
+            <TextInput
+              label="Sender address"
+              description="The part before the @"
+              placeholder="The template’s"
+              maxLength={64}
+              rightSection={<Text size="sm">@</Text>}
+              value={sender.sender_address}
+              onChange={setPart('sender_address')}
+              error={fieldError(save.error, 'sender_address')}
+            />
+            <TextInput
+              label="Sender domain"
+              description="e.g. mail.example.com"
+              placeholder={settings.default_sender_domain}
+              maxLength={253}
+              value={sender.sender_domain}
+              onChange={setPart('sender_domain')}
+              error={fieldError(save.error, 'sender_domain')}
+            />
+          </SimpleGrid>
+          <Text size="xs" c="dimmed">
+            {settings.local_sender_allowed
+              ? 'This server lets a sender domain be an IP address or localhost (for trying Vigil on one machine).'
+              : 'A sender domain must be a public domain name: an IP address or localhost is refused unless the operator sets PHISHING_ALLOW_LOCAL_SENDER.'}
+          </Text>
+        </Stack>
+      </Card>
       <Card withBorder padding="lg">
         <Stack gap="sm">
           <Textarea

@@ -18,6 +18,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../../api/client';
+import { fieldName, UNNAMED_FIELD } from '../../../api/field-names';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import { useLimits } from '../../../api/limits';
 import { BackLink } from '../../../components/BackLink';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -148,6 +150,7 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
           <SaveForm
             save={save}
             fields={shown}
+            fieldLabels={FORM_FIELDS.template.names}
             errorTitle="Could not save the template"
             onCancel={() => navigate(-1)}
             submitLabel={template ? 'Save changes' : 'Create template'}
@@ -228,7 +231,11 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
         <Grid.Col span={{ base: 12, lg: 6 }}>
           <Box pos={{ base: 'static', lg: 'sticky' }} top={16}>
             <PageSection title="Live preview">
-              <ErrorAlert error={preview.error} title="Could not render the preview" />
+              <ErrorAlert
+                error={preview.error}
+                title="Could not render the preview"
+                fieldLabels={FORM_FIELDS.template.names}
+              />
               <PreviewProblems errors={live} />
               <TemplatePreviewPanel
                 preview={preview.data}
@@ -243,31 +250,9 @@ function TemplateForm({ template, back }: { template: PhishingTemplate | null; b
   );
 }
 
-const FIELD_LABELS: Record<string, string> = {
-  name: 'Name',
-  summary: 'Summary',
-  subject: 'Subject',
-  sender_name: 'Sender name',
-  sender_address: 'Sender address',
-  html: 'HTML body',
-  text: 'Text body',
-  landing_html: 'Landing page HTML',
-  difficulty: 'Difficulty',
-  category: 'Category',
-  language: 'Language',
-  red_flags: 'Red flags',
-};
-const FLAG_FIELDS: Record<string, string> = {
-  text: 'why it is suspicious',
-  part: 'points at',
-  quote: 'quote',
-};
-
 /** A field of the API as the form names it: `red_flags[1].quote` → "Red flag 2, quote". */
 function fieldLabel(field: string): string {
-  const flag = /^red_flags\[(\d+)\]\.(\w+)$/.exec(field);
-  if (flag) return `Red flag ${Number(flag[1]) + 1}, ${FLAG_FIELDS[flag[2] ?? ''] ?? flag[2]}`;
-  return FIELD_LABELS[field] ?? field;
+  return fieldName(FORM_FIELDS.template.names, field) ?? UNNAMED_FIELD;
 }
 
 /** What the live check finds, in one list beside the preview (each also shows on its input). */

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../../api/client';
+import { FORM_FIELDS } from '../../../api/form-fields';
 import { BackLink } from '../../../components/BackLink';
 import { EditDeleteButtons } from '../../../components/EditDeleteButtons';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -79,7 +80,11 @@ export function TemplatePage() {
         }
       />
       <Stack gap="lg">
-        <ErrorAlert error={clone.error} title="Could not clone the template" />
+        <ErrorAlert
+          error={clone.error}
+          title="Could not clone the template"
+          fieldLabels={FORM_FIELDS.templateClone.names}
+        />
         <Card withBorder padding="lg">
           <Stack gap="sm">
             <TemplateBadges difficulty={t.difficulty} category={t.category} source={t.source} />
@@ -114,7 +119,11 @@ export function TemplatePage() {
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
             <PageSection title="Preview">
-              <ErrorAlert error={preview.error} title="Could not render the preview" />
+              <ErrorAlert
+                error={preview.error}
+                title="Could not render the preview"
+                fieldLabels={FORM_FIELDS.template.names}
+              />
               <Text size="sm" c="dimmed">
                 As Alex Morgan, a sample employee, would receive it. Links and forms do nothing here.
               </Text>
