@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../src/errors.js';
+import type { ErrorCode } from '../src/core/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 

@@ -44,10 +44,10 @@ describe('the test files the PostgreSQL run can leave to npm test', () => {
   it('in this repository, include a pure unit test and none that opens a database', () => {
     const root = resolve(import.meta.dirname, '..');
     const independent = filesIndependentOfTheDialect(root, ['src', 'test'], ['test/browser']);
-    expect(independent).toContain('src/auth/permissions.test.ts');
+    expect(independent).toContain('src/core/auth/permissions.test.ts');
     for (const file of [
       'test/faults.test.ts',
-      'src/modules/groups/groups.test.ts',
+      'src/modules/directory/groups/groups.test.ts',
       'test/dialect-files.test.ts',
     ])
       expect(independent).not.toContain(file);

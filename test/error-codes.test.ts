@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ErrorCode } from '../src/errors.js';
+import type { ErrorCode } from '../src/core/errors.js';
 import { ADMIN_PASSWORD, adminSender, anonymousClient, signInAs } from './helpers/admin.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';

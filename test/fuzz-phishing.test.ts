@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../src/errors.js';
+import { ERRORS, type ErrorCode } from '../src/core/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { makeKey } from './helpers/factories.js';
 import { insertPhishingCampaign, type PhishingFixture } from './helpers/phishing-fixtures.js';

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAdmin } from '../src/modules/access/admins/admins.service.js';
+import { ADMIN_PASSWORD } from './helpers/admin.js';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
 import { dialectUnderTest } from './helpers/database.js';
 import { client, makeKey } from './helpers/factories.js';
@@ -13,6 +15,14 @@ import {
   type Payload,
   reportedMailAttacks,
 } from './helpers/hostile-payloads.js';
+import {
+  builtIn,
+  learnerClient,
+  makeEnrollment,
+  quizForm,
+  readAllLessons,
+  setQuizRules,
+} from './helpers/learner.js';
 import { makeScimToken, scimClient } from './helpers/scim.js';
 import { type ServerProcess, startServer } from './helpers/server-process.js';
 
@@ -40,6 +50,11 @@ let scimToken: string;
 let scimUserId: string;
 let scimGroupId: string;
 let csrf: Record<string, string>;
+/** An account administrator's session on the server (cookie and CSRF token), and their account. */
+let tenant: Record<string, string>;
+let tenantAccount: number;
+/** A real learner's quiz whose only attempt is used: whatever is posted to it records nothing. */
+let usedQuiz: string;
 
 const TOKEN = () => randomBytes(24).toString('base64url');
 
@@ -73,8 +88,40 @@ beforeAll(async () => {
       .join('; '),
     'x-csrf-token': ((await anonymous.json()) as { csrf_token: string }).csrf_token,
   };
+  // An account administrator of the key's account, signed in to the server: what a tenant can send.
+  tenantAccount = made.accountId;
+  const email = `hostile-admin-${Date.now()}@example.com`;
+  await createAdmin(t.app.db, {
+    email,
+    password: ADMIN_PASSWORD,
+    role: 'account_admin',
+    accountId: tenantAccount,
+  });
+  const signedIn = await fetch(`${server.baseUrl}/admin/api/session`, {
+    method: 'POST',
+    headers: { ...csrf, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: ADMIN_PASSWORD }),
+  });
+  expect(signedIn.status).toBe(200);
+  const cookies = new Map(
+    csrf.cookie?.split('; ').map((c) => [c.slice(0, c.indexOf('=')), c] as [string, string]),
+  );
+  for (const c of signedIn.headers.getSetCookie()) {
+    const pair = c.split(';')[0] as string;
+    cookies.set(pair.slice(0, pair.indexOf('=')), pair);
+  }
+  tenant = {
+    cookie: [...cookies.values()].join('; '),
+    'x-csrf-token': ((await signedIn.json()) as { csrf_token: string }).csrf_token,
+  };
   // The learner pages make their link secret at first use: made now, it is no write of the suite's.
   await fetch(`${server.baseUrl}/learn/${TOKEN()}`);
+  const learner = await makeEnrollment(t.app.db, { courseKeys: ['phishing'] });
+  await setQuizRules(t.app.db, learner.accountId, 'phishing', { max_attempts: 1 });
+  await readAllLessons(t.app, learner.path, builtIn('phishing'));
+  usedQuiz = `${learner.path}/courses/phishing/quiz`;
+  const only = await learnerClient(t.app).post(usedQuiz, quizForm(builtIn('phishing'), 4));
+  expect(only.statusCode).toBe(303);
   watch = await startHealthWatch(server.baseUrl);
   before = await tableCounts(t.app.db, dialectUnderTest);
 }, 120_000);
@@ -297,6 +344,25 @@ describe('hostile input, sent to the built server', () => {
     );
   });
 
+  it('records no quiz attempt past the allowance at a real link, whatever is posted, at once or not', async () => {
+    const right = {
+      kind: 'every answer right',
+      contentType: 'application/x-www-form-urlencoded',
+      body: Buffer.from(new URLSearchParams(quizForm(builtIn('phishing'))).toString()),
+    };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send('POST', usedQuiz, right)));
+    for (const answer of answers) {
+      expect(answer.status).toBe(409);
+      expect(answer.text).toContain('No attempts left');
+    }
+    await fc.assert(
+      fc.asyncProperty(hostilePayloads, async (payload) => {
+        expectClearError(await send('POST', usedQuiz, payload), ['page'], `used quiz ← ${payload.kind}`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it('answers fast-check’s paths and queries to the public pages with a page or a clear error', async () => {
     const pages = ['/v/', '/t/', '/learn/', '/admin/api/invitations/', '/admin/setup/', '/v/x/learn?'];
     await fc.assert(
@@ -361,6 +427,66 @@ describe('hostile input, sent to the built server', () => {
         url,
       );
     }
+  });
+
+  it('refuses a tenant’s hostile logos and display names with a clear error, storing nothing', async () => {
+    const logo = `/admin/api/accounts/${tenantAccount}/settings/logo`;
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>',
+    );
+    const cases: [string, Payload][] = [
+      ['SVG as PNG', { kind: 'svg', contentType: 'image/png', body: svg }],
+      ['SVG as SVG', { kind: 'svg', contentType: 'image/svg+xml', body: svg }],
+      [
+        'HTML as JPEG',
+        { kind: 'html', contentType: 'image/jpeg', body: Buffer.from('<html><script>alert(1)</script>') },
+      ],
+      [
+        'a PNG signature alone',
+        { kind: 'png', contentType: 'image/png', body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+      ],
+      ['nothing', { kind: 'empty', contentType: 'image/webp', body: Buffer.alloc(0) }],
+      ['a GIF', { kind: 'gif', contentType: 'image/webp', body: Buffer.from('GIF89a\x01\x00\x01\x00') }],
+      ['300 KiB', { kind: 'big', contentType: 'image/png', body: Buffer.alloc(300 * 1024, 0x89) }],
+      [
+        'a form',
+        { kind: 'form', contentType: 'multipart/form-data; boundary=x', body: Buffer.from('--x--') },
+      ],
+    ];
+    for (const [what, payload] of cases) {
+      expectClearError(await send('PUT', logo, payload, tenant), ['contract'], what);
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('image/png', 'image/jpeg', 'image/webp'),
+        fc.uint8Array({ maxLength: 4096 }),
+        async (type, bytes) => {
+          const answer = await send(
+            'PUT',
+            logo,
+            { kind: 'bytes', contentType: type, body: Buffer.from(bytes) },
+            tenant,
+          );
+          expectClearError(answer, ['contract'], `${bytes.length} random bytes as ${type}`);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    const settings = `/admin/api/accounts/${tenantAccount}/settings`;
+    for (const name of ['x'.repeat(151), 'two\nlines', 'bell\u0007', 42]) {
+      const body = Buffer.from(JSON.stringify({ display_name: name }));
+      expectClearError(
+        await send('PATCH', settings, { kind: 'name', contentType: 'application/json', body }, tenant),
+        ['contract'],
+        String(name).slice(0, 20),
+      );
+    }
+    const huge = Buffer.from(JSON.stringify({ display_name: 'x'.repeat(64 * 1024) }));
+    expectClearError(
+      await send('PATCH', settings, { kind: 'huge', contentType: 'application/json', body: huge }, tenant),
+      ['contract'],
+      'a 64 KiB name',
+    );
   });
 
   it('limits guessing the metrics token with the failed authentications', async () => {

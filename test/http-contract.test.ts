@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../src/errors.js';
+import { ERRORS, type ErrorCode } from '../src/core/errors.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { TEST_REDIS_URL } from './helpers/database.js';
 import { coded } from './helpers/errors.js';
@@ -570,6 +570,7 @@ describe('unexpected failures', () => {
     for (const table of [
       'messages',
       'campaign_reminders',
+      'quiz_attempts',
       'enrollment_courses',
       'enrollments',
       'campaign_courses',

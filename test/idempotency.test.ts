@@ -4,7 +4,7 @@ import {
   IDEMPOTENCY_TTL_MS,
   requestFingerprint,
   startIdempotentRequest,
-} from '../src/modules/idempotency/idempotency.service.js';
+} from '../src/modules/integrations/idempotency/idempotency.service.js';
 import { runScheduledWork } from '../src/workers/scheduler.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';

@@ -8,6 +8,7 @@ import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phis
 import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
+import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
 import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishing-rows.js';
@@ -31,6 +32,7 @@ const ROWS = [
   ...customerRows,
   ...customerPhishingReportRows,
   ...adminAccessRows,
+  ...adminSettingsRows,
   ...adminDataRows,
   ...adminContentRows,
   ...adminCampaignRows,

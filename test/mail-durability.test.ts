@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/database.js';
+import type { Db } from '../src/core/db/database.js';
 import { testEnv } from './helpers/app.js';
 import { createTestDatabase, dialectUnderTest, openMigrated, type TestDatabase } from './helpers/database.js';
 import { type ActiveCampaign, makeAccountRow, makeActiveCampaign } from './helpers/mail-fixtures.js';
@@ -137,7 +137,7 @@ describe('killing the server while a campaign’s mail is being sent', () => {
     // Recorded before the final ".": what went out, and when it was handed over.
     expect(cutOff.handed_over_at).toEqual(expect.any(Number));
     expect(cutOff.transport).toBe('smtp');
-    expect(cutOff.subject).toBe('Your security training: Kill test');
+    expect(cutOff.subject).toBe('Your security training: Spotting phishing');
 
     const second = await start(env);
     await waitUntilAllSent(campaign.campaignId, PEOPLE, second, deadline);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, describeDatabase } from '../src/db/database.js';
+import { type Db, describeDatabase } from '../src/core/db/database.js';
 import { testEnv } from './helpers/app.js';
 import { createTestDatabase, openMigrated, type TestDatabase } from './helpers/database.js';
 import { campaignMessages, makeAccountRow, makeActiveCampaign } from './helpers/mail-fixtures.js';

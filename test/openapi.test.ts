@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../src/errors.js';
-import { CUSTOMER_API_CODES } from '../src/http/error-responses.js';
-import { buildCustomerOpenApiDocument } from '../src/http/openapi-document.js';
-import { webhookCatalogue } from '../src/modules/webhooks/webhooks.catalogue.js';
+import { buildCustomerOpenApiDocument } from '../src/api/openapi-document.js';
+import { ERRORS, type ErrorCode } from '../src/core/errors.js';
+import { CUSTOMER_API_CODES } from '../src/core/http/error-responses.js';
+import { webhookCatalogue } from '../src/modules/integrations/webhooks/webhooks.catalogue.model.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';
 
@@ -18,6 +19,10 @@ beforeAll(async () => {
 });
 
 const PREFIX = '/api/api_gateway';
+
+/** The description of a section of the document (a tag no operation carries). */
+const section = (name: string): string =>
+  doc.tags.find((tag: { name: string }) => tag.name === name)?.description ?? '';
 /** Errors every authenticated route can give. */
 const ALWAYS = [401, 403, 405, 429, 500, 503];
 
@@ -357,7 +362,7 @@ describe('error codes in the OpenAPI document', () => {
     }
   });
 
-  it('lists every code a Customer API client can meet in components.schemas.Error and in the description', () => {
+  it('lists every code a Customer API client can meet in components.schemas.Error and in its section', () => {
     const listed: string[] = doc.components.schemas.Error.properties.code.enum;
     expect(listed).toEqual([...CUSTOMER_API_CODES]);
     const used = new Set(errorResponses().flatMap(({ media }) => codesOf(media.schema) ?? []));
@@ -366,7 +371,7 @@ describe('error codes in the OpenAPI document', () => {
       expect(listed).toContain(code);
     }
     for (const code of listed) {
-      expect(doc.info.description).toContain(`| \`${code}\` | ${ERRORS[code as ErrorCode].status} |`);
+      expect(section('Error codes')).toContain(`| \`${code}\` | ${ERRORS[code as ErrorCode].status} |`);
     }
   });
 });
@@ -410,8 +415,8 @@ describe('a document client generators can use', () => {
       ]);
       expect(post.requestBody.content['application/json'].example).toEqual(entry.sample);
     }
-    expect(doc.info.description).toContain('wh.verify(rawBody, headers)');
-    expect(doc.info.description).toContain('New in 2.3.0');
+    expect(section('Using the API')).toContain('wh.verify(rawBody, headers)');
+    expect(section('Using the API')).toContain('New in 2.3.0');
   });
 
   it('refers to named schemas for every body, and declares the server', () => {
@@ -510,7 +515,45 @@ describe('a document client generators can use', () => {
   });
 });
 
+describe('the order of the reference', () => {
+  it('introduces the API briefly, then the operations; the conventions and the error codes come after them', () => {
+    const names: string[] = doc.tags.map((tag: { name: string }) => tag.name);
+    expect(names.slice(-2)).toEqual(['Using the API', 'Error codes']);
+    const carried = new Set(
+      Object.values<Record<string, { tags?: string[] }>>(doc.paths).flatMap((item) =>
+        Object.values(item).flatMap((operation) => operation.tags ?? []),
+      ),
+    );
+    // Every other tag has operations; these two are sections, after the last of them.
+    expect(names.filter((name) => !carried.has(name))).toEqual(['Using the API', 'Error codes']);
+    expect(doc.info.description).not.toContain('| code | status |');
+    expect(doc.info.description).not.toContain('Idempotency-Key');
+    expect(doc.info.description).toContain('"Using the API", after the operations');
+    expect(doc.info.description.length).toBeLessThan(800);
+    expect(section('Using the API')).toContain('Idempotency-Key');
+    expect(section('Error codes')).toContain('| code | status | meaning |');
+  });
+});
+
 describe('GET /api/api_gateway/docs', () => {
+  it("is Vigil's page: its title and mark, nothing of Swagger UI's or Fastify's", async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/api_gateway/docs' });
+    expect(page.body).toMatch(/<title>Vigil Customer API reference<\/title>/);
+    expect(page.body).not.toMatch(/Swagger UI|favicon-(16|32)x/);
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(page.body)?.[1];
+    const mark = await t.app.inject({ method: 'GET', url: icon ?? '/missing' });
+    expect(mark.statusCode).toBe(200);
+    expect(mark.headers['content-type']).toBe('image/svg+xml');
+    expect(mark.body).toBe(readFileSync('web/public/favicon.svg', 'utf8'));
+    const script = await t.app.inject({
+      method: 'GET',
+      url: '/api/api_gateway/docs/static/swagger-initializer.js',
+    });
+    // No logo of Fastify's swapped into a bar: the page has Vigil's bar (vigil.js).
+    expect(script.body).not.toMatch(/data:image/);
+    expect(script.body).toContain('window.vigilDocsPlugin(system)');
+  });
+
   it.each(['/api/api_gateway/docs', '/api/api_gateway/docs/'])(
     '%s serves a reference page whose scripts and styles are all served locally',
     async (url) => {

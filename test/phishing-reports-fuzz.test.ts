@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../src/errors.js';
-import { phishBaseUrl } from '../src/http/links.js';
+import { ERRORS, type ErrorCode } from '../src/core/errors.js';
+import { phishBaseUrl } from '../src/core/http/links.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { makeKey } from './helpers/factories.js';
 import { figuresOf, seedPhishingCampaign } from './helpers/phishing.js';

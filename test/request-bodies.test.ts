@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { acceptBodies, FORM_BODY_LIMIT, jsonBody, registerBodyPolicies } from '../src/http/bodies.js';
+import { acceptBodies, FORM_BODY_LIMIT, jsonBody, registerBodyPolicies } from '../src/core/http/bodies.js';
 import { anonymousClient } from './helpers/admin.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeKey } from './helpers/factories.js';

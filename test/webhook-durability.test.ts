@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/database.js';
-import { emitWebhookEvents } from '../src/modules/webhooks/webhooks.emit.js';
-import { createEndpoint } from '../src/modules/webhooks/webhooks.service.js';
+import { loadConfig } from '../src/core/config.js';
+import type { Db } from '../src/core/db/database.js';
+import { emitWebhookEvents } from '../src/modules/integrations/webhooks/webhooks.emit.commands.js';
+import { createEndpoint } from '../src/modules/integrations/webhooks/webhooks.service.js';
 import { testEnv } from './helpers/app.js';
 import { createTestDatabase, dialectUnderTest, openMigrated, type TestDatabase } from './helpers/database.js';
 import { makeAccountRow } from './helpers/mail-fixtures.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startVigil, type Vigil } from './harness.js';
+import { DESKTOP, PHONE, startVigil, type Vigil } from './harness.js';
 
 // The API reference at /api/api_gateway/docs, reached as on a LAN: plain HTTP, by a host name
 // (not localhost or 127.0.0.1, which browsers treat as secure and never upgrade).
@@ -57,6 +57,45 @@ describe('the API reference page', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])(
+    "is Vigil's reference, its first operation in view on a %s; the conventions and error codes after the operations",
+    async (name, viewport) => {
+      const { page, context } = await vigil.newPage(viewport);
+      // Swagger UI's bundle is 1.6 MB of script: on a busy machine it loads in more than 15 s.
+      page.setDefaultTimeout(60_000);
+      await page.goto(`${vigil.baseUrl}/api/api_gateway/docs`);
+      await page.getByRole('heading', { name: /Vigil Customer API/ }).waitFor();
+      const first = page.locator('.opblock').first();
+      await first.waitFor();
+      expect(await page.title()).toBe('Vigil Customer API reference');
+      await expect
+        .poll(() => page.locator('link[rel="icon"]').getAttribute('href'))
+        .toMatch(/theme\/favicon\.svg$/);
+      const bar = page.locator('header.vigil-bar');
+      expect(await bar.innerText()).toMatch(/Vigil\s+Customer API reference/);
+      // Nothing of Fastify's or Swagger's own: no logo, no box to explore another document.
+      expect(await page.locator('.topbar, .download-url-wrapper, img[src*="logo"]').count()).toBe(0);
+      // The first operation is on the first screen, without scrolling.
+      const top = (await first.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+      expect(top).toBeLessThan(viewport.height);
+      await expect.poll(() => first.isVisible()).toBe(true);
+      // The error codes come after every operation, as a heading and its table.
+      const codes = page.getByRole('region', { name: 'Error codes' });
+      const guide = page.getByRole('region', { name: 'Using the API' });
+      const last = page.locator('.opblock-tag-section .opblock').last();
+      const y = async (locator: typeof first) => (await locator.boundingBox())?.y ?? 0;
+      expect(await y(guide)).toBeGreaterThan(await y(last));
+      expect(await y(codes)).toBeGreaterThan(await y(guide));
+      await codes.getByRole('cell', { name: 'validation_failed' }).waitFor();
+      await guide.getByText('Idempotency-Key', { exact: false }).first().waitFor();
+      await page.screenshot({ path: `docs/screenshots/api-docs-${name}.png` });
+      await context.close();
+    },
+  );
 
   it('shows what v2.3.0 added, the webhook events with a sample each, and how to verify a signature', async () => {
     const { page, context } = await vigil.newPage();

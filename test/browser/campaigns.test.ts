@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { customerApi, signedInPage, startVigil, type Vigil } from './harness.js';
+import { customerApi, dismissNotices, signedInPage, startVigil, type Vigil } from './harness.js';
 
 const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
 
@@ -50,14 +50,6 @@ async function status(page: Page): Promise<string> {
   const header = page.getByRole('main').getByRole('status').first();
   await header.waitFor();
   return (await header.textContent()) ?? '';
-}
-
-/** Closes the notices at the top right, which cover the page's buttons for a few seconds. */
-async function dismissNotices(page: Page) {
-  const close = page.getByRole('button', { name: 'Close notification' });
-  await close.first().waitFor();
-  for (const button of await close.all()) await button.dispatchEvent('click');
-  await close.first().waitFor({ state: 'detached' });
 }
 
 async function peopleIn(accountId: number, names: [string, string][], group: string) {
@@ -182,8 +174,15 @@ describe('training campaigns in the web interface', () => {
       'three invitations are sent',
     );
     const row = messages.locator('tbody tr').filter({ hasText: 'ann@training.example' });
-    await row.getByRole('button', { name: 'Your security training: Phishing basics' }).click();
-    dialog = page.getByRole('dialog', { name: 'Your security training: Phishing basics' });
+    // Named for employees by its courses, never by the campaign's name.
+    await row
+      .getByRole('button', {
+        name: 'Your security training: Spotting phishing and Passwords and multi-factor authentication',
+      })
+      .click();
+    dialog = page.getByRole('dialog', {
+      name: 'Your security training: Spotting phishing and Passwords and multi-factor authentication',
+    });
     await dialog.getByText('Ann Lee <ann@training.example>').waitFor();
     // The HTML body: a frame without scripts, whose learner link opens in a new, ordinary tab.
     const frame = dialog.locator('iframe[title="HTML body of the message"]');
@@ -195,7 +194,7 @@ describe('training campaigns in the web interface', () => {
       .frameLocator('iframe[title="HTML body of the message"]')
       .getByRole('link', { name: 'Start the training' });
     const [tab] = await Promise.all([context.waitForEvent('page'), start.click()]);
-    await tab.getByRole('heading', { name: 'Phishing basics' }).waitFor();
+    await tab.getByRole('heading', { name: 'Your security training' }).waitFor();
     expect(new URL(tab.url()).pathname).toMatch(/^\/learn\/[^/]+$/);
     await tab.screenshot({ path: `${OUT}/outbox-link-new-tab.png` });
     await tab.close();
@@ -347,7 +346,7 @@ describe('training campaigns in the web interface', () => {
     const courseKey = decodeURIComponent(page.url().split('/').pop() ?? '');
     expect(courseKey).toMatch(/^custom-\d+$/);
     await page.getByText('1. Urgency').waitFor();
-    await page.getByRole('heading', { name: 'Quiz' }).waitFor();
+    await page.getByRole('heading', { name: 'Quiz', exact: true }).waitFor();
     const right = page.locator('li li', { hasText: 'Right answer' });
     expect(await right.textContent()).toContain('Call the supplier on a known number');
 

@@ -79,7 +79,8 @@ export async function startVigil(
     async newPage(viewport = DESKTOP) {
       const context = await browser.newContext({ viewport, baseURL: server.baseUrl });
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      // Playwright's own default: a page on a busy 2-core machine may take seconds to settle.
+      page.setDefaultTimeout(30_000);
       // A failed test leaves a picture of what the browser showed.
       onTestFailed(async ({ task }) => {
         mkdirSync(FAILURES, { recursive: true });
@@ -185,4 +186,24 @@ export async function accessibilityProblems(page: Page, name: string): Promise<s
       (v) =>
         `${name}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
+}
+
+/**
+ * Closes the notices at the top right, which cover the page's buttons for a few seconds. A notice
+ * closes by itself after 4 s: on a busy machine one may be gone before it is clicked, which is
+ * the same outcome, never a failure.
+ */
+export async function dismissNotices(page: Page) {
+  const close = page.getByRole('button', { name: 'Close notification' });
+  await close
+    .first()
+    .waitFor({ timeout: 5_000 })
+    .catch(() => {});
+  for (let tries = 0; tries < 20 && (await close.count()) > 0; tries++) {
+    await close
+      .first()
+      .dispatchEvent('click', undefined, { timeout: 1_000 })
+      .catch(() => {});
+  }
+  await close.first().waitFor({ state: 'detached' });
 }

@@ -57,6 +57,27 @@ describe('the Integration area', () => {
     await context.close();
   });
 
+  it('makes a report button’s key: Phishing reports is written only, and such a key reads nothing', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Report Co');
+    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
+    await page.getByRole('button', { name: 'Integration' }).click();
+    await page.getByRole('button', { name: 'New API Key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    await dialog.getByLabel('Name').fill('Report button');
+    await dialog.getByText('Phishing reports', { exact: true }).waitFor();
+    expect(await dialog.getByRole('switch', { name: 'reports read' }).count()).toBe(0);
+    await dialog.getByLabel('reports write').check({ force: true });
+    await dialog.getByRole('button', { name: 'Generate Key' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new API key' });
+    const key = await shown.getByLabel('API key').inputValue();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const table = page.getByRole('table', { name: 'API keys' });
+    await table.getByText('reports: write').waitFor();
+    expect((await customerGet(key, 'groups/')).status).toBe(403);
+    expect((await customerGet(key, 'campaigns/phishing/')).status).toBe(403);
+    await context.close();
+  });
+
   it("lets an operator raise a key's rate budget; an account administrator has no such control", async () => {
     const account = (await vigil.vigil('account', 'create', '--name', 'Budget Co')).id as number;
     const created = await vigil.vigil(

@@ -71,7 +71,8 @@ describe('employees', () => {
     expect(before.body.employee_count).toBe(1);
     await table.getByRole('button', { name: 'Delete Ann Lee-Smith' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete employee?' });
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.getByLabel('Type ann.lee@example.com to confirm').fill('ann.lee@example.com');
+    await confirm.getByRole('button', { name: 'Delete employee' }).click();
     await page.getByText('No employees yet').waitFor();
     expect((await api.get(`employees/${id}/`)).status).toBe(404);
     const after = await api.get(`groups/${group.id}/`);

@@ -39,7 +39,7 @@ beforeAll(async () => {
     PHISH_URL: 'http://localhost:{port}',
   });
   accountId = (await vigil.vigil('account', 'create', '--name', 'Acme')).id as number;
-  api = await customerApi(vigil, accountId, ['employees:rw', 'groups:rw', 'campaigns:rw']);
+  api = await customerApi(vigil, accountId, ['employees:rw', 'groups:rw', 'campaigns:rw', 'reports:w']);
 });
 
 async function waitFor<T>(
@@ -162,14 +162,14 @@ describe('a phishing simulation from launch to remedial training', () => {
     await page.screenshot({ path: `${OUT}/phishing-teachable-phone.png`, fullPage: true });
     expect(await accessibilityProblems(page, 'teachable page')).toEqual([]);
 
-    // She is invited by mail, with her personal learner link.
+    // She is invited by mail, with her personal learner link: named by its course, never by the
+    // campaign's internal name.
     const invitation = await waitFor('the remedial invitation', () =>
       smtp.accepted.find(
-        (m) =>
-          m.recipients.includes('maya@acme.example') &&
-          m.subject.includes('Mailbox quota: remedial training'),
+        (m) => m.recipients.includes('maya@acme.example') && m.subject.includes('Spotting phishing'),
       ),
     );
+    expect(`${invitation.subject}\n${invitation.text}`).not.toContain('Mailbox quota');
     const mailed = /https?:\/\/[^\s]+\/learn\/[^\s]+/.exec(invitation.text)?.[0];
     expect(mailed).toBeDefined();
     // The teachable page then leads to her course by that very link: it never makes one of its own.
@@ -180,7 +180,8 @@ describe('a phishing simulation from launch to remedial training', () => {
     await page.waitForURL(/\/learn\//);
     expect(new URL(page.url()).origin).toBe(new URL(vigil.baseUrl).origin);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
-    expect(await page.textContent('body')).toContain('Mailbox quota: remedial training');
+    expect(await page.textContent('body')).toContain('Spotting phishing');
+    expect(await page.textContent('body')).not.toContain('Mailbox quota');
     await context.close();
 
     // Tom reports his through the report endpoint (a report button would).

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { openDatabase } from '../../src/core/db/database.js';
 import { insertPhishingCampaign, type PhishingFixture } from '../helpers/phishing-fixtures.js';
 import { accessibilityProblems, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
 

@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import type { FrameLocator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityProblems, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import {
+  accessibilityProblems,
+  dismissNotices,
+  PHONE,
+  signedInPage,
+  startVigil,
+  type Vigil,
+} from './harness.js';
 
 // Run with SCREENSHOTS=1 to write the pictures into docs/screenshots (as `npm run screenshots`).
 const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
@@ -11,14 +18,6 @@ beforeAll(async () => {
   vigil = await startVigil();
   mkdirSync(OUT, { recursive: true });
 });
-
-/** Closes the notices at the top right, which cover the page's buttons for a few seconds. */
-async function dismissNotices(page: Page) {
-  const close = page.getByRole('button', { name: 'Close notification' });
-  await close.first().waitFor();
-  for (const button of await close.all()) await button.dispatchEvent('click');
-  await close.first().waitFor({ state: 'detached' });
-}
 
 const frame = (page: Page, title: string): FrameLocator => page.frameLocator(`iframe[title="${title}"]`);
 
@@ -124,7 +123,7 @@ describe('phishing templates in the web interface', () => {
     await expect.poll(() => templateCards(page)).toEqual(['Unpaid invoice, first names']);
 
     // Settings: a bad line is named; a good list is kept with its comment.
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Phishing settings' }).waitFor();
     const networks = page.getByLabel('Scanner networks');
     await networks.fill('# Mail gateway\n203.0.113.0/24\n10.0.0.1/8');
@@ -134,7 +133,7 @@ describe('phishing templates in the web interface', () => {
       .waitFor();
     await networks.fill('# Mail gateway\n203.0.113.0/24\n2001:db8::/32');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('Saved the scanner networks').waitFor();
+    await page.getByText('Saved the phishing settings').waitFor();
     await dismissNotices(page);
     await page.screenshot({ path: `${OUT}/phishing-settings-desktop.png`, fullPage: true });
     problems.push(...(await accessibilityProblems(page, 'settings')));

@@ -1,4 +1,4 @@
-import { openDatabase } from '../../src/db/database.js';
+import { openDatabase } from '../../src/core/db/database.js';
 import { builtIn, learnerToken, quizForm } from '../helpers/learner.js';
 import type { Vigil } from './harness.js';
 

@@ -97,7 +97,9 @@ describe('a training campaign from invitation to completion', () => {
       ]),
     );
     const invitation = smtp.accepted.find((m) => m.recipients.includes('maya@acme.example')) as ReceivedMail;
-    expect(invitation.subject).toContain('Phishing 2026');
+    // Named by its course for the employee; the campaign's name is the administrators' own.
+    expect(invitation.subject).toContain(phishing.title);
+    expect(`${invitation.subject}\n${invitation.text}`).not.toContain('Phishing 2026');
     expect(invitation.text).toContain('Maya');
     expect(invitation.raw).toMatch(/^From: "?Acme Security"? <security@acme\.example>/m);
     const link = linkIn(invitation);

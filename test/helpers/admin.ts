@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createAdmin } from '../../src/modules/admins/admins.service.js';
+import { createAdmin } from '../../src/modules/access/admins/admins.service.js';
 import { makeAccount } from './factories.js';
 
 /** Signs in to the web interface's API the way a browser does: cookies plus the CSRF header. */

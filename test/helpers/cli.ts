@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { describeDatabase } from '../../src/db/database.js';
+import { describeDatabase } from '../../src/core/db/database.js';
 
 /** Runs `vigil …` in-process with this environment (and standard input, when given), capturing its output. */
 export async function runVigil(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {

@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../src/db/database.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { type Database, openDatabase } from '../../src/core/db/database.js';
+import { migrateToLatest } from '../../src/core/db/migrate.js';
+import { loadSubscriptions } from '../../src/subscriptions.js';
 
 /** PostgreSQL server to make throwaway databases on, or undefined for SQLite. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL?.startsWith('postgres')
@@ -74,8 +75,9 @@ export function createTestDatabase(): Promise<TestDatabase> {
   });
 }
 
-/** Opens and migrates a database. */
+/** Opens and migrates a database; the event subscribers are loaded, as every entry point does. */
 export async function openMigrated(url: string): Promise<Database> {
+  loadSubscriptions();
   const database = openDatabase(url);
   await migrateToLatest(database.db);
   return database;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ErrorCode } from '../../src/errors.js';
+import type { ErrorCode } from '../../src/core/errors.js';
 
 /**
  * The fields an error body carries beside the contract's `{error, status, details?}`: spread

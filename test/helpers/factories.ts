@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { parseGrants } from '../../src/auth/permissions.js';
-import { createAccount } from '../../src/modules/accounts/accounts.service.js';
-import { createCampaign } from '../../src/modules/campaigns/campaigns.service.js';
-import { createEmployee } from '../../src/modules/employees/employees.service.js';
-import { createGroup } from '../../src/modules/groups/groups.service.js';
-import { createKey } from '../../src/modules/keys/keys.service.js';
-import { employeeSearchText } from '../../src/search-text.js';
+import { parseGrants } from '../../src/core/auth/permissions.js';
+import { employeeSearchText } from '../../src/core/search-text.js';
+import { createAccount } from '../../src/modules/access/accounts/accounts.service.js';
+import { createKey } from '../../src/modules/access/keys/keys.service.js';
+import { createEmployee } from '../../src/modules/directory/employees/employees.service.js';
+import { createGroup } from '../../src/modules/directory/groups/groups.service.js';
+import { createCampaign } from '../../src/modules/training/campaigns/campaigns.service.js';
 
 /** Builds what a test needs through the real services; every test makes its own account. */
 
 const unique = () => randomBytes(5).toString('hex');
 
-export const ALL_GRANTS = ['employees:rw', 'groups:rw', 'campaigns:rw'];
+export const ALL_GRANTS = ['employees:rw', 'groups:rw', 'campaigns:rw', 'reports:w'];
 
 export function makeAccount(app: FastifyInstance, name = `Account ${unique()}`) {
   return createAccount(app.db, { name });

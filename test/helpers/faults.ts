@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import { parseGrants } from '../../src/auth/permissions.js';
-import { createAccount } from '../../src/modules/accounts/accounts.service.js';
-import { createGroup } from '../../src/modules/groups/groups.service.js';
-import { createKey, MAX_RATE_LIMIT } from '../../src/modules/keys/keys.service.js';
-import { employeeSearchText } from '../../src/search-text.js';
+import { parseGrants } from '../../src/core/auth/permissions.js';
+import { employeeSearchText } from '../../src/core/search-text.js';
+import { createAccount } from '../../src/modules/access/accounts/accounts.service.js';
+import { createKey, MAX_RATE_LIMIT } from '../../src/modules/access/keys/keys.service.js';
+import { createGroup } from '../../src/modules/directory/groups/groups.service.js';
 import { openMigrated } from './database.js';
 
 /** What fault tests observe from the outside: answers with their timing, log lines, raw HTTP. */

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/database.js';
+import type { Db } from '../../src/core/db/database.js';
 
 /** What the hostile-input suite watches while it sends: the server's answers to others, its memory, the database. */
 

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../src/db/database.js';
-import type { CampaignStatus } from '../../src/db/schema.js';
-import { learnerLinkSecret, signLearnerToken } from '../../src/learner-links.js';
-import { builtInCourses, type TrainingCourse } from '../../src/modules/courses/courses.lookup.js';
-import { employeeSearchText } from '../../src/search-text.js';
+import type { Db } from '../../src/core/db/database.js';
+import type { AnswersShown, CampaignStatus } from '../../src/core/db/schema.js';
+import { employeeSearchText } from '../../src/core/search-text.js';
+import {
+  builtInCourses,
+  type TrainingCourse,
+} from '../../src/modules/training/courses/courses.lookup.service.js';
+import {
+  learnerLinkSecret,
+  signLearnerToken,
+} from '../../src/modules/training/learner/learner.links.service.js';
 
 /**
  * Learner-page fixtures: an employee enrolled in a running campaign, written straight into
@@ -156,4 +162,23 @@ export async function readAllLessons(
     const res = await client.post(`${path}/courses/${course.key}/lessons/${n}`);
     if (res.statusCode !== 303) throw new Error(`lesson ${n}: ${res.statusCode}`);
   }
+}
+
+/** Sets an account's quiz rules of a course, as an administrator's "Quiz rules" would. */
+export async function setQuizRules(
+  db: Db,
+  accountId: number,
+  courseKey: string,
+  rules: { max_attempts?: number | null; answers_shown?: AnswersShown },
+): Promise<void> {
+  const values = {
+    max_attempts: rules.max_attempts ?? null,
+    answers_shown: rules.answers_shown ?? 'passed_or_last',
+    updated_at: Date.now(),
+  };
+  await db
+    .insertInto('course_quiz_rules')
+    .values({ account_id: accountId, course_key: courseKey, ...values })
+    .onConflict((oc) => oc.columns(['account_id', 'course_key']).doUpdateSet(values))
+    .execute();
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/database.js';
-import { queueCampaignMessages } from '../../src/modules/mail/mail.queue.js';
-import { employeeSearchText } from '../../src/search-text.js';
+import type { Db } from '../../src/core/db/database.js';
+import { employeeSearchText } from '../../src/core/search-text.js';
+import { queueCampaignMessages } from '../../src/modules/mail/mail.queue.commands.js';
 
 /**
  * Active training campaigns made directly in the database (as a launch leaves them): the

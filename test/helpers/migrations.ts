@@ -1,13 +1,13 @@
 import { Migrator } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
-import { type Database, openDatabase } from '../../src/db/database.js';
-import { migrations } from '../../src/db/migration-list.js';
+import { type Database, type Db, openDatabase } from '../../src/core/db/database.js';
+import { migrations } from '../../src/core/db/migration-list.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /**
  * A new empty database of the dialect under test, migrated only as far as a test asks
  * (`migrateTo('0013_scim')`): for migrations run on data that an earlier version stored.
- * Closed and dropped after the file's tests.
+ * Closed and dropped after the file's tests. `migrateTo` goes down as well as up.
  */
 export function migratingDatabase(): {
   database: () => Database;
@@ -31,4 +31,15 @@ export function migratingDatabase(): {
       if (error) throw error;
     },
   };
+}
+
+/** An account made the way an earlier version stored one, for a migration to find: its id. */
+export async function accountBefore(db: Db): Promise<number> {
+  const now = Date.now();
+  const account = await db
+    .insertInto('accounts')
+    .values({ name: 'Before', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return account.id;
 }

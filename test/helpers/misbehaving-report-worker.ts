@@ -3,8 +3,8 @@ import type {
   ReadingBegan,
   ReadOutcome,
   ReadTask,
-} from '../../src/modules/phishing/phishing.reports.model.js';
-import readReportedMessage from '../../src/modules/phishing/phishing.reports.worker.js';
+} from '../../src/modules/phishing/reports/reports.model.js';
+import readReportedMessage from '../../src/modules/phishing/reports/reports.thread.service.js';
 
 /**
  * The reported-message worker, except for a message that begins with the name of a misbehaviour

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../src/db/database.js';
-import type { PhishingCampaignStatus, PhishingRecipientStatus } from '../../src/db/schema.js';
-import { bumpGroupsRevision } from '../../src/modules/groups/groups.repository.js';
-import { createGroup } from '../../src/modules/groups/groups.service.js';
+import type { Db } from '../../src/core/db/database.js';
+import type { PhishingCampaignStatus, PhishingRecipientStatus } from '../../src/core/db/schema.js';
+import { employeeSearchText } from '../../src/core/search-text.js';
+import { bumpGroupsRevision } from '../../src/modules/directory/groups/groups.repository.js';
+import { createGroup } from '../../src/modules/directory/groups/groups.service.js';
 import {
   addActivity,
   addDelay,
   addToFigures,
   type FigureDeltas,
   insertFigureRows,
-} from '../../src/modules/phishing/phishing.figures.repository.js';
-import { employeeSearchText } from '../../src/search-text.js';
+} from '../../src/modules/phishing/simulation/simulation.figures.repository.js';
 
 /**
  * A phishing campaign written straight into the tables of migration 0009, as a launch and the
@@ -44,6 +44,10 @@ export interface FixtureOptions {
   groupNames?: string[];
   /** When the first message went out (default: two days ago, on the hour). */
   launchedAt?: number;
+  /** The campaign's failing rule (default `click`, the column's default). */
+  remedialOn?: 'click' | 'submit';
+  /** Minutes between two recipients' planned moments (default 37; 1 keeps a few people in one hour). */
+  minutesApart?: number;
 }
 
 export interface FixtureRecipient {
@@ -54,6 +58,7 @@ export interface FixtureRecipient {
   templateKey: string;
   groupIds: number[];
   status: PhishingRecipientStatus;
+  planned_at: number;
   sent_at: number | null;
   opened_at: number | null;
   clicked_at: number | null;
@@ -129,6 +134,7 @@ export async function insertPhishingCampaign(
       hour_end: 17,
       time_zone: 'Europe/Berlin',
       launched_at: launchedAt,
+      ...(options.remedialOn && { remedial_on: options.remedialOn }),
       created_at: launchedAt - 86_400_000,
       updated_at: launchedAt,
     })
@@ -187,7 +193,7 @@ export async function insertPhishingCampaign(
         .execute();
     }
     const template = templates[spec.template ?? i % templates.length] as { key: string };
-    const planned = launchedAt + i * 37 * MINUTE;
+    const planned = launchedAt + i * (options.minutesApart ?? 37) * MINUTE;
     const rank = RANK[spec.status];
     const sent = rank >= 1 || spec.reported ? planned : null;
     const opened = rank >= 2 ? planned + 5 * MINUTE : null;
@@ -329,6 +335,7 @@ export async function insertPhishingCampaign(
       templateKey: template.key,
       groupIds: myGroups,
       status: spec.status,
+      planned_at: planned,
       sent_at: sent,
       opened_at: opened,
       clicked_at: clicked,

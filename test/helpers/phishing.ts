@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { PhishingCampaignStatus, PhishingLanding, PhishingRemedialOn } from '../../src/db/schema.js';
-import { publicBaseUrl } from '../../src/http/links.js';
-import { createMailTransport } from '../../src/modules/mail/mail.transport.js';
-import { insertFigureRows } from '../../src/modules/phishing/phishing.figures.repository.js';
-import { builtInPhishingTemplates } from '../../src/modules/phishing/phishing.library.js';
-import { newSimulationToken } from '../../src/modules/phishing/phishing.links.js';
-import { createEndpoint } from '../../src/modules/webhooks/webhooks.service.js';
-import { manualClock } from '../../src/workers/clock.js';
+import type {
+  PhishingCampaignStatus,
+  PhishingLanding,
+  PhishingRemedialOn,
+} from '../../src/core/db/schema.js';
+import { publicBaseUrl } from '../../src/core/http/links.js';
+import { manualClock } from '../../src/core/outbox/clock.js';
+import { createEndpoint } from '../../src/modules/integrations/webhooks/webhooks.service.js';
+import { createMailTransport } from '../../src/modules/mail/mail.transport.service.js';
+import { insertFigureRows } from '../../src/modules/phishing/simulation/simulation.figures.repository.js';
+import { newSimulationToken } from '../../src/modules/phishing/simulation/simulation.links.model.js';
+import { builtInPhishingTemplates } from '../../src/modules/phishing/templates/templates.library.service.js';
 import { drainMailQueue, type WorkerLog } from '../../src/workers/mail-worker.js';
 import { runScheduledWork } from '../../src/workers/scheduler.js';
 import { makeEmployee, makeGroup } from './factories.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createScimToken } from '../../src/modules/scim/scim.tokens.service.js';
+import { createScimToken } from '../../src/modules/integrations/scim/scim.tokens.service.js';
 import { makeAccount } from './factories.js';
 
 /** A SCIM token of an account (a new account unless given). */

@@ -54,6 +54,27 @@ const courseRows: Row[] = [
     },
   }),
   row({
+    route: `PUT ${API}/accounts/:accountId/courses/:courseKey/quiz-rules`,
+    as: 'admin',
+    object: (w, side) => freshCourse(w.app, side),
+    call: (side, key) => ({
+      url: `${acct(side)}/courses/${key}/quiz-rules`,
+      payload: { max_attempts: 3, answers_shown: 'never' },
+    }),
+    success: {
+      status: 200,
+      check: (res) => expect(res.json()).toEqual({ max_attempts: 3, answers_shown: 'never' }),
+    },
+    read: (side, key) => `${acct(side)}/courses/${key}`,
+    otherAccount: { kind: 'object', notFound: 'course_not_found', missing: () => `custom-${NEVER}` },
+    invalid: {
+      call: (side, key) => ({
+        url: `${acct(side)}/courses/${key}/quiz-rules`,
+        payload: { max_attempts: 0, answers_shown: 'never' },
+      }),
+    },
+  }),
+  row({
     route: `DELETE ${API}/accounts/:accountId/courses/:courseKey`,
     as: 'admin',
     object: (w, side) => freshCourse(w.app, side),

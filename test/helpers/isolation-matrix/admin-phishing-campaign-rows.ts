@@ -126,6 +126,15 @@ export const adminPhishingCampaignRows: Row[] = [
     invalid: noInput,
   }),
   row({
+    route: 'GET /admin/api/accounts/:accountId/phishing/campaigns/:campaignId/launch-preview',
+    as: 'admin',
+    object: (w, side) => freshPhishingDraft(w.app, side, true),
+    call: (side, id) => ({ url: `${campaign(side, id)}/launch-preview` }),
+    success: { status: 200, check: (res) => expect(res.json().recipients).toEqual(expect.any(Number)) },
+    otherAccount: { kind: 'object', notFound: 'phishing_campaign_not_found', missing: () => NEVER },
+    invalid: noInput,
+  }),
+  row({
     route: 'PATCH /admin/api/accounts/:accountId/phishing/campaigns/:campaignId',
     as: 'admin',
     object: (w, side) => freshPhishingDraft(w.app, side),

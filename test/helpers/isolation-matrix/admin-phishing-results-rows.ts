@@ -4,8 +4,9 @@ import type { PhishingFixture } from '../phishing-fixtures.js';
 import { acct } from './admin-access-rows.js';
 import { NEVER, na, type Row, row } from './matrix.js';
 import { phishingCampaignOf } from './phishing-world.js';
+import { adminApi } from './world.js';
 
-/** The admin API's phishing results rows: summary, recipients, CSV, a person's events, an employee's history. */
+/** The admin API's phishing results rows: summary, recipients, CSV, a person's events, an employee's history and training. */
 
 const A = '/admin/api/accounts/:accountId';
 const noInput = na('no input but the path (text that is no id is a 404)');
@@ -77,6 +78,34 @@ export const adminPhishingResultsRows: Row[] = [
       call: (side, fx) => ({
         url: `${acct(side)}/employees/${fx.recipients[3]?.employeeId}/phishing?page=0`,
       }),
+    },
+  }),
+  row<number>({
+    route: `GET ${A}/employees/:employeeId/training`,
+    as: 'admin',
+    // Someone enrolled in the side's launched training campaign.
+    object: async (w, side) => {
+      const res = await adminApi(
+        w.app,
+        side.admin,
+        'GET',
+        `/accounts/${side.accountId}/campaigns/${side.active.campaignId}/enrollments`,
+        200,
+      );
+      return res.json().results[0].employee.id as number;
+    },
+    call: (side, employeeId) => ({ url: `${acct(side)}/employees/${employeeId}/training` }),
+    success: {
+      status: 200,
+      // Other rows launch more campaigns on the same group: this one is among them.
+      check: (res, side) =>
+        expect(res.json().results.map((r: { campaign: { id: number } }) => r.campaign.id)).toContain(
+          side.active.campaignId,
+        ),
+    },
+    otherAccount: { kind: 'object', notFound: 'employee_not_found', missing: () => NEVER },
+    invalid: {
+      call: (side, employeeId) => ({ url: `${acct(side)}/employees/${employeeId}/training?page_size=x` }),
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { newSimulationToken } from '../../../src/modules/phishing/phishing.links.js';
+import { newSimulationToken } from '../../../src/modules/phishing/simulation/simulation.links.model.js';
 import { seedPhishingCampaign } from '../phishing.js';
 import { type Row, row } from './matrix.js';
 

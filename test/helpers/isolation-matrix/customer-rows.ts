@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { addGroupMembers } from '../../../src/modules/groups/groups.membership.js';
+import { addGroupMembers } from '../../../src/modules/directory/groups/groups.membership.commands.js';
 import { client } from '../factories.js';
 import { NEVER, na, type Row, row } from './matrix.js';
 import { freshEmployee, freshGroup } from './world.js';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { AppError, ERRORS, type ErrorCode } from '../../../src/errors.js';
-import { scimErrorBody } from '../../../src/modules/scim/scim.errors.js';
+import { AppError, ERRORS, type ErrorCode } from '../../../src/core/errors.js';
+import { scimErrorBody } from '../../../src/modules/integrations/scim/scim.errors.model.js';
 import { coded } from '../errors.js';
 import type { Side, World } from './world.js';
 
@@ -27,7 +27,10 @@ export type Actor = 'key' | 'admin' | 'operator' | 'scim' | 'anyone';
 export interface Call {
   url: string;
   payload?: unknown;
+  /** Headers instead of the actor's credentials (a call that chooses its own). */
   headers?: Record<string, string>;
+  /** The body's type, sent beside the actor's credentials (a body that is not JSON). */
+  contentType?: string;
 }
 
 /** A GET by the owner that shows what a call could change; `view` keeps what must stay the same. */
@@ -118,7 +121,10 @@ function credentials(w: World, actor: Actor, side: Side): Record<string, string>
 
 /** Sends `call` for `r` as `actor` of `side`, or with no credentials at all. */
 export function send(w: World, r: Row, call: Call, as: { actor: Actor; side: Side } | 'nobody') {
-  const headers = as === 'nobody' ? {} : (call.headers ?? credentials(w, as.actor, as.side));
+  const headers = {
+    ...(as === 'nobody' ? {} : (call.headers ?? credentials(w, as.actor, as.side))),
+    ...(call.contentType ? { 'content-type': call.contentType } : {}),
+  };
   return w.app.inject({
     method: methodOf(r),
     url: call.url,

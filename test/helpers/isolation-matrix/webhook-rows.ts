@@ -1,6 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { createEndpoint, sendTestEvent } from '../../../src/modules/webhooks/webhooks.service.js';
+import {
+  createEndpoint,
+  sendTestEvent,
+} from '../../../src/modules/integrations/webhooks/webhooks.service.js';
 import { client } from '../factories.js';
 import { NEVER, na, type Row, row } from './matrix.js';
 import type { Side, World } from './world.js';
