@@ -256,15 +256,23 @@ async function productionInstall(commit: string): Promise<void> {
     throw new Error('npm ci --omit=dev installed vitest');
 
   step('fresh clone: npm start');
-  await npmStart(clone, { DATABASE_URL: `sqlite:${join(work, 'clone-data', 'vigil.db')}` }, 180_000);
+  const output = await npmStart(
+    clone,
+    { DATABASE_URL: `sqlite:${join(work, 'clone-data', 'vigil.db')}` },
+    180_000,
+  );
+  // npm ci's prepare built it: the first start builds nothing (scripts/build-if-changed.mjs).
+  if (!output.includes('the build is up to date'))
+    throw new Error(`npm start rebuilt what npm ci had just built:\n${output.slice(0, 2000)}`);
+  console.log('npm start: built nothing, npm ci had built it');
 }
 
 /**
  * `npm start` in `dir` serves (/readyz, /admin/) and ends with exit code 0 when the server gets
- * SIGTERM. npm passes no signal on to the server it started (`sh -c node …`), so the server
+ * SIGTERM; what it printed. npm passes no signal on to the server it started (`sh -c node …`), so the server
  * gets it, as from a process manager.
  */
-async function npmStart(dir: string, vars: Record<string, string>, timeoutMs: number): Promise<void> {
+async function npmStart(dir: string, vars: Record<string, string>, timeoutMs: number): Promise<string> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = start(['npm', 'start'], dir, { ...BASE_ENV, ...vars, PORT: String(port) }, 'npm start');
@@ -277,6 +285,7 @@ async function npmStart(dir: string, vars: Record<string, string>, timeoutMs: nu
   const code = await exitOf(child, 40_000);
   if (code !== 0) throw new Error(`npm start exited ${code} after SIGTERM to the server:\n${tail(child)}`);
   console.log('npm start: exit 0 after SIGTERM to the server');
+  return outputOf(child);
 }
 
 function only(stage: Stage, keyword: string): Instruction {

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import type { Dialect } from '../src/db/database.js';
-import { launchCampaign } from '../src/modules/campaigns/campaigns.launch.js';
-import { createCampaign } from '../src/modules/campaigns/campaigns.service.js';
+import type { Dialect } from '../src/core/db/database.js';
+import { launchCampaign } from '../src/modules/training/campaigns/campaigns.launch.commands.js';
+import { createCampaign } from '../src/modules/training/campaigns/campaigns.service.js';
 import { type LaunchResult, launchRow, launchRunLine, measureLaunches } from './launch-bench.js';
 import { ROOT } from './processes.js';
 import { TARGETS, writeSection } from './report.js';

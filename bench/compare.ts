@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Dialect } from '../src/db/database.js';
+import type { Dialect } from '../src/core/db/database.js';
 import { runLoad } from './load.js';
 import { type BenchServer, startProcess, TMP } from './processes.js';
 import { median, timeReplacements } from './replace.js';

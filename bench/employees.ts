@@ -1,6 +1,6 @@
-import type { Db } from '../src/db/database.js';
-import { normalizeEmail } from '../src/fields.js';
-import { employeeSearchText } from '../src/search-text.js';
+import type { Db } from '../src/core/db/database.js';
+import { normalizeEmail } from '../src/core/fields.js';
+import { employeeSearchText } from '../src/core/search-text.js';
 
 /** Who a benchmark's employee is. */
 export interface BenchPerson {

@@ -1,9 +1,9 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { type RawBuilder, sql } from 'kysely';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { createAccount } from '../src/modules/accounts/accounts.service.js';
-import { createGroup } from '../src/modules/groups/groups.service.js';
+import { type Db, type Dialect, openDatabase } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createAccount } from '../src/modules/access/accounts/accounts.service.js';
+import { createGroup } from '../src/modules/directory/groups/groups.service.js';
 import { insertEmployees } from './employees.js';
 import { gitRevision } from './processes.js';
 import { median } from './replace.js';

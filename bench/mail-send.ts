@@ -4,10 +4,14 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { queueCampaignMessages } from '../src/modules/mail/mail.queue.js';
-import { type MailTransport, outboxTransport, smtpTransport } from '../src/modules/mail/mail.transport.js';
+import { type Db, type Dialect, openDatabase } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { queueCampaignMessages } from '../src/modules/mail/mail.queue.commands.js';
+import {
+  type MailTransport,
+  outboxTransport,
+  smtpTransport,
+} from '../src/modules/mail/mail.transport.service.js';
 import { MailWorker } from '../src/workers/mail-worker.js';
 import { insertEmployees } from './employees.js';
 import { gitRevision, ROOT } from './processes.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import type { Dialect } from '../src/db/database.js';
-import { createPhishingCampaign } from '../src/modules/phishing/phishing.campaigns.service.js';
-import { launchPhishingCampaign } from '../src/modules/phishing/phishing.launch.js';
+import type { Dialect } from '../src/core/db/database.js';
+import { launchPhishingCampaign } from '../src/modules/phishing/campaigns/campaigns.launch.commands.js';
+import { createPhishingCampaign } from '../src/modules/phishing/campaigns/campaigns.service.js';
 import { type LaunchResult, launchRow, launchRunLine, measureLaunches } from './launch-bench.js';
 import { ROOT } from './processes.js';
 import { writeSection } from './report.js';

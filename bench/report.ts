@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Dialect } from '../src/db/database.js';
+import type { Dialect } from '../src/core/db/database.js';
 import type { LoadResult } from './load.js';
 import { median, type ReplaceResult } from './replace.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Dialect } from '../src/db/database.js';
+import type { Dialect } from '../src/core/db/database.js';
 import { type LoadOptions, type LoadResult, type LoadSpec, runLoad } from './load.js';
 import { type BenchServer, gitRevision, memoryOf, ROOT, startProcess, TMP } from './processes.js';
 import { type ReplaceResult, timeReplacements } from './replace.js';

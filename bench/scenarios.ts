@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Dialect } from '../src/db/database.js';
+import type { Dialect } from '../src/core/db/database.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { CLUSTER_SPEEDUP, TARGETS } from './report.js';
 import type { Seeded } from './seed.js';

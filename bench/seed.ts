@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { parseGrants } from '../src/auth/permissions.js';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { createAccount } from '../src/modules/accounts/accounts.service.js';
-import { replaceMembership } from '../src/modules/groups/groups.membership.js';
-import { createGroup } from '../src/modules/groups/groups.service.js';
-import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
+import { parseGrants } from '../src/core/auth/permissions.js';
+import { type Db, type Dialect, openDatabase } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createAccount } from '../src/modules/access/accounts/accounts.service.js';
+import { createKey, MAX_RATE_LIMIT } from '../src/modules/access/keys/keys.service.js';
+import { replaceMembership } from '../src/modules/directory/groups/groups.membership.commands.js';
+import { createGroup } from '../src/modules/directory/groups/groups.service.js';
 import { createThrowawayDatabase } from '../test/helpers/database.js';
 import { insertEmployees } from './employees.js';
 import { TMP } from './processes.js';

@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseGrants } from '../src/auth/permissions.js';
-import { type Db, type Dialect, openDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { createAccount } from '../src/modules/accounts/accounts.service.js';
-import { createKey, MAX_RATE_LIMIT } from '../src/modules/keys/keys.service.js';
+import { parseGrants } from '../src/core/auth/permissions.js';
+import { type Db, type Dialect, openDatabase } from '../src/core/db/database.js';
+import { migrateToLatest } from '../src/core/db/migrate.js';
+import { createAccount } from '../src/modules/access/accounts/accounts.service.js';
+import { createKey, MAX_RATE_LIMIT } from '../src/modules/access/keys/keys.service.js';
 import { type BenchServer, cpuMsOf, startProcess, TMP } from './processes.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildCustomerOpenApiDocument } from '../src/http/openapi-document.js';
+import { buildCustomerOpenApiDocument } from '../src/api/openapi-document.js';
 
 /**
  * `npm run client:generate`: writes the TypeScript client's types

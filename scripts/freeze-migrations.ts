@@ -1,11 +1,11 @@
-// Adds the checksum of migrations that have landed on main to src/db/migration-checksums.json,
-// which `npm test` checks (src/db/migrations-frozen.test.ts). A checksum already listed is never
+// Adds the checksum of migrations that have landed on main to src/core/db/migration-checksums.json,
+// which `npm test` checks (src/core/db/migrations-frozen.test.ts). A checksum already listed is never
 // changed. Run it when a migration lands (merged to main), not while it is still being written:
 //
 //   npm run migrations:freeze -- 0006_employee_search 0007_keep_training_history
 //
 // Without names it lists the migrations that have no checksum yet, and changes nothing.
-import { freezeMigrations, migrationFiles, readChecksums } from '../src/db/migration-checksums.js';
+import { freezeMigrations, migrationFiles, readChecksums } from '../src/core/db/migration-checksums.js';
 
 const names = process.argv.slice(2);
 if (names.length === 0) {

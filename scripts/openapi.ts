@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { buildCustomerOpenApiDocument } from '../src/http/openapi-document.js';
+import { buildCustomerOpenApiDocument } from '../src/api/openapi-document.js';
 
 /**
  * `npm run openapi [-- FILE]`: writes the Customer API's OpenAPI document (default
