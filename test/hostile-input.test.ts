@@ -7,7 +7,7 @@ import { ADMIN_PASSWORD } from './helpers/admin.js';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
 import { dialectUnderTest } from './helpers/database.js';
 import { client, makeKey } from './helpers/factories.js';
-import { type HealthWatch, peakRssMiB, startHealthWatch, tableCounts } from './helpers/hostile.js';
+import { type HealthWatch, peakRssMiB, rssMiB, startHealthWatch, tableCounts } from './helpers/hostile.js';
 import {
   hostilePatches,
   hostilePayloads,
@@ -32,7 +32,7 @@ import { type ServerProcess, startServer } from './helpers/server-process.js';
  * attack found so far, then fast-check's payloads to every route reachable without credentials,
  * the report endpoint, SCIM and the bulk upsert — while another process asks `/healthz`
  * throughout. Afterwards: the process is still the same one, `/healthz` never took 250 ms, the
- * process never held 300 MiB, every answer was a clear error in the contract's shape (SCIM's for
+ * process never held 200 MiB more than once started, every answer was a clear error in the contract's shape (SCIM's for
  * SCIM, a page for the public pages), and no table has a row more or less.
  *
  * A new public route must join PUBLIC_TARGETS (the first test fails until it does).
@@ -55,6 +55,8 @@ let tenant: Record<string, string>;
 let tenantAccount: number;
 /** A real learner's quiz whose only attempt is used: whatever is posted to it records nothing. */
 let usedQuiz: string;
+/** What the server held once it answered, before anything hostile was sent. */
+let startedRssMiB: number;
 
 const TOKEN = () => randomBytes(24).toString('base64url');
 
@@ -80,6 +82,7 @@ beforeAll(async () => {
     expect(created.statusCode, created.body).toBe(201);
   }
   server = await startServer(testEnv(t.databaseUrl, { METRICS_TOKEN, LOG_LEVEL: 'warn' }));
+  startedRssMiB = rssMiB(server.pid);
   const anonymous = await fetch(`${server.baseUrl}/admin/api/session`);
   csrf = {
     cookie: anonymous.headers
@@ -497,13 +500,19 @@ describe('hostile input, sent to the built server', () => {
     expect(last).toBe(429);
   });
 
-  it('stayed up, answered /healthz within 250 ms throughout, held less than 300 MiB, and wrote nothing', async () => {
+  it('stayed up, answered /healthz within 250 ms throughout, grew by less than 200 MiB, and wrote nothing', async () => {
     const health = await watch.report();
     expect(health.failures).toEqual([]);
     expect(health.answered).toBeGreaterThan(10);
     expect(server.child.exitCode).toBeNull();
     expect(health.slowestMs, `slowest /healthz at ${health.slowestAt}`).toBeLessThan(250);
-    expect(peakRssMiB(server.pid)).toBeLessThan(300);
+    const peak = peakRssMiB(server.pid);
+    console.log(
+      `[hostile] ${dialectUnderTest}: peak RSS ${peak.toFixed(0)} MiB (${startedRssMiB.toFixed(0)} MiB once started)`,
+    );
+    // What hostile input may cost: the two reading threads' heaps (READER_HEAP_MB each, most of
+    // it unused) and the bodies being read. The process's own size at start is the code it loads.
+    expect(peak - startedRssMiB).toBeLessThan(200);
     const after = await tableCounts(t.app.db, dialectUnderTest);
     const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
     expect(changed.map((table) => `${table}: ${before[table]} → ${after[table]}`)).toEqual([]);

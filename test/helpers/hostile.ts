@@ -44,9 +44,18 @@ export async function startHealthWatch(baseUrl: string): Promise<HealthWatch> {
 
 /** The most memory the process has held since it started (Linux's VmHWM), in MiB. */
 export function peakRssMiB(pid: number): number {
+  return statusMiB(pid, 'VmHWM');
+}
+
+/** The memory the process holds now (Linux's VmRSS), in MiB. */
+export function rssMiB(pid: number): number {
+  return statusMiB(pid, 'VmRSS');
+}
+
+function statusMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = /^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (kib === undefined) throw new Error('no VmHWM in /proc/<pid>/status');
+  const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
+  if (kib === undefined) throw new Error(`no ${field} in /proc/<pid>/status`);
   return Number(kib) / 1024;
 }
 
