@@ -48,6 +48,7 @@ export function startBackgroundWork(options: {
     db,
     intervalMs: config.workers.schedulerIntervalMs,
     log,
+    instance: { config, baseUrl },
     onQueued: () => worker.wake(),
     onWebhooks: () => webhooks.wake(),
   });

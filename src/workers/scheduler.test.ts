@@ -106,7 +106,13 @@ describe('the scheduler', () => {
   it('runs at once and then every interval, waking the mail worker after queueing', async () => {
     const { log } = recorder();
     let woken = 0;
-    const scheduler = startScheduler({ db: t.app.db, intervalMs: 50, log, onQueued: () => woken++ });
+    const scheduler = startScheduler({
+      db: t.app.db,
+      intervalMs: 50,
+      log,
+      instance: { config: t.app.config, baseUrl: 'http://127.0.0.1:8080' },
+      onQueued: () => woken++,
+    });
     const id = await scheduledCampaign(Date.now());
     const deadline = Date.now() + 5000;
     while ((await statusOf(id)) !== 'active') {

@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/database.js';
-import { runCampaignScheduling } from '../modules/campaigns/index.js';
+import { runCampaignScheduling, type SchedulingInstance } from '../modules/campaigns/index.js';
 import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/integrations/idempotency/idempotency.repository.js';
 import { settleTrackingHitsOfAllAccounts } from '../modules/phishing/tracking/tracking.settle.commands.js';
 import { emitOverdueEnrollmentsOfAllAccounts } from '../modules/training/campaigns/campaigns.events.commands.js';
@@ -29,12 +29,17 @@ export interface ScheduledWork {
  * Each step is safe to run on several instances at once, and a failing step is logged without
  * stopping the others.
  */
-export async function runScheduledWork(db: Db, now: number, log: WorkerLog): Promise<ScheduledWork> {
+export async function runScheduledWork(
+  db: Db,
+  now: number,
+  log: WorkerLog,
+  instance?: SchedulingInstance,
+): Promise<ScheduledWork> {
   loadSubscriptions(); // the campaign kinds it runs, and the subscribers of what they emit
   // Cross-account by design: one pass serves every account's campaigns.
   const work: ScheduledWork = { launched: 0, reminders: 0 };
   // Every kind of campaign: its due launches, its due mail (training's reminders), its ended ones.
-  for (const kind of await runCampaignScheduling(db, now, log)) {
+  for (const kind of await runCampaignScheduling(db, now, log, instance)) {
     // Counted with the launches, whatever the kind: what they queue wakes the mail worker.
     work.launched += kind.launched;
     work.reminders += kind.queued;
@@ -77,6 +82,8 @@ export interface SchedulerOptions {
   db: Db;
   intervalMs: number;
   log: WorkerLog;
+  /** The instance's configuration, for what the kinds check again when they launch. */
+  instance: SchedulingInstance;
   /** Called after a pass that queued mail (to wake the mail worker). */
   onQueued?: () => void;
   /** Called after a pass that may have queued webhooks (to wake the webhook worker). */
@@ -89,7 +96,7 @@ export function startScheduler(options: SchedulerOptions): { stop(): Promise<voi
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = () => {
-    running = runScheduledWork(options.db, Date.now(), options.log).then((work) => {
+    running = runScheduledWork(options.db, Date.now(), options.log, options.instance).then((work) => {
       if (work.launched + work.reminders + (work.remedialEnrolled ?? 0) > 0) options.onQueued?.();
       const webhooks = (work.overdue ?? 0) + (work.phishingCompleted ?? 0) + (work.clicksAnnounced ?? 0);
       if (work.launched + webhooks + (work.remedialEnrolled ?? 0) > 0) options.onWebhooks?.();

@@ -1,3 +1,4 @@
+import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/database.js';
 import type { AppError } from '../../core/errors.js';
 import type { CampaignLifecycle } from './campaigns.lifecycle.model.js';
@@ -12,6 +13,16 @@ import type { CampaignLifecycle } from './campaigns.lifecycle.model.js';
 export interface SchedulingLog {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+}
+
+/**
+ * The instance a scheduling pass runs in (the server, or `vigil worker`): its configuration, for
+ * what a kind checks again when the scheduler launches (phishing: the sender domain it may use).
+ */
+export interface SchedulingInstance {
+  config: Config;
+  /** Where people reach this server (PUBLIC_URL, else the address it listens on). */
+  baseUrl: string;
 }
 
 /** A campaign of some account, as the operator-wide scheduling finds it. */
@@ -30,8 +41,11 @@ export interface CampaignKind {
   due: {
     /** Operator-wide: at most `limit` scheduled campaigns whose start has come, earliest first. */
     find(db: Db, now: number, limit: number): Promise<CampaignOfAccount[]>;
-    /** Launches one, as the scheduler (trigger `scheduled`), in its account. */
-    launch(db: Db, campaign: CampaignOfAccount, now: number): Promise<unknown>;
+    /**
+     * Launches one, as the scheduler (trigger `scheduled`), in its account. `instance` is absent
+     * only in tests that run a pass by hand.
+     */
+    launch(db: Db, campaign: CampaignOfAccount, now: number, instance?: SchedulingInstance): Promise<unknown>;
     /**
      * A launch refused for another reason than a lost race: true when the kind dealt with it
      * (the pass goes on), false to let the error end the pass.

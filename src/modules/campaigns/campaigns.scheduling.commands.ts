@@ -1,6 +1,11 @@
 import type { Db } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
-import { type CampaignKind, campaignKinds, type SchedulingLog } from './campaigns.kinds.service.js';
+import {
+  type CampaignKind,
+  campaignKinds,
+  type SchedulingInstance,
+  type SchedulingLog,
+} from './campaigns.kinds.service.js';
 
 /** How many campaigns the scheduling takes of each kind in one pass. */
 const BATCH = 100;
@@ -20,12 +25,13 @@ export async function launchDueCampaigns(
   kind: CampaignKind,
   now: number,
   log?: SchedulingLog,
+  instance?: SchedulingInstance,
 ): Promise<number> {
   // Cross-account by design: the scheduler launches every account's due campaigns, each in its account.
   let launched = 0;
   for (const campaign of await kind.due.find(db, now, BATCH)) {
     try {
-      await kind.due.launch(db, campaign, now);
+      await kind.due.launch(db, campaign, now, instance);
       launched++;
     } catch (err) {
       // Another instance launched it first, or it was unscheduled meanwhile: nothing to do.
@@ -62,12 +68,13 @@ export async function runCampaignScheduling(
   db: Db,
   now: number,
   log: SchedulingLog,
+  instance?: SchedulingInstance,
 ): Promise<KindScheduling[]> {
   const pass: KindScheduling[] = [];
   for (const kind of campaignKinds()) {
     const done: KindScheduling = { kind: kind.name, launched: 0, queued: 0, completed: 0 };
     try {
-      done.launched = await launchDueCampaigns(db, kind, now, log);
+      done.launched = await launchDueCampaigns(db, kind, now, log, instance);
     } catch (err) {
       log.error({ err }, kind.due.failure);
     }

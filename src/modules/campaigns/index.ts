@@ -20,6 +20,7 @@ export {
   type CampaignOfAccount,
   campaignKinds,
   registerCampaignKind,
+  type SchedulingInstance,
   type SchedulingLog,
 } from './campaigns.kinds.service.js';
 export {

@@ -5,6 +5,7 @@ import {
   launchDueCampaigns,
   type SchedulingLog,
 } from '../../campaigns/index.js';
+import { senderPolicyOf } from '../settings/settings.sender.service.js';
 import { catchUpSimulationOutcomesOfAllAccounts } from '../simulation/simulation.delivery.commands.js';
 import { launchPhishingCampaign, returnUnlaunchableToDraft } from './campaigns.launch.commands.js';
 import { PHISHING_LIFECYCLE } from './campaigns.model.js';
@@ -24,12 +25,21 @@ export const phishingCampaignKind: CampaignKind = {
   lifecycle: PHISHING_LIFECYCLE,
   due: {
     find: dueScheduledPhishingCampaignsOfAllAccounts,
-    launch: (db, campaign, now) =>
+    // The sender domain is checked again: the operator's policy (PHISHING_ALLOW_LOCAL_SENDER,
+    // PHISH_URL) may have changed since the campaign was scheduled. A refused one goes back to
+    // draft, logged, as any campaign that can no longer launch.
+    launch: (db, campaign, now, instance) =>
       launchPhishingCampaign(db, {
         accountId: campaign.account_id,
         campaignId: campaign.id,
         trigger: 'scheduled',
         now,
+        ...(instance && {
+          sender: senderPolicyOf(
+            instance.config.phishing.allowLocalSender,
+            instance.config.phishUrl ?? instance.baseUrl,
+          ),
+        }),
       }),
     refused: returnUnlaunchableToDraft,
     failure: 'scheduler: could not launch scheduled phishing campaigns',

@@ -38,8 +38,8 @@ export interface LaunchPhishingProps {
   /** The source of the draws (tests pin it). */
   random?: () => number;
   /**
-   * The server's sender policy: the domain the campaign would send from is checked first. The
-   * scheduler's launch has none: it was checked when the campaign was scheduled.
+   * The server's sender policy: the domain the campaign would send from is checked first (by an
+   * administrator's launch, and again by the scheduler's; only tests leave it out).
    */
   sender?: SenderPolicy;
 }

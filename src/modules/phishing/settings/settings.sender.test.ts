@@ -7,6 +7,7 @@ import { startSmtpServer, type TestSmtpServer } from '../../../../test/helpers/s
 import { loadConfig } from '../../../core/config.js';
 import { manualClock } from '../../../core/outbox/clock.js';
 import { MailWorker } from '../../../workers/mail-worker.js';
+import { runScheduledWork } from '../../../workers/scheduler.js';
 import { type MailTransport, smtpTransport } from '../../mail/mail.transport.service.js';
 import { launchPhishingCampaign } from '../campaigns/campaigns.launch.commands.js';
 import { senderPolicyOf } from './settings.sender.service.js';
@@ -236,6 +237,45 @@ describe('the sender of simulations', () => {
       sender: dev,
     });
     expect(launched.status).toBe('running');
+  });
+
+  it('checks the domain again when the scheduler launches: refused since it was scheduled, back to draft', async () => {
+    const { accountId, admin, campaigns, group } = await setup();
+    const opens = Date.now() + DAY;
+    const window = {
+      window_start_at: new Date(opens).toISOString(),
+      window_end_at: new Date(opens + 2 * DAY).toISOString(),
+    };
+    const id = (await send(admin, 'POST', campaigns, readyCampaign(group, window))).json().id;
+    // Scheduled while PHISH_URL's host (this server's, training.example.com) was allowed.
+    expect((await send(admin, 'POST', `${campaigns}/${id}/schedule`)).statusCode).toBe(200);
+    // By the time the window opens, the instance sends from a local address, not allowed.
+    const warnings: [object, string][] = [];
+    const log = { info() {}, warn: (obj: object, msg: string) => void warnings.push([obj, msg]), error() {} };
+    await runScheduledWork(t.app.db, opens + 60_000, log, {
+      config: loadConfig({ PHISHING_ALLOW_LOCAL_SENDER: 'off' }),
+      baseUrl: 'http://127.0.0.1:8080',
+    });
+    const refused = (await send(admin, 'GET', `${campaigns}/${id}`)).json();
+    expect(refused.status).toBe('draft');
+    expect(refused.launched_at).toBeNull();
+    expect(warnings).toEqual([
+      [
+        expect.objectContaining({
+          campaign: id,
+          account: accountId,
+          details: { sender_domain: [expect.stringMatching(/^127\.0\.0\.1 \(the host of PHISH_URL/)] },
+        }),
+        'scheduler: a phishing campaign could not launch',
+      ],
+    ]);
+    // Scheduled again, on an instance whose domain is allowed, it launches.
+    expect((await send(admin, 'POST', `${campaigns}/${id}/schedule`)).statusCode).toBe(200);
+    await runScheduledWork(t.app.db, opens + 60_000, log, {
+      config: loadConfig({}),
+      baseUrl: 'https://training.example.com',
+    });
+    expect((await send(admin, 'GET', `${campaigns}/${id}`)).json().status).toBe('running');
   });
 
   it('reads PHISHING_ALLOW_LOCAL_SENDER: unset follows where links point, on or off decides', () => {
