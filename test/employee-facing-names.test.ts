@@ -251,4 +251,36 @@ describe('employee-facing mail and pages never name a campaign', () => {
     expectEmployeeFacing(reminder);
     expect(reminder?.subject).toBe('Reminder: 7 days left for Spotting phishing');
   });
+  it('the Outbox shows the logo a training message carried from a data: URL, and none once it is replaced', async () => {
+    const { account, ann, group } = await brandedAccount();
+    const now = Date.now();
+    const created = await createCampaign(t.app.db, account.id, {
+      name: `${CODENAME}: outbox`,
+      course_keys: ['phishing'],
+      group_ids: [group.id],
+      due_date: new Date(now + 20 * DAY).toISOString(),
+    });
+    await launchCampaign(t.app.db, { accountId: account.id, campaignId: created.id, trigger: 'now', now });
+    await drainAt(now);
+    expectEmployeeFacing(mailsTo(ann.email).at(-1));
+    const admin = await signInAs(t.app, { role: 'account_admin', accountId: account.id });
+    const send = adminSender(t.app);
+    const [message] = (await send(admin, 'GET', `/accounts/${account.id}/messages`)).json().results;
+    const shown = async () =>
+      (await send(admin, 'GET', `/accounts/${account.id}/messages/${message.id}`)).json().body_html as string;
+    const html = await shown();
+    expect(html).toMatch(/<img src="data:image\/png;base64,[A-Za-z0-9+/]+=*" alt=""/);
+    expect(html).not.toContain('cid:');
+    // Another logo: the one the message carried is no longer at hand, so none is shown.
+    const replaced = await t.app.inject({
+      method: 'PUT',
+      url: `/admin/api/accounts/${account.id}/settings/logo`,
+      headers: { ...admin.headers, 'content-type': 'image/png' },
+      payload: pngLogo(120, 40, [200, 30, 30]),
+    });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    const after = await shown();
+    expect(after).not.toContain('<img');
+    expect(after).toContain('Spotting phishing');
+  });
 });

@@ -48,6 +48,17 @@ export interface MessageDescription {
   headers?: Record<string, string>;
 }
 
+/** An image a message shows by `cid:`, as the outbox's preview shows it. */
+export interface PreviewImage {
+  cid: string;
+  dataUrl: string;
+}
+
+/** The images a message of this kind may show inline, for the outbox's preview (none for most kinds). */
+export async function inlineImagesOf(db: Db, accountId: number, kind: MessageKind): Promise<PreviewImage[]> {
+  return (await composers.get(kind)?.inlineImages?.(db, accountId)) ?? [];
+}
+
 /** What describing a message needs of the sending options. */
 export type DescribeOptions = Pick<ComposeOptions, 'baseUrl' | 'from' | 'phishBaseUrl'>;
 
@@ -59,6 +70,12 @@ export interface MailComposer {
   prepare(db: Db, messages: MailToCompose[], options: ComposeOptions): Promise<ComposedMail>;
   /** The sent HTML as the admin outbox shows it (without what only the recipient should load). */
   shownHtml?(html: string): string;
+  /**
+   * For the admin outbox's preview, which has no attachments: the images this account's
+   * messages of the kind show inline (`cid:`), each as a `data:` URL. An image a message
+   * carried that is no longer among them (a logo since replaced) is not shown.
+   */
+  inlineImages?(db: Db, accountId: number): Promise<PreviewImage[]>;
   /**
    * For the admin outbox: what these messages of the account are, as `prepare` would compose
    * them (its campaign, From and own headers). Without it a message's From is the `from` option.

@@ -6,7 +6,7 @@ import { phishBaseUrl, publicBaseUrl } from '../../core/http/links.js';
 import { listEnvelope } from '../../core/http/page-envelope.js';
 import { parseId } from '../../core/ids.js';
 import { listWindow } from '../../core/pagination.js';
-import { type DescribeOptions, describeMessages } from './mail.composers.service.js';
+import { type DescribeOptions, describeMessages, inlineImagesOf } from './mail.composers.service.js';
 import {
   AdminMessage,
   AdminMessageDetail,
@@ -90,7 +90,8 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId } = accountOf(request);
       const message = await getMessage(app.db, accountId, request.params.messageId);
       const described = await describeMessages(app.db, accountId, [message], describing());
-      return presentMessageDetail(message, described.get(message.id));
+      const images = await inlineImagesOf(app.db, accountId, message.kind);
+      return presentMessageDetail(message, described.get(message.id), images);
     },
   );
 

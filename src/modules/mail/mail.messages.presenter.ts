@@ -1,5 +1,5 @@
 import { iso, isoOrNull } from '../../core/time.js';
-import { type MessageDescription, mailComposerOf } from './mail.composers.service.js';
+import { type MessageDescription, mailComposerOf, type PreviewImage } from './mail.composers.service.js';
 import type { MessageDetailRow, MessageRow } from './mail.messages.repository.js';
 
 /**
@@ -39,9 +39,25 @@ export function presentMessage(row: MessageRow, description: MessageDescription 
   };
 }
 
-/** The message with what was sent (null until it is), its HTML as its kind's composer shows it. */
-export function presentMessageDetail(row: MessageDetailRow, description: MessageDescription = {}) {
+/**
+ * The message with what was sent (null until it is), its HTML as its kind's composer shows it:
+ * the images it carried inline shown from `data:` URLs, then what only the recipient should load
+ * taken out (an inline image not among `images` with it).
+ */
+export function presentMessageDetail(
+  row: MessageDetailRow,
+  description: MessageDescription = {},
+  images: PreviewImage[] = [],
+) {
   const shownHtml = mailComposerOf(row.kind)?.shownHtml;
-  const html = shownHtml && row.body_html ? shownHtml(row.body_html) : row.body_html;
+  let html = row.body_html;
+  if (html !== null && images.length > 0) {
+    const byCid = new Map(images.map((image) => [image.cid, image.dataUrl]));
+    html = html.replace(/src="cid:([^"<>]*)"/g, (src, cid: string) => {
+      const dataUrl = byCid.get(cid);
+      return dataUrl === undefined ? src : `src="${dataUrl}"`;
+    });
+  }
+  if (shownHtml && html !== null) html = shownHtml(html);
   return { ...presentMessage(row, description), body_text: row.body_text, body_html: html };
 }

@@ -67,7 +67,7 @@ export const trainingMailComposer: MailComposer = {
         const token = signLearnerToken(secret, ctx.enrollment_id as number, linkExpiresAt);
         const brand = brands.get(ctx.account_id);
         const logo = brand?.logo ?? null;
-        const logoCid = logo && `logo-${logo.sha256.slice(0, 16)}@vigil`;
+        const logoCid = logo && logoCidOf(logo);
         const rendered = renderMail({
           kind: ctx.kind,
           firstName: ctx.first_name ?? '',
@@ -96,6 +96,16 @@ export const trainingMailComposer: MailComposer = {
       },
     };
   },
-  // The Outbox shows the message without the logo it carried inline (its preview has no attachments).
+  // The Outbox shows the account's logo from a data: URL (its preview has no attachments), and
+  // leaves out a logo the message carried that has since been replaced.
+  async inlineImages(db, accountId) {
+    const logo = (await brandingOfAccounts(db, [accountId])).get(accountId)?.logo;
+    return logo ? [{ cid: logoCidOf(logo), dataUrl: `data:${logo.contentType};base64,${logo.base64}` }] : [];
+  },
   shownHtml: (html) => html.replace(/<img src="cid:[^"<>]*"[^<>]*>/g, ''),
 };
+
+/** The Content-ID the logo is sent under: the same for the same image, another once it changes. */
+function logoCidOf(logo: { sha256: string }): string {
+  return `logo-${logo.sha256.slice(0, 16)}@vigil`;
+}
