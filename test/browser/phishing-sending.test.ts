@@ -84,7 +84,9 @@ describe('predictable sending and the sender, in the web interface', () => {
       await page.screenshot({ path: `${OUT}/phishing-campaign-form-sender-${size}.png`, fullPage: true });
       await page.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('button', { name: 'Launch now' }).waitFor();
-      await page.getByText('Accounts Payable <template’s address@default domain>').waitFor();
+      // The From it will carry: its own name, the account's address and domain.
+      await page.getByText('Accounts Payable <it-desk@mail.acme-notices.example>').waitFor();
+      await page.getByText('The address and domain from the account’s defaults').waitFor();
 
       // The launch confirmation: who, and the first and last send.
       await page.getByRole('button', { name: 'Launch now' }).click();

@@ -97,6 +97,48 @@ function LaunchPreview({ accountId, campaignId }: { accountId: number; campaignI
   );
 }
 
+type SenderParts = {
+  sender_name: string | null;
+  sender_address: string | null;
+  sender_domain: string | null;
+};
+
+/**
+ * The From the simulations carry: each part the campaign's own, else the account's default
+ * (Phishing settings), else the template's name and address and the server's default domain.
+ * Below it, which parts come from where, when not all are the campaign's.
+ */
+function SenderText({
+  campaign,
+  settings,
+}: {
+  campaign: SenderParts;
+  settings: (SenderParts & { default_sender_domain: string }) | undefined;
+}) {
+  if (!settings) return <>…</>;
+  const name = campaign.sender_name ?? settings.sender_name;
+  const address = campaign.sender_address ?? settings.sender_address;
+  const domain = campaign.sender_domain ?? settings.sender_domain ?? settings.default_sender_domain;
+  const fromAccount = (['sender_name', 'sender_address', 'sender_domain'] as const).filter(
+    (part) => campaign[part] === null && settings[part] !== null,
+  );
+  const PART = { sender_name: 'name', sender_address: 'address', sender_domain: 'domain' } as const;
+  return (
+    <>
+      {name ?? 'Each template’s name'} &lt;{address ?? 'each template’s address'}@{domain}&gt;
+      {fromAccount.length > 0 && (
+        <Text size="xs" c="dimmed">
+          The {listOf(fromAccount.map((part) => PART[part]))} from the account’s defaults (Phishing settings)
+        </Text>
+      )}
+    </>
+  );
+}
+
+function listOf(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <Stack gap={2}>
@@ -132,6 +174,17 @@ export function PhishingCampaignPage() {
       queryClient.setQueryData(['phishing-campaign', account.id, campaignId], saved);
       void queryClient.invalidateQueries({ queryKey: ['phishing-campaigns', account.id] });
     },
+  });
+  // The account's default sender: what the campaign's unset parts become.
+  const settings = useQuery({
+    queryKey: ['phishing-settings', account.id],
+    queryFn: ({ signal }) =>
+      call(
+        api.GET('/accounts/{accountId}/phishing/settings', {
+          params: { path: { accountId: account.id } },
+          signal,
+        }),
+      ),
   });
   const [dialog, setDialog] = useState<PhishingAction | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -309,11 +362,7 @@ export function PhishingCampaignPage() {
             )}
           </Fact>
           <Fact label="Sender">
-            {c.sender_name ?? 'Each template’s name'} &lt;{c.sender_address ?? 'template’s address'}@
-            {c.sender_domain ?? 'default domain'}&gt;
-            <Text size="xs" c="dimmed">
-              Unset parts use the account’s defaults (Phishing settings)
-            </Text>
+            <SenderText campaign={c} settings={settings.data} />
           </Fact>
           <Fact label="Launched">{c.launched_at ? <DateText value={c.launched_at} absolute /> : '—'}</Fact>
         </SimpleGrid>
