@@ -129,6 +129,15 @@ describe.each([
     const list = page.getByRole('dialog', { name: 'Quiz attempts by Jonas Berg' });
     await list.getByText('42% failed').waitFor();
     await list.getByText('100% passed').waitFor();
+    // Nothing of it is cut: every badge and date is as wide as its words.
+    for (const cell of await list.locator('td').all()) {
+      expect(await cell.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    // Shown once it has finished fading in.
+    const opacity = (el: unknown) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }).getComputedStyle(el)
+        .opacity;
+    await expect.poll(() => list.evaluate(opacity)).toBe('1');
     await page.screenshot({ path: `${OUT}/quiz-attempts-${device}.png` });
   });
 });

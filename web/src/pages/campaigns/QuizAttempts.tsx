@@ -16,7 +16,15 @@ export function QuizAttempts({ enrollment, campaign }: { enrollment: Enrollment;
   const name = `${enrollment.employee.first_name} ${enrollment.employee.last_name}`;
   const unrecorded = count - enrollment.attempts.length;
   return (
-    <Popover position="bottom-end" withArrow shadow="md" width={360}>
+    // As wide as its rows (a course title, a score badge, a date on one line each), never wider
+    // than the screen: on a phone the table scrolls sideways inside it.
+    <Popover
+      position="bottom-end"
+      withArrow
+      shadow="md"
+      width="max-content"
+      styles={{ dropdown: { maxWidth: 'calc(100vw - 1rem)' } }}
+    >
       <Popover.Target>
         <Button variant="subtle" size="compact-sm" aria-label={`${count} quiz attempts by ${name}`}>
           {count}
@@ -27,35 +35,37 @@ export function QuizAttempts({ enrollment, campaign }: { enrollment: Enrollment;
           <Text fw={600} size="sm">
             Quiz attempts
           </Text>
-          <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Course</Table.Th>
-                <Table.Th ta="right">Score</Table.Th>
-                <Table.Th>When</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {enrollment.attempts.map((a) => (
-                <Table.Tr key={`${a.course_key}-${a.number}`}>
-                  <Table.Td>
-                    {titles.get(a.course_key) ?? a.course_key}{' '}
-                    <Text span size="xs" c="dimmed">
-                      #{a.number}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Badge size="sm" variant="light" color={a.passed ? 'teal' : 'red'}>
-                      {a.score}% {a.passed ? 'passed' : 'failed'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    <DateText value={a.submitted_at} absolute />
-                  </Table.Td>
+          <Table.ScrollContainer minWidth={0} type="native">
+            <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Course</Table.Th>
+                  <Table.Th ta="right">Score</Table.Th>
+                  <Table.Th>When</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {enrollment.attempts.map((a) => (
+                  <Table.Tr key={`${a.course_key}-${a.number}`}>
+                    <Table.Td>
+                      {titles.get(a.course_key) ?? a.course_key}{' '}
+                      <Text span size="xs" c="dimmed">
+                        #{a.number}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Badge size="sm" variant="light" color={a.passed ? 'teal' : 'red'}>
+                        {a.score}% {a.passed ? 'passed' : 'failed'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <DateText value={a.submitted_at} absolute />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
           {unrecorded > 0 && (
             <Text size="xs" c="dimmed">
               {unrecorded} earlier {unrecorded === 1 ? 'attempt was' : 'attempts were'} counted before each
