@@ -74,7 +74,7 @@ describe('predictable sending and the sender, in the web interface', () => {
       await page.getByLabel('Sender domain').fill('mail.acme-notices.example');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Saved the phishing settings').waitFor();
-      await page.screenshot({ path: `${OUT}/phishing-settings-${size}.png`, fullPage: true });
+      await page.screenshot({ path: `${OUT}/phishing-settings-sender-${size}.png`, fullPage: true });
 
       // The form: the warning, and a sender name of the campaign's own.
       await page.goto(`/admin/a/${accountId}/phishing/campaigns/${campaign.id}/edit`);
