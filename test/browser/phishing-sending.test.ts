@@ -100,6 +100,7 @@ describe('predictable sending and the sender, in the web interface', () => {
       await page.screenshot({ path: `${OUT}/phishing-launch-confirmation-${size}.png`, fullPage: true });
       await dialog.getByRole('button', { name: 'Launch now' }).click();
       await page.getByRole('button', { name: 'Stop' }).waitFor();
+      await dialog.waitFor({ state: 'detached' });
 
       // The page: sent / planned and next send, not just "Running, 0 delivered".
       await page.getByText('Sent / planned').waitFor();
