@@ -31,7 +31,7 @@ import { accountPath, useAccount } from '../../../layout/account-context';
 import { CoursePicker } from '../../campaigns/CoursePicker';
 import { GroupPicker, type PickedGroup } from '../../campaigns/GroupPicker';
 import { categoryLabel, difficultyLabel } from '../templates/template-format';
-import { type TemplateSummary, useTemplatePool } from './phishing-api';
+import { type TemplateSummary, usePhishingSettings, useTemplatePool } from './phishing-api';
 import { formatPlanned, fromZonedInput, toZonedInput } from './zoned-time';
 
 const WEEKDAYS = [
@@ -162,16 +162,7 @@ export function PhishingCampaignFormPage() {
   const campaignId = param ? Number(param) : undefined;
   const [form, setForm] = useState<Form>(EMPTY);
   const pool = useTemplatePool(account.id);
-  const settings = useQuery({
-    queryKey: ['phishing-settings', account.id],
-    queryFn: ({ signal }) =>
-      call(
-        api.GET('/accounts/{accountId}/phishing/settings', {
-          params: { path: { accountId: account.id } },
-          signal,
-        }),
-      ),
-  });
+  const settings = usePhishingSettings(account.id);
   const templateByKey = new Map((pool.data?.results ?? []).map((t) => [t.key, t]));
   const existing = useQuery({
     queryKey: ['phishing-campaign', account.id, campaignId],

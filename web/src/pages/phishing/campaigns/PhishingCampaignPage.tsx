@@ -18,7 +18,12 @@ import { PageHeader } from '../../../components/PageHeader';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { failedByRuleText, phishProneText, reportRateText } from '../results/results-format';
-import { deletePhishingDraft, type PhishingAction, phishingAction } from './phishing-api';
+import {
+  deletePhishingDraft,
+  type PhishingAction,
+  phishingAction,
+  usePhishingSettings,
+} from './phishing-api';
 import { formatInZone, formatPlanned } from './zoned-time';
 
 const ACTIONS: { action: PhishingAction; label: string; confirm: string; color?: string }[] = [
@@ -176,16 +181,7 @@ export function PhishingCampaignPage() {
     },
   });
   // The account's default sender: what the campaign's unset parts become.
-  const settings = useQuery({
-    queryKey: ['phishing-settings', account.id],
-    queryFn: ({ signal }) =>
-      call(
-        api.GET('/accounts/{accountId}/phishing/settings', {
-          params: { path: { accountId: account.id } },
-          signal,
-        }),
-      ),
-  });
+  const settings = usePhishingSettings(account.id);
   const [dialog, setDialog] = useState<PhishingAction | null>(null);
   const [deleting, setDeleting] = useState(false);
   const navigate = useNavigate();

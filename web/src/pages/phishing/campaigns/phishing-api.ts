@@ -22,6 +22,15 @@ export function useTemplatePool(accountId: number) {
   });
 }
 
+/** The account's Phishing settings (scanner networks, default sender, the server's default domain). */
+export function usePhishingSettings(accountId: number) {
+  return useQuery({
+    queryKey: ['phishing-settings', accountId],
+    queryFn: ({ signal }) =>
+      call(api.GET('/accounts/{accountId}/phishing/settings', { params: { path: { accountId } }, signal })),
+  });
+}
+
 export function phishingAction(accountId: number, campaignId: number, action: PhishingAction) {
   const params = { params: { path: { accountId, campaignId } } };
   switch (action) {

@@ -1,6 +1,6 @@
 import { Card, Code, List, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, api, call } from '../../../api/client';
@@ -13,6 +13,7 @@ import { Loading } from '../../../components/Loading';
 import { PageHeader } from '../../../components/PageHeader';
 import { SaveForm } from '../../../components/SaveForm';
 import { accountPath, useAccount } from '../../../layout/account-context';
+import { usePhishingSettings } from '../campaigns/phishing-api';
 
 /** The server's messages for the lines of the list (`scanner_networks[3]` is line 4 of what was sent). */
 function lineErrors(error: unknown, sent: string[]): string[] {
@@ -28,13 +29,7 @@ function lineErrors(error: unknown, sent: string[]): string[] {
 /** /a/:accountId/phishing/settings — the networks whose clicks count as a scanner's. */
 export function PhishingSettingsPage() {
   const account = useAccount();
-  const settings = useQuery({
-    queryKey: ['phishing-settings', account.id],
-    queryFn: () =>
-      call(
-        api.GET('/accounts/{accountId}/phishing/settings', { params: { path: { accountId: account.id } } }),
-      ),
-  });
+  const settings = usePhishingSettings(account.id);
   const back = <BackLink to={accountPath(account.id, 'phishing', 'templates')}>Phishing templates</BackLink>;
   return (
     <>
