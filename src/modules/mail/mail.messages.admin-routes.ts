@@ -90,7 +90,10 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId } = accountOf(request);
       const message = await getMessage(app.db, accountId, request.params.messageId);
       const described = await describeMessages(app.db, accountId, [message], describing());
-      const images = await inlineImagesOf(app.db, accountId, message.kind);
+      // Read only for a sent body that shows an image by cid: (a logo is up to 256 KiB).
+      const images = message.body_html?.includes('src="cid:')
+        ? await inlineImagesOf(app.db, accountId, message.kind)
+        : [];
       return presentMessageDetail(message, described.get(message.id), images);
     },
   );
