@@ -232,7 +232,9 @@ describe('every main page renders without script errors or serious accessibility
     await operator.page.goto(`${a}/outbox`);
     await operator.page.getByRole('table', { name: 'Messages' }).getByRole('button').first().click();
     await operator.page.getByRole('dialog').locator('iframe').waitFor();
-    await operator.page.waitForLoadState('networkidle');
+    // The message's body, drawn in its frame. Not "network idle": the Outbox asks again every few
+    // seconds while invitations are still being sent, which on a busy machine lasts the whole test.
+    await operator.page.frameLocator('[role="dialog"] iframe').locator('body *').first().waitFor();
     await operator.page.screenshot({ path: `${OUT}/outbox-message.png` });
     problems.push(...(await accessibilityProblems(operator.page, 'outbox-message')));
 
