@@ -25,7 +25,6 @@ const FILES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
-  'tsconfig.build.json',
   'clients/typescript/package.json',
   'clients/typescript/tsconfig.json',
 ];

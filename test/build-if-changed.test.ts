@@ -30,7 +30,7 @@ beforeAll(async () => {
   for (const path of ['src', 'web', 'clients/typescript/src', 'scripts/build-if-changed.mjs']) {
     cpSync(join(root, path), join(copy, path), { recursive: true });
   }
-  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(root, file), join(copy, file));
   }
   for (const file of ['clients/typescript/package.json', 'clients/typescript/tsconfig.json']) {

@@ -1,7 +1,8 @@
 // Writes the web interface's types of the admin API (src/api/generated/admin-api.ts, git-ignored)
-// from the server's route schemas: the OpenAPI document is built from the compiled route
-// definitions in dist/ (no server, no database), then openapi-typescript turns it into types.
-// Run by web/build.mjs, after tsc; `node web/api-types.mjs` runs it alone.
+// from the server's route schemas: the OpenAPI document is built from the route definitions of
+// the build (dist/admin/openapi-document.js, scripts/build-server.mjs; no server, no database),
+// then openapi-typescript turns it into types.
+// Run by web/build.mjs, after the server's bundle; `node web/api-types.mjs` runs it alone.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,6 +1,6 @@
 // Bundles the administrator web interface into dist/web/ (served by the server at /admin/).
-// Usage: node web/build.mjs   (run by `npm run build` after tsc: the admin API's types are
-// generated first from the compiled route schemas, see api-types.mjs)
+// Usage: node web/build.mjs   (run by `npm run build` after the server's bundle: the admin API's
+// types are generated first from its route schemas, see api-types.mjs)
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

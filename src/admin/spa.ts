@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { notFound } from '../core/errors.js';
+import { fromProjectRoot } from '../core/paths.js';
 
-// Built by `npm run build` (web/build.mjs) into dist/web, two levels above both src/admin and dist/admin.
-const WEB_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+// Built by `npm run build` (web/build.mjs).
+const WEB_ROOT = fromProjectRoot('dist', 'web');
 
 /**
  * The web interface's files: hashed assets under /admin/assets/ (cached for a year), and

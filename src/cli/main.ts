@@ -4,6 +4,7 @@ import { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../c
 import { type Database, describeDatabase, openDatabase, sqliteFile } from '../core/db/database.js';
 import { hasBeenMigrated, migrateToLatest } from '../core/db/migrate.js';
 import { AppError } from '../core/errors.js';
+import { fromProjectRoot } from '../core/paths.js';
 import { loadSubscriptions } from '../subscriptions.js';
 import { accountCommands } from './accounts.js';
 import { adminCommands } from './admins.js';
@@ -16,9 +17,9 @@ import { NoDatabaseError, print, UsageError } from './output.js';
 import { phishingCommands } from './phishing.js';
 import { workerCommands } from './worker.js';
 
-/** The version in package.json (next to dist/ and src/ alike). */
+/** The version in package.json. */
 function version(): string {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  return JSON.parse(readFileSync(fromProjectRoot('package.json'), 'utf8')).version;
 }
 
 const MORE_HELP = `

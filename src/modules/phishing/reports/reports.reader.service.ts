@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
+import { fromProjectRoot } from '../../../core/paths.js';
 import { phishBases } from './reports.links.model.js';
 import {
   isReadingBegan,
@@ -70,13 +71,13 @@ export interface ReaderOptions {
 }
 
 /**
- * The worker's module, beside this one. From the build (`node dist/server.js`) both are
- * JavaScript; from the TypeScript sources (Vitest, `node --import tsx`) this one is `.ts`, and so
- * is the worker, which then loads with tsx (a dev dependency, present wherever sources run).
+ * The worker's module. From the TypeScript sources (Vitest, `node --import tsx`) it is the one
+ * beside this, loaded with tsx (a dev dependency, present wherever sources run); the build
+ * bundles it as an entry of its own, dist/reports-thread.js (scripts/build-server.mjs).
  */
 function defaultEntry(): URL {
-  const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  return new URL(`./reports.thread.service.${extension}`, import.meta.url);
+  if (import.meta.url.endsWith('.ts')) return new URL('./reports.thread.service.ts', import.meta.url);
+  return pathToFileURL(fromProjectRoot('dist', 'reports-thread.js'));
 }
 
 export function createReportedMessageReader(options: ReaderOptions): ReportedMessageReader {

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { FieldErrorCollector } from '../../../core/errors.js';
+import { fromProjectRoot } from '../../../core/paths.js';
 import {
   PHISHING_CATEGORIES,
   type PhishingTemplateContent,
@@ -18,12 +18,7 @@ import {
  * fails with a message naming its folder and the problem, and the server does not start.
  */
 
-// Four levels above both src/modules/phishing/templates and dist/modules/phishing/templates: the
-// repository root.
-export const PHISHING_LIBRARY_ROOT = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../content/phishing',
-);
+export const PHISHING_LIBRARY_ROOT = fromProjectRoot('content', 'phishing');
 
 const TemplateFile = Type.Object(
   {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { fromProjectRoot } from '../../../core/paths.js';
 
 /**
  * The built-in course catalogue: `content/courses/<slug>/course.json` plus one Markdown file
@@ -11,8 +11,7 @@ import { Value } from '@sinclair/typebox/value';
  * The training campaigns issue (#4) builds enrollments and the learner page on this.
  */
 
-// Four levels above both src/modules/training/courses and dist/…/courses: the repository root.
-export const CATALOGUE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../content/courses');
+export const CATALOGUE_ROOT = fromProjectRoot('content', 'courses');
 
 const Question = Type.Object(
   {
