@@ -1,12 +1,12 @@
 // Builds what `npm start`, `npx vigil` and the tests run (`npm run build`: dist/, the web
 // interface, the TypeScript client) unless nothing it is built from changed since the last
 // build. What it is built from: the sources of the server, the web interface and the client
-// (test files aside), the TypeScript configurations and the locked dependencies. Their
-// fingerprint (SHA-256 of every path and its content, some 3 MB read in tens of milliseconds)
-// is written beside the build when the build succeeds (`--stamp`, the build's last step), so a
-// fresh `npm install`, which builds, is followed by starts that do not. The build forgets the
-// fingerprint first (`--forget`): a build that fails half-way leaves none, and the next one
-// builds whatever the sources are then.
+// (test files aside), the TypeScript configurations, the server bundle's script and the locked
+// dependencies. Their fingerprint (SHA-256 of every path and its content, some 3 MB read in tens
+// of milliseconds) is written beside the build when the build succeeds (`--stamp`, the build's
+// last step), so a fresh `npm install`, which builds, is followed by starts that do not. The
+// build forgets the fingerprint first (`--forget`): a build that fails half-way leaves none, and
+// the next one builds whatever the sources are then.
 //
 //   node scripts/build-if-changed.mjs           build if a source changed, else say it is up to date
 //   node scripts/build-if-changed.mjs --stamp   record the sources' fingerprint (the build's last step)
@@ -25,13 +25,20 @@ const FILES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
+  'scripts/build-server.mjs',
   'clients/typescript/package.json',
   'clients/typescript/tsconfig.json',
 ];
 /** Written by the build itself (the web interface's admin API types), or never read by it. */
 const SKIPPED = [join('web', 'src', 'api', 'generated') + sep];
 /** What the build must have made for the server and `vigil` to run. */
-const OUTPUTS = ['dist/server.js', 'dist/cli/main.js', 'dist/web/index.html', 'clients/typescript/dist'];
+const OUTPUTS = [
+  'dist/server.js',
+  'dist/cli/main.js',
+  'dist/reports-thread.js',
+  'dist/web/index.html',
+  'clients/typescript/dist',
+];
 
 function walk(folder, into) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {

@@ -27,7 +27,13 @@ async function buildDue(): Promise<boolean> {
 
 beforeAll(async () => {
   copy = mkdtempSync(join(tmpdir(), 'vigil-build-'));
-  for (const path of ['src', 'web', 'clients/typescript/src', 'scripts/build-if-changed.mjs']) {
+  for (const path of [
+    'src',
+    'web',
+    'clients/typescript/src',
+    'scripts/build-if-changed.mjs',
+    'scripts/build-server.mjs',
+  ]) {
     cpSync(join(root, path), join(copy, path), { recursive: true });
   }
   for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) {
@@ -37,7 +43,12 @@ beforeAll(async () => {
     cpSync(join(root, file), join(copy, file));
   }
   // What a build leaves: its outputs, then the fingerprint of the sources it was made from.
-  for (const output of ['dist/server.js', 'dist/cli/main.js', 'dist/web/index.html']) {
+  for (const output of [
+    'dist/server.js',
+    'dist/cli/main.js',
+    'dist/reports-thread.js',
+    'dist/web/index.html',
+  ]) {
     mkdirSync(join(copy, output, '..'), { recursive: true });
     writeFileSync(join(copy, output), '');
   }
@@ -69,6 +80,7 @@ describe('building only what changed', () => {
     ['a page of the web interface', 'web/src/main.tsx'],
     ['the TypeScript client', 'clients/typescript/src/index.ts'],
     ['the locked dependencies', 'package-lock.json'],
+    ['the way the server is bundled', 'scripts/build-server.mjs'],
   ])('builds again when %s changed', async (_what, file) => {
     const path = join(copy, file);
     cpSync(path, `${path}.before`);
