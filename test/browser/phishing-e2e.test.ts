@@ -1,5 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/core/db/database.js';
+import {
+  setAccountDisplayName,
+  setAccountLogo,
+} from '../../src/modules/access/accounts/accounts.branding.service.js';
+import { afterFile } from '../helpers/cleanup.js';
+import { pngLogo } from '../helpers/logos.js';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import {
   accessibilityProblems,
@@ -39,6 +46,12 @@ beforeAll(async () => {
     PHISH_URL: 'http://localhost:{port}',
   });
   accountId = (await vigil.vigil('account', 'create', '--name', 'Acme')).id as number;
+  // The name and logo employees see (Account settings; its own browser test sets them through the
+  // page): the teachable page shows them.
+  const database = openDatabase(vigil.env.DATABASE_URL as string);
+  afterFile(() => database.close());
+  await setAccountDisplayName(database.db, accountId, { display_name: 'Acme Holdings' });
+  await setAccountLogo(database.db, accountId, pngLogo(180, 48, [29, 78, 216]));
   api = await customerApi(vigil, accountId, ['employees:rw', 'groups:rw', 'campaigns:rw', 'reports:w']);
 });
 
@@ -149,8 +162,8 @@ describe('a phishing simulation from launch to remedial training', () => {
     // A phone's browser: headless Chromium's own user agent says "HeadlessChrome", which is a bot's.
     const context = await vigil.browser.newContext({ viewport: PHONE, userAgent: PHONE_BROWSER });
     const page = await context.newPage();
+    // setContent waits for the page's load event: the tracking image has been fetched.
     await page.setContent(mail.html);
-    await page.waitForLoadState('networkidle');
     await page.goto(link);
     await page.getByLabel('Password').waitFor();
     await page.screenshot({ path: `${OUT}/phishing-landing-phone.png`, fullPage: true });
@@ -159,6 +172,15 @@ describe('a phishing simulation from launch to remedial training', () => {
     await page.getByRole('heading', { name: 'This was a phishing simulation' }).waitFor();
     // Her form post proves a person: she is enrolled at once (a click alone waits until it settled).
     await page.getByText('A short course about spotting phishing was assigned to you').waitFor();
+    // The organisation's name and logo, as on the learner pages.
+    const banner = page.getByRole('banner');
+    await banner.getByText('Acme Holdings', { exact: true }).waitFor();
+    expect(
+      await banner
+        .locator('img')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBe(180);
+    await page.getByText('sent by the security team of Acme Holdings').waitFor();
     await page.screenshot({ path: `${OUT}/phishing-teachable-phone.png`, fullPage: true });
     expect(await accessibilityProblems(page, 'teachable page')).toEqual([]);
 

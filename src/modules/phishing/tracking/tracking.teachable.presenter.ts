@@ -65,6 +65,8 @@ p{margin:0 0 1rem}
 .top .brand{display:flex;align-items:center;gap:.75rem;min-width:0}
 .top .brand img{display:block;height:2rem;width:auto;max-width:10rem;object-fit:contain}
 .top .by{color:var(--muted);font-weight:400;font-size:.9375rem;margin-left:auto;white-space:nowrap}
+.top .brand span{overflow-wrap:break-word}
+@media (max-width:30rem){.top .brand~.by{display:none}}
 .email dl{margin:0;padding:1rem 1.25rem;border-bottom:1px solid var(--line);display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
 .email dt{color:var(--muted);font-weight:600}
 .email dd{margin:0}

@@ -24,6 +24,8 @@ a:hover{color:var(--accent-dark)}
 .top .brand{display:flex;align-items:center;gap:.75rem;min-width:0}
 .top .brand img{display:block;height:2rem;width:auto;max-width:10rem;object-fit:contain}
 .top .by{color:var(--muted);font-weight:400;font-size:.9375rem;margin-left:auto;white-space:nowrap}
+.top .brand span{overflow-wrap:break-word}
+@media (max-width:30rem){.top .brand~.by{display:none}}
 .wrap{max-width:44rem;margin:0 auto;padding-left:1rem;padding-right:1rem}
 main.wrap{padding-top:1.5rem;padding-bottom:3rem}
 h1{font-size:1.625rem;line-height:1.25;margin:.25rem 0 .75rem;letter-spacing:-.01em}
