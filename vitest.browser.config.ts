@@ -6,10 +6,10 @@ export default defineConfig({
     include: ['test/browser/**/*.test.ts'],
     pool: 'forks',
     setupFiles: ['test/setup/after-file.ts'],
-    // One browser and one server per file, one file at a time. Two at a time ended sooner alone
-    // (quiet 2-core machine, all 22 files: 886 s one at a time, 776 s two at a time) but not in CI,
-    // where the suite shares the cores with the others: it took their CPU, and the whole run
-    // ended later (2,050 s against 1,934 s).
+    // One browser and one server per file, one file at a time. Two at a time end sooner on an
+    // otherwise quiet machine (2 cores, all 22 files: 886 s one at a time, 776 s two at a time),
+    // but not in CI, where the suite shares the cores with the others: fresh-clone runs of the
+    // same day took 2,050 s (two at a time) and 2,070 s (one), as the CPU needed is the same.
     fileParallelism: false,
     testTimeout: 240_000,
     hookTimeout: 60_000,
