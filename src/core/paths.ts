@@ -19,7 +19,7 @@ function projectRoot(): string {
   }
 }
 
-export const PROJECT_ROOT = projectRoot();
+const PROJECT_ROOT = projectRoot();
 
 /** A path inside the project: `fromProjectRoot('content', 'courses')`. */
 export function fromProjectRoot(...parts: string[]): string {

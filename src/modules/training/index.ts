@@ -15,6 +15,6 @@ export {
 } from './campaigns/campaigns.webhooks.presenter.js';
 export { findCourses } from './courses/courses.lookup.service.js';
 export { html, SafeHtml } from './learner/learner.html.presenter.js';
-export { brandBar, type PageBrand } from './learner/learner.layout.presenter.js';
+export { BRAND_BAR_STYLE, brandBar, type PageBrand } from './learner/learner.layout.presenter.js';
 export type { LearnerLinkOffer } from './learner/learner.service.js';
 export { learnerLinkOffer } from './learner/learner.service.js';

@@ -1,5 +1,5 @@
 import type { LearnerLinkOffer, PageBrand } from '../../training/index.js';
-import { brandBar, html, SafeHtml } from '../../training/index.js';
+import { BRAND_BAR_STYLE, brandBar, html, SafeHtml } from '../../training/index.js';
 import type { TeachableEmail } from '../templates/templates.landing.presenter.js';
 
 /**
@@ -62,11 +62,7 @@ p{margin:0 0 1rem}
 .button:hover,.button:focus-visible{background:#0f4d27;color:#fff}
 @media (max-width:30rem){.button{width:100%}}
 .email{background:var(--surface);border:1px solid var(--line);border-radius:12px;overflow:hidden;margin:0 0 1rem}
-.top .brand{display:flex;align-items:center;gap:.75rem;min-width:0}
-.top .brand img{display:block;height:2rem;width:auto;max-width:10rem;object-fit:contain}
-.top .by{color:var(--muted);font-weight:400;font-size:.9375rem;margin-left:auto;white-space:nowrap}
-.top .brand span{overflow-wrap:break-word}
-@media (max-width:30rem){.top .brand~.by{display:none}}
+${BRAND_BAR_STYLE}
 .email dl{margin:0;padding:1rem 1.25rem;border-bottom:1px solid var(--line);display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem}
 .email dt{color:var(--muted);font-weight:600}
 .email dd{margin:0}

@@ -6,6 +6,17 @@ import { html, SafeHtml } from './learner.html.presenter.js';
  * pages need no script at all).
  */
 
+/**
+ * The rules of brandBar's markup, in the learner pages' stylesheet and in every other page that
+ * shows the bar (the teachable page): on a phone the name wraps at spaces only, and the page's
+ * kind beside a brand is left out.
+ */
+export const BRAND_BAR_STYLE = `.top .brand{display:flex;align-items:center;gap:.75rem;min-width:0}
+.top .brand img{display:block;height:2rem;width:auto;max-width:10rem;object-fit:contain}
+.top .by{color:var(--muted);font-weight:400;font-size:.9375rem;margin-left:auto;white-space:nowrap}
+.top .brand span{overflow-wrap:break-word}
+@media (max-width:30rem){.top .brand~.by{display:none}}`;
+
 const STYLE = `
 :root{--bg:#f5f6f8;--surface:#fff;--text:#1b2430;--muted:#4a5565;--line:#dfe3e8;--accent:#0f5e9c;
 --accent-dark:#0b4776;--accent-soft:#eaf2fa;--ok:#166534;--ok-soft:#ecf8f0;--bad:#b42318;--bad-soft:#fdf0ef;
@@ -21,11 +32,7 @@ a:hover{color:var(--accent-dark)}
 .top{background:var(--surface);border-bottom:1px solid var(--line)}
 .top .wrap{display:flex;align-items:center;gap:.5rem;padding-top:.75rem;padding-bottom:.75rem;font-weight:600}
 .top svg{flex:none;color:var(--accent)}
-.top .brand{display:flex;align-items:center;gap:.75rem;min-width:0}
-.top .brand img{display:block;height:2rem;width:auto;max-width:10rem;object-fit:contain}
-.top .by{color:var(--muted);font-weight:400;font-size:.9375rem;margin-left:auto;white-space:nowrap}
-.top .brand span{overflow-wrap:break-word}
-@media (max-width:30rem){.top .brand~.by{display:none}}
+${BRAND_BAR_STYLE}
 .wrap{max-width:44rem;margin:0 auto;padding-left:1rem;padding-right:1rem}
 main.wrap{padding-top:1.5rem;padding-bottom:3rem}
 h1{font-size:1.625rem;line-height:1.25;margin:.25rem 0 .75rem;letter-spacing:-.01em}
