@@ -29,7 +29,7 @@ import * as esbuild from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-export const EXTERNAL = ['better-sqlite3', 'piscina', '@fastify/swagger-ui', 'pg-native'];
+const EXTERNAL = ['better-sqlite3', 'piscina', '@fastify/swagger-ui', 'pg-native'];
 
 const started = performance.now();
 // The previous build, less what other steps write into dist/ (the web interface, the OpenAPI
@@ -56,7 +56,8 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  // Stack traces name the sources (src/…) when source maps are on (server.ts turns them on).
+  // Stack traces name the bundle's lines, each module marked by a `// src/…` comment; with
+  // `node --enable-source-maps` they name the sources.
   sourcemap: 'linked',
   // The bundled CommonJS packages call require(), and a few read __dirname: give them both.
   banner: {
