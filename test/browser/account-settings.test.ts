@@ -5,7 +5,15 @@ import { type Db, openDatabase } from '../../src/core/db/database.js';
 import { afterFile } from '../helpers/cleanup.js';
 import { makeEnrollment } from '../helpers/learner.js';
 import { pngLogo, SCRIPTED_SVG } from '../helpers/logos.js';
-import { accessibilityProblems, DESKTOP, PHONE, signedInPage, startVigil, type Vigil } from './harness.js';
+import {
+  accessibilityProblems,
+  bannerLogoWidth,
+  DESKTOP,
+  PHONE,
+  signedInPage,
+  startVigil,
+  type Vigil,
+} from './harness.js';
 
 /**
  * Issue 21, item 5: an account administrator sets the name and logo employees see, on desktop and
@@ -87,13 +95,7 @@ describe('account settings', () => {
       await learner.page.goto(enrollment.path);
       await learner.page.getByRole('heading', { name: 'Your security training' }).waitFor();
       await learner.page.getByText('Acme has asked you to complete this course.').waitFor();
-      const banner = learner.page.getByRole('banner');
-      await banner.getByText('Acme', { exact: true }).waitFor();
-      expect(
-        await banner
-          .locator('img')
-          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-      ).toBe(180);
+      expect(await bannerLogoWidth(learner.page, 'Acme')).toBe(180);
       expect(await learner.page.content()).not.toContain('Smoke test now');
       expect(await accessibilityProblems(learner.page, `learner-branded-${device}`)).toEqual([]);
       await learner.page.screenshot({

@@ -173,6 +173,16 @@ export async function customerApi(
   };
 }
 
+/**
+ * The natural width of the logo in a page's banner (the employee-facing pages' brand bar), once
+ * the banner shows the organisation's `name`.
+ */
+export async function bannerLogoWidth(page: Page, name: string): Promise<number> {
+  const banner = page.getByRole('banner');
+  await banner.getByText(name, { exact: true }).waitFor();
+  return banner.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+}
+
 /** Serious and critical WCAG 2 A/AA violations axe-core finds on the page, as readable lines. */
 export async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
   const result = await new AxeBuilder({ page })

@@ -10,6 +10,7 @@ import { pngLogo } from '../helpers/logos.js';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import {
   accessibilityProblems,
+  bannerLogoWidth,
   type CustomerApi,
   customerApi,
   DESKTOP,
@@ -173,13 +174,7 @@ describe('a phishing simulation from launch to remedial training', () => {
     // Her form post proves a person: she is enrolled at once (a click alone waits until it settled).
     await page.getByText('A short course about spotting phishing was assigned to you').waitFor();
     // The organisation's name and logo, as on the learner pages.
-    const banner = page.getByRole('banner');
-    await banner.getByText('Acme Holdings', { exact: true }).waitFor();
-    expect(
-      await banner
-        .locator('img')
-        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-    ).toBe(180);
+    expect(await bannerLogoWidth(page, 'Acme Holdings')).toBe(180);
     await page.getByText('sent by the security team of Acme Holdings').waitFor();
     await page.screenshot({ path: `${OUT}/phishing-teachable-phone.png`, fullPage: true });
     expect(await accessibilityProblems(page, 'teachable page')).toEqual([]);
