@@ -51,9 +51,10 @@ describe('vigil worker', () => {
         throw new Error(`worker did not send:\n${output}`);
       await delay(50);
     }
-    const exited = once(child, 'exit');
+    // 'close', not 'exit': the last log lines may still be in the pipe when the process exits.
+    const closed = once(child, 'close');
     child.kill('SIGTERM');
-    const [code] = await exited;
+    const [code] = await closed;
     expect(code, output).toBe(0);
 
     const counts = countByRecipient(smtp.accepted);

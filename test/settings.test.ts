@@ -104,7 +104,8 @@ async function run(script: string, args: string[], env: NodeJS.ProcessEnv) {
     stderr += d;
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const [code] = await once(child, 'exit');
+  // 'close', not 'exit': a process can exit before its output has been read from the pipes.
+  const [code] = await once(child, 'close');
   clearTimeout(timer);
   return { code: code as number | null, stdout, stderr };
 }

@@ -70,9 +70,10 @@ export async function startServer(
     output: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      const exited = once(child, 'exit');
+      // 'close' comes once the output has been read to its end as well (output() is then whole).
+      const closed = once(child, 'close');
       child.kill(signal);
-      const [code] = await exited;
+      const [code] = await closed;
       return code as number | null;
     },
   };
@@ -127,7 +128,8 @@ export async function runCli(
   child.stderr.on('data', (d) => {
     stderr += d;
   });
-  const [code] = await once(child, 'exit');
+  // 'close', not 'exit': a process can exit before its output has been read from the pipes.
+  const [code] = await once(child, 'close');
   return { code: code as number, stdout, stderr };
 }
 
