@@ -13,7 +13,8 @@ import { SQLITE_NAME_KEY } from './name-key.js';
  *   "Öztürk"); case not at all, as `lower(…)` did: such names keep the order of their ids.
  * - SQLite has no collation beyond bytes: every connection has the function `vigil_name_key`
  *   (name-key.ts), which gives the same order for Latin, Greek and Cyrillic names.
- * Neither is an index's expression: the database sorts what the query found.
+ * Employees' and groups' names are indexed by exactly these expressions (migration 0020), so a
+ * list of an account walks an index; any other list sorts what its query found.
  */
 export function byName(db: Db, column: string): RawBuilder<unknown> {
   return dialectOf(db) === 'postgres'

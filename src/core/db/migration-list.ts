@@ -13,6 +13,7 @@ import * as m0016 from './migrations/0016_reports_access_point.js';
 import * as m0017 from './migrations/0017_employee_facing_names.js';
 import * as m0018 from './migrations/0018_quiz_attempts.js';
 import * as m0019 from './migrations/0019_phishing_sending.js';
+import * as m0020 from './migrations/0020_name_sort_indexes.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0017_employee_facing_names': m0017,
   '0018_quiz_attempts': m0018,
   '0019_phishing_sending': m0019,
+  '0020_name_sort_indexes': m0020,
 };

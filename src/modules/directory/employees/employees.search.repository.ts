@@ -27,17 +27,17 @@ const text = (column: string): SortKey => {
   const expr = sql.raw(column);
   return { indexed: expr, sorted: sql`${expr} || ''` };
 };
-/** A name, in the order people read names (collation.ts): no index has it, either way. */
+/** A name, in the order people read names (collation.ts), which migration 0020 indexes. */
 const name = (db: Db, column: string): SortKey => {
   const expr = byName(db, column);
-  return { indexed: expr, sorted: expr };
+  return { indexed: expr, sorted: sql`${expr} || ''` };
 };
 const id: SortKey = { indexed: sql`id`, sorted: sql`id + 0` };
 
 // Each sort ends with the id, so the order is total and pages never overlap. The address's
 // expression is that of the unique address index, walked forwards or backwards; created_at
-// follows id. Names are sorted as people read them ("Öztürk" before "Tester"), which no index
-// of migration 0002 (lower(last_name), byte order) gives: the database sorts the account's rows.
+// follows id. Names are sorted as people read them ("Öztürk" before "Tester"), along the
+// indexes of migration 0020, which hold exactly those expressions.
 function sortKeys(db: Db, by: EmployeeSort): SortKey[] {
   switch (by) {
     case 'last_name':
