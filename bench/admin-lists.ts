@@ -418,7 +418,9 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
     check: (a) => {
       if (a.status !== 200) throw new Error(`status ${a.status}`);
       const text = a.body.toString();
-      if (!text.startsWith('id,first_name,last_name,email,created_at\n')) throw new Error('no CSV header');
+      // UTF-8's byte-order mark first (issue 21: Excel reads Öztürk right), then the header.
+      if (!text.startsWith('\uFEFFid,first_name,last_name,email,created_at\n'))
+        throw new Error('no CSV header');
       const lines = text.split('\n').filter(Boolean).length - 1;
       if (lines !== total) throw new Error(`${lines} rows, expected ${total}`);
       return `${n(lines)} rows, ${(a.bytes / 2 ** 20).toFixed(1)} MiB`;
