@@ -9,6 +9,7 @@ export const SQLITE_NAME_KEY = 'vigil_name_key';
  * orders them); names that differ by case alone are equal, and keep the order of their ids.
  * U+0001 between the two sorts before any character of a name (names hold no control
  * characters), so "Oz" still comes before "Ozturk". Null stays null.
+ * Indexes hold these keys (migration 0020): a change to them needs a migration that runs `reindex`.
  */
 export function nameKey(name: unknown): string | null {
   if (name === null || name === undefined) return null;
