@@ -49,6 +49,15 @@ describe('webhooks in the Integration area', () => {
 
     await page.getByRole('button', { name: 'New Endpoint' }).click();
     const dialog = page.getByRole('dialog', { name: 'New webhook endpoint' });
+    // A private address the operator did not allow: refused at the URL field of the form, with
+    // the setting that allows it (issue 21, items 10 and 11); nothing is created.
+    await dialog.getByLabel('URL').fill('http://10.20.30.40/vigil/webhooks');
+    await dialog.getByRole('button', { name: 'Create Endpoint' }).click();
+    await dialog.getByRole('alert').getByText('Check the highlighted fields.').waitFor();
+    const why = dialog.getByText(/^must not point to a private, loopback or reserved address/);
+    expect(await why.innerText()).toContain('WEBHOOKS_ALLOWED_NETWORKS and restarts Vigil');
+    expect(await dialog.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.innerText()).not.toMatch(/\burl\b|event_types/);
     await dialog.getByLabel('URL').fill(hookUrl);
     await dialog.getByRole('button', { name: 'Create Endpoint' }).click();
     const shown = page.getByRole('dialog', { name: 'Your new webhook endpoint' });
@@ -59,6 +68,7 @@ describe('webhooks in the Integration area', () => {
 
     const table = page.getByRole('table', { name: 'Webhook endpoints' });
     await table.getByText(hookUrl).waitFor();
+    expect(await table.getByText('10.20.30.40').count()).toBe(0);
     await table.getByRole('button', { name: `Send a test event to ${hookUrl}` }).click();
     const delivery = await until(() => received[0], 'the test event');
     const event = new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as {
