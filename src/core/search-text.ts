@@ -19,7 +19,7 @@
  * `employees.search_text` (as 0006 does), or old rows and new searches disagree.
  */
 
-const ASCII = /^[\u0000-\u007f]*$/;
+const ASCII = /^[\u0020-\u007e]*$/;
 const ACCENTS = /[\u0300-\u036f]/g;
 const LETTERS: Record<string, string> = {
   ø: 'o',
@@ -37,7 +37,7 @@ const LETTERS: Record<string, string> = {
 const SPECIAL_LETTERS = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
 
 export function foldForSearch(text: string): string {
-  // ASCII (most names and every address) only changes case: the steps below leave the rest as it
+  // Printable ASCII (most names and every address) only changes case: the steps below leave the rest as it
   // is, and skipping them makes the SQLite name key (name-key.ts) four times cheaper to compute.
   if (ASCII.test(text)) return text.toLowerCase();
   return text
