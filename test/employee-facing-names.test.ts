@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock } from '../src/core/outbox/clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queueCampaignMessages } from '../src/modules/mail/index.js';
-import { type MailTransport, smtpTransport } from '../src/modules/mail/mail.transport.service.js';
 import { launchPhishingCampaign } from '../src/modules/phishing/campaigns/campaigns.launch.commands.js';
 import { createPhishingCampaign } from '../src/modules/phishing/campaigns/campaigns.service.js';
 import { launchCampaign } from '../src/modules/training/campaigns/campaigns.launch.commands.js';
 import { createCampaign } from '../src/modules/training/campaigns/campaigns.service.js';
-import { MailWorker } from '../src/workers/mail-worker.js';
 import { runScheduledWork } from '../src/workers/scheduler.js';
 import { adminSender, signInAs } from './helpers/admin.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
 import { pngLogo } from './helpers/logos.js';
+import { mailWorkerTo } from './helpers/mail-worker.js';
 import { BROWSER, quietLog } from './helpers/phishing.js';
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from './helpers/smtp.js';
 
@@ -23,39 +21,19 @@ import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from './helpe
 
 const CODENAME = 'INTERNAL-CODENAME';
 const DAY = 86_400_000;
-const BASE = 'https://vigil.example.com';
+const _BASE = 'https://vigil.example.com';
 const PHISH = 'https://phish.example.net';
 
 let t: TestApp;
 let smtp: TestSmtpServer;
-const transports: MailTransport[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   smtp = await startSmtpServer();
 });
-afterAll(async () => {
-  await Promise.all(transports.map((tr) => tr.close()));
-});
 
 /** The mail worker at `now`, to the test's SMTP server. */
 function drainAt(now: number) {
-  const transport = smtpTransport({ smtpUrl: smtp.url, concurrency: 1, timeoutMs: 5000 });
-  transports.push(transport);
-  return new MailWorker({
-    db: t.app.db,
-    transport,
-    baseUrl: BASE,
-    phishBaseUrl: PHISH,
-    from: 'Training <training@vigil.example.com>',
-    ratePerMinute: 1_000_000,
-    concurrency: 1,
-    maxAttempts: 3,
-    retryBaseMs: 60_000,
-    leaseMs: 120_000,
-    linkTtlMs: 30 * DAY,
-    log: quietLog,
-    clock: manualClock(now),
-  }).drain();
+  return mailWorkerTo(t.app.db, smtp, { now, phishBaseUrl: PHISH }).drain();
 }
 
 /** An account whose employees know it as "Acme", with a logo, and one employee in one group. */

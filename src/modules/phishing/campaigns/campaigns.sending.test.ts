@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSender, signInAs } from '../../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../../test/helpers/factories.js';
+import { mailWorkerTo } from '../../../../test/helpers/mail-worker.js';
 import { startSmtpServer, type TestSmtpServer } from '../../../../test/helpers/smtp.js';
-import { manualClock } from '../../../core/outbox/clock.js';
-import { MailWorker, type WorkerLog } from '../../../workers/mail-worker.js';
 import { deleteEmployee } from '../../directory/employees/employees.service.js';
-import { type MailTransport, smtpTransport } from '../../mail/mail.transport.service.js';
 import { catchUpSimulationOutcomesOfAllAccounts } from '../simulation/simulation.delivery.commands.js';
 import { launchPhishingCampaign } from './campaigns.launch.commands.js';
 import { createPhishingCampaign } from './campaigns.service.js';
@@ -19,37 +17,16 @@ import { stopPhishingCampaign } from './campaigns.transitions.commands.js';
 const PHISH = 'https://phish.example.net';
 const BASE = 'https://vigil.example.com';
 const DAY = 86_400_000;
-const silent: WorkerLog = { info() {}, warn() {}, error() {} };
 
 let t: TestApp;
 let smtp: TestSmtpServer;
-const transports: MailTransport[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
   smtp = await startSmtpServer();
 });
-afterAll(async () => {
-  await Promise.all(transports.map((tr) => tr.close()));
-});
 
 function worker(now: number) {
-  const transport = smtpTransport({ smtpUrl: smtp.url, concurrency: 2, timeoutMs: 5000 });
-  transports.push(transport);
-  return new MailWorker({
-    db: t.app.db,
-    transport,
-    baseUrl: BASE,
-    phishBaseUrl: PHISH,
-    from: 'Training <training@vigil.example.com>',
-    ratePerMinute: 1_000_000,
-    concurrency: 2,
-    maxAttempts: 3,
-    retryBaseMs: 60_000,
-    leaseMs: 120_000,
-    linkTtlMs: 30 * DAY,
-    log: silent,
-    clock: manualClock(now),
-  });
+  return mailWorkerTo(t.app.db, smtp, { now, concurrency: 2, baseUrl: BASE, phishBaseUrl: PHISH });
 }
 
 async function launched(accountName: string, senderDomain: string | null = null) {

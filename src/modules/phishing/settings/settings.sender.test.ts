@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSender, signInAs } from '../../../../test/helpers/admin.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
 import { coded } from '../../../../test/helpers/errors.js';
 import { client, makeAccount, makeEmployee, makeGroup, makeKey } from '../../../../test/helpers/factories.js';
+import { mailWorkerTo } from '../../../../test/helpers/mail-worker.js';
 import { startSmtpServer, type TestSmtpServer } from '../../../../test/helpers/smtp.js';
 import { loadConfig } from '../../../core/config.js';
-import { manualClock } from '../../../core/outbox/clock.js';
-import { MailWorker } from '../../../workers/mail-worker.js';
 import { runScheduledWork } from '../../../workers/scheduler.js';
-import { type MailTransport, smtpTransport } from '../../mail/mail.transport.service.js';
 import { launchPhishingCampaign } from '../campaigns/campaigns.launch.commands.js';
 import { senderPolicyOf } from './settings.sender.service.js';
 
@@ -19,13 +17,9 @@ import { senderPolicyOf } from './settings.sender.service.js';
 const DAY = 86_400_000;
 let t: TestApp;
 let smtp: TestSmtpServer;
-const transports: MailTransport[] = [];
 beforeAll(async () => {
   t = await buildTestApp({ PUBLIC_URL: 'https://training.example.com' });
   smtp = await startSmtpServer();
-});
-afterAll(async () => {
-  await Promise.all(transports.map((tr) => tr.close()));
 });
 
 const send = (...args: Parameters<ReturnType<typeof adminSender>>) => adminSender(t.app)(...args);
@@ -61,22 +55,11 @@ const readyCampaign = (group: number, extra: Record<string, unknown> = {}) => ({
 
 /** Sends everything due by the end of the window to the test SMTP server; the From of the mail to `email`. */
 async function fromHeaderOf(email: string): Promise<string | undefined> {
-  const transport = smtpTransport({ smtpUrl: smtp.url, concurrency: 1, timeoutMs: 5000 });
-  transports.push(transport);
-  await new MailWorker({
-    db: t.app.db,
-    transport,
+  await mailWorkerTo(t.app.db, smtp, {
+    now: Date.now() + 3 * DAY,
     baseUrl: 'https://training.example.com',
     phishBaseUrl: 'https://training.example.com',
     from: 'Training <training@training.example.com>',
-    ratePerMinute: 1_000_000,
-    concurrency: 1,
-    maxAttempts: 3,
-    retryBaseMs: 60_000,
-    leaseMs: 120_000,
-    linkTtlMs: 30 * DAY,
-    log: { info() {}, warn() {}, error() {} },
-    clock: manualClock(Date.now() + 3 * DAY),
   }).drain();
   const mail = smtp.accepted.filter((m) => m.recipients.includes(email)).at(-1);
   return /^From: (.*)$/m.exec(mail?.raw ?? '')?.[1]?.trim();
