@@ -4,8 +4,8 @@ import { dialectOf } from '../database.js';
 // Frozen: never edit a migration after it has landed; add a new one.
 // Issue 21, item 14 sorted names as people read them (core/db/collation.ts) instead of by
 // lower(…), and so left the name indexes of 0002 unused: a list of 100,000 employees by name
-// sorted the whole account on every page (SQLite: 265 ms for page 1, 720 ms for a middle page,
-// the server's one thread busy all along). These indexes hold exactly the expressions the lists
+// sorted the whole account on every page (SQLite: 164–428 ms of the server's one thread a page,
+// bench/RESULTS.md). These indexes hold exactly the expressions the lists
 // order by (byName), so a page is again a walk along an index:
 // - PostgreSQL: lower(name collate "und-x-icu"), ICU's root collation.
 // - SQLite: vigil_name_key(name), the function every Vigil connection defines (name-key.ts).

@@ -217,7 +217,7 @@ describe('searchEmployees, page by page', () => {
 describe('a list by name at any size', () => {
   // Names sort as people read them (core/db/collation.ts), and migration 0020 indexes exactly those
   // expressions: an unfiltered page by name is a walk along an index, never a sort of the account
-  // (with 100,000 employees that sort held the server 265–720 ms a page on SQLite).
+  // (with 100,000 employees that sort held the server 164–428 ms a page on SQLite).
   it.each([
     ['last_name', 'first_name', 'employees_account_last_name_key_idx'],
     ['first_name', 'last_name', 'employees_account_first_name_key_idx'],
