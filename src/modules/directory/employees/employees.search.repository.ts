@@ -23,15 +23,11 @@ interface SortKey {
   sorted: RawBuilder<unknown>;
 }
 
-const text = (column: string): SortKey => {
-  const expr = sql.raw(column);
-  return { indexed: expr, sorted: sql`${expr} || ''` };
-};
+/** An indexed text expression, and the same order through `|| ''`, which no index has. */
+const textKey = (expr: RawBuilder<unknown>): SortKey => ({ indexed: expr, sorted: sql`${expr} || ''` });
+const text = (column: string): SortKey => textKey(sql.raw(column));
 /** A name, in the order people read names (collation.ts), which migration 0020 indexes. */
-const name = (db: Db, column: string): SortKey => {
-  const expr = byName(db, column);
-  return { indexed: expr, sorted: sql`${expr} || ''` };
-};
+const name = (db: Db, column: string): SortKey => textKey(byName(db, column));
 const id: SortKey = { indexed: sql`id`, sorted: sql`id + 0` };
 
 // Each sort ends with the id, so the order is total and pages never overlap. The address's
