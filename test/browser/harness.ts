@@ -189,7 +189,7 @@ export async function bannerLogoWidth(page: Page, name: string): Promise<number>
  * scan to put the frames' results together, which cost twice the scan (2.3 s a page against 1 s,
  * in the screenshots test). What legacy mode does not scan is cross-origin frames, and the only
  * frames of the web interface are messages' and templates' bodies, sandboxed and excluded anyway.
- * Only violations are gathered: what passed is not sent back to the test.
+ * Results other than violations are cut to one element a rule (axe's `resultTypes`).
  */
 export async function accessibilityProblems(page: Page, name: string): Promise<string[]> {
   const result = await new AxeBuilder({ page })
