@@ -10,6 +10,8 @@ import { createAccount } from '../src/modules/access/accounts/accounts.service.j
 import { createAdmin } from '../src/modules/access/admins/admins.service.js';
 import { replaceMembership } from '../src/modules/directory/groups/groups.membership.commands.js';
 import { createGroup } from '../src/modules/directory/groups/groups.service.js';
+import { launchCampaign } from '../src/modules/training/campaigns/campaigns.launch.commands.js';
+import { createCampaign } from '../src/modules/training/campaigns/campaigns.service.js';
 import { employeeRow } from './employees.js';
 import { gitRevision, ROOT, startProcess, TMP } from './processes.js';
 import { median } from './replace.js';
@@ -24,7 +26,8 @@ import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
  *
  * For each database: a fresh throwaway database with one account of 100,000 employees, another
  * of 20,000 (their rows interleaved in the table, as tenants' are), and a group of 10,000 members
- * (every 10th employee); `analyze`. Then the built server (`dist/server.js`, its own process) and
+ * (every 10th employee), and a training campaign launched to all 100,000 (enrolled and invited);
+ * `analyze`. Then the built server (`dist/server.js`, its own process) and
  * one client signed in as the big account's administrator, sending one request at a time: each
  * case is a few unmeasured requests, then `--runs` timed ones (from sending to the last byte of
  * the answer). Every answer is checked (status, count, rows). Prints a Markdown section; with
@@ -44,6 +47,8 @@ const { values: args } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     /** Leave the databases for a look (prints their URLs); drop them yourself. */
     keep: { type: 'boolean', default: false },
+    /** Only the cases whose label matches this regular expression (the seed is the same). */
+    only: { type: 'string' },
   },
 });
 
@@ -135,6 +140,8 @@ async function insertEmployees(db: Db, big: number, other: number): Promise<numb
 interface Seeded {
   accountId: number;
   groupId: number;
+  /** The training campaign everyone of the big account is enrolled in. */
+  trainingCampaignId: number;
   adminEmail: string;
 }
 
@@ -150,6 +157,15 @@ async function seed(url: string): Promise<Seeded> {
     const stride = Math.max(1, Math.floor(ids.length / SIZE.members));
     const members = ids.filter((_, i) => i % stride === 0).slice(0, SIZE.members);
     await replaceMembership(db, { accountId: big.id, groupId: group.id, employeeIds: members });
+    const everyone = await createGroup(db, big.id, { name: 'Everyone' });
+    await replaceMembership(db, { accountId: big.id, groupId: everyone.id, employeeIds: ids });
+    const training = await createCampaign(db, big.id, {
+      name: 'Annual training',
+      course_keys: ['phishing'],
+      group_ids: [everyone.id],
+      due_date: new Date(Date.now() + 14 * 86_400_000).toISOString(),
+    });
+    await launchCampaign(db, { accountId: big.id, campaignId: training.id, trigger: 'now' });
     const adminEmail = 'admin@big.example.com';
     await createAdmin(db, {
       email: adminEmail,
@@ -158,7 +174,7 @@ async function seed(url: string): Promise<Seeded> {
       accountId: big.id,
     });
     await sql`analyze`.execute(db);
-    return { accountId: big.id, groupId: group.id, adminEmail };
+    return { accountId: big.id, groupId: group.id, trainingCampaignId: training.id, adminEmail };
   } finally {
     await database.close();
   }
@@ -410,6 +426,30 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
     },
   );
 
+  // The training campaign's people, by name (the web interface's only order), everyone enrolled.
+  const enrolled = `${base}/campaigns/${seeded.trainingCampaignId}/enrollments?page_size=${PAGE_SIZE}`;
+  for (const [page, where] of [
+    [1, 'first'],
+    [middle, 'middle'],
+    [pages, 'last'],
+  ] as const) {
+    cases.push({
+      label: `training campaign's people by name, page ${n(page)} (${where})`,
+      method: 'GET',
+      path: `${enrolled}&page=${page}`,
+      runs: RUNS,
+      check: listCheck({ count: total, rows: rowsOnPage(total, page) }),
+    });
+  }
+  const enrolledSmith = await countOf(client, `${enrolled}&search=smith`);
+  cases.push({
+    label: 'training campaign\'s people, search "smith", page 1',
+    method: 'GET',
+    path: `${enrolled}&search=smith&page=1`,
+    runs: RUNS,
+    check: listCheck({ count: enrolledSmith, rows: rowsOnPage(enrolledSmith, 1) }),
+  });
+
   cases.push({
     label: `export.csv (${n(total)} rows)`,
     method: 'GET',
@@ -518,7 +558,7 @@ async function runDialect(dialect: Dialect): Promise<DialectRun> {
   const database = await createBenchDatabase(dialect, postgresUrl);
   cleanups.push(async () => (args.keep ? say(`kept ${database.url}`) : database.drop()));
   say(
-    `${label}: seeding ${n(SIZE.employees)} + ${n(SIZE.other)} employees, a ${n(SIZE.members)}-member group…`,
+    `${label}: seeding ${n(SIZE.employees)} + ${n(SIZE.other)} employees, a ${n(SIZE.members)}-member group, a training campaign for all…`,
   );
   const t = performance.now();
   const seeded = await seed(database.url);
@@ -539,7 +579,9 @@ async function runDialect(dialect: Dialect): Promise<DialectRun> {
   cleanups.push(() => meter.close());
 
   const results: CaseResult[] = [];
+  const only = args.only === undefined ? undefined : new RegExp(args.only);
   for (const c of await buildCases(client, seeded, dialect)) {
+    if (only && !only.test(c.label)) continue;
     const r = await measure(client, meter, c);
     say(`  ${c.label}: median ${median(r.ms).toFixed(1)} ms, p95 ${percentile(r.ms, 0.95).toFixed(1)} ms`);
     results.push(r);
