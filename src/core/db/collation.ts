@@ -14,7 +14,8 @@ import { SQLITE_NAME_KEY } from './name-key.js';
  * - SQLite has no collation beyond bytes: every connection has the function `vigil_name_key`
  *   (name-key.ts), which gives the same order for Latin, Greek and Cyrillic names.
  * Employees' and groups' names are indexed by exactly these expressions (migration 0020), so a
- * list of an account walks an index; any other list sorts what its query found.
+ * list of an account walks an index, as does a training campaign's people list (its employees
+ * first, enrollments.repository.ts); any other list sorts what its query found.
  */
 export function byName(db: Db, column: string): RawBuilder<unknown> {
   return dialectOf(db) === 'postgres'

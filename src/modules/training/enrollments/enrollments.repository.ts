@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { byName } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
 import type { Db } from '../../../core/db/database.js';
@@ -91,43 +91,71 @@ export interface EnrollmentFilter {
   enrollmentIds?: number[];
 }
 
-// A deleted employee's enrollments stay (migration 0007) and find no employee: left joins.
-function filtered(db: Db, accountId: number, filter: EnrollmentFilter) {
-  let query = db
-    .selectFrom('enrollments')
-    .leftJoin('employees', 'employees.id', 'enrollments.employee_id')
-    .where('enrollments.campaign_id', '=', filter.campaignId)
-    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
-  if (filter.enrollmentId !== undefined) query = query.where('enrollments.id', '=', filter.enrollmentId);
-  if (filter.enrollmentIds !== undefined) query = query.where('enrollments.id', 'in', filter.enrollmentIds);
+/** The filter's conditions on an enrollment (`enrollments`), but its campaign: the ids, the status. */
+function conditions(filter: EnrollmentFilter): RawBuilder<boolean>[] {
+  const where: RawBuilder<boolean>[] = [];
+  if (filter.enrollmentId !== undefined) where.push(sql`enrollments.id = ${filter.enrollmentId}`);
+  if (filter.enrollmentIds !== undefined)
+    where.push(
+      filter.enrollmentIds.length === 0
+        ? sql`1 = 0`
+        : sql`enrollments.id in (${sql.join(filter.enrollmentIds)})`,
+    );
   // Past the due date: the enrollment's own (remedial training), else the campaign's.
   const dueAt = sql`coalesce(enrollments.due_at, cast(${filter.dueAt} as bigint))`;
   const pastDue = sql<boolean>`(${dueAt} < ${filter.now})`;
   const notPastDue = sql<boolean>`(${dueAt} is null or ${dueAt} >= ${filter.now})`;
   switch (filter.status) {
     case 'completed':
-      query = query.where('enrollments.completed_at', 'is not', null);
+      where.push(sql`enrollments.completed_at is not null`);
       break;
     case 'overdue':
-      query = query.where('enrollments.completed_at', 'is', null).where(pastDue);
+      where.push(sql`enrollments.completed_at is null`, pastDue);
       break;
     case 'in_progress':
     case 'not_started':
-      query = query
-        .where('enrollments.completed_at', 'is', null)
-        .where(notPastDue)
-        .where('enrollments.started_at', filter.status === 'in_progress' ? 'is not' : 'is', null);
+      where.push(
+        sql`enrollments.completed_at is null`,
+        notPastDue,
+        filter.status === 'in_progress'
+          ? sql`enrollments.started_at is not null`
+          : sql`enrollments.started_at is null`,
+      );
       break;
   }
-  if (filter.pattern) {
-    const p = filter.pattern;
-    query = query.where(sql<boolean>`employees.search_text like ${p} escape '\\'`);
-  }
+  return where;
+}
+
+/** The employees whose names or address match a search's LIKE pattern (`foldedContainsPattern`). */
+function searched(pattern: string): RawBuilder<boolean> {
+  return sql<boolean>`employees.search_text like ${pattern} escape '\\'`;
+}
+
+/** The campaign's enrollments (none unless it is the account's) that meet the filter's conditions on them alone. */
+function campaignEnrollments(db: Db, accountId: number, filter: EnrollmentFilter) {
+  let query = db
+    .selectFrom('enrollments')
+    .where('enrollments.campaign_id', '=', filter.campaignId)
+    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
+  for (const condition of conditions(filter)) query = query.where(condition);
   return query;
 }
 
+// A deleted employee's enrollments stay (migration 0007) and find no employee: left joins.
+function filtered(db: Db, accountId: number, filter: EnrollmentFilter) {
+  const query = campaignEnrollments(db, accountId, filter).leftJoin(
+    'employees',
+    'employees.id',
+    'enrollments.employee_id',
+  );
+  return filter.pattern ? query.where(searched(filter.pattern)) : query;
+}
+
 export function countEnrollments(db: Db, accountId: number, filter: EnrollmentFilter): Promise<number> {
-  return countRows(filtered(db, accountId, filter));
+  // Without a search the employees are not read: the campaign's index alone counts them.
+  return countRows(
+    filter.pattern ? filtered(db, accountId, filter) : campaignEnrollments(db, accountId, filter),
+  );
 }
 
 export interface EnrollmentListRow {
@@ -184,8 +212,12 @@ function enrollmentRows(db: Db, accountId: number, filter: EnrollmentFilter) {
     ]);
 }
 
-/** One page of enrollments with the employee: by employee id (the API) or by name (the web interface). */
-export function listEnrollments(
+/**
+ * One page of enrollments with the employee: by employee id (the API) or by name (the web
+ * interface). By name, the page's ids come first (pageIdsByName), then their rows with the
+ * latest invitation: one look-up a row of the page, none for the rows skipped before it.
+ */
+export async function listEnrollments(
   db: Db,
   accountId: number,
   filter: EnrollmentFilter,
@@ -193,17 +225,73 @@ export function listEnrollments(
   limit: number,
   offset: number,
 ): Promise<EnrollmentListRow[]> {
-  const query = enrollmentRows(db, accountId, filter);
-  const ordered =
-    order === 'employee'
-      ? query.orderBy('enrollments.employee_id')
-      : query
-          // Deleted employees (no name) after everyone else, by id, in both databases.
-          .orderBy(sql`enrollments.employee_deleted_at is not null`)
-          .orderBy(byName(db, 'employees.last_name'))
-          .orderBy(byName(db, 'employees.first_name'))
-          .orderBy('enrollments.employee_id');
-  return ordered.limit(limit).offset(offset).execute();
+  if (order === 'employee')
+    return enrollmentRows(db, accountId, filter)
+      .orderBy('enrollments.employee_id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  const ids = await pageIdsByName(db, accountId, filter, limit, offset);
+  if (ids.length === 0) return [];
+  const rows = await enrollmentRows(db, accountId, { ...filter, enrollmentIds: ids }).execute();
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The people enrolled in the campaign, by name (collation.ts), read along the employees' name
+ * index (migration 0020): each looks up its enrollment (the unique (campaign, employee) index)
+ * until a page is full, and nothing is sorted. SQLite takes the tables in the order a `cross
+ * join` names them; PostgreSQL plans as it sees fit.
+ */
+export function enrolledPeopleByName(db: Db, accountId: number, filter: EnrollmentFilter) {
+  return enrolledPeople(db, accountId, filter)
+    .select('enrollments.id')
+    .orderBy(byName(db, 'employees.last_name'))
+    .orderBy(byName(db, 'employees.first_name'))
+    .orderBy('employees.id');
+}
+
+/** The people (employees not deleted) enrolled in the campaign who meet the filter, in no order. */
+function enrolledPeople(db: Db, accountId: number, filter: EnrollmentFilter) {
+  let people = db
+    .selectFrom('employees')
+    .crossJoin('enrollments')
+    .where('employees.account_id', '=', accountId)
+    .where('enrollments.campaign_id', '=', filter.campaignId)
+    .whereRef('enrollments.employee_id', '=', 'employees.id')
+    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
+  for (const condition of conditions(filter)) people = people.where(condition);
+  return filter.pattern ? people.where(searched(filter.pattern)) : people;
+}
+
+/**
+ * The ids of one page by name: the people (enrolledPeopleByName), then the deleted employees'
+ * enrollments, which have no name any more, by employee id. Sorting the campaign's rows by name
+ * instead held SQLite's one thread 231–456 ms a page at 100,000 enrollments (bench/RESULTS.md).
+ */
+async function pageIdsByName(
+  db: Db,
+  accountId: number,
+  filter: EnrollmentFilter,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const named = await enrolledPeopleByName(db, accountId, filter).limit(limit).offset(offset).execute();
+  const ids = named.map((row) => Number(row.id));
+  // A search matches names and addresses, which deleted employees no longer have.
+  if (ids.length === limit || filter.pattern) return ids;
+  // Past the people: the deleted employees' enrollments, after as many as the people were.
+  const peopleCount =
+    ids.length > 0 ? offset + ids.length : await countRows(enrolledPeople(db, accountId, filter));
+  const rest = await campaignEnrollments(db, accountId, filter)
+    .where('enrollments.employee_deleted_at', 'is not', null)
+    .select('enrollments.id')
+    .orderBy('enrollments.employee_id')
+    .limit(limit - ids.length)
+    .offset(Math.max(0, offset - peopleCount))
+    .execute();
+  return [...ids, ...rest.map((row) => Number(row.id))];
 }
 
 /** The next enrollments after an employee id, by employee id (keyset: the CSV export reads in batches). */
