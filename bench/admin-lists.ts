@@ -140,7 +140,8 @@ async function insertEmployees(db: Db, big: number, other: number): Promise<numb
 interface Seeded {
   accountId: number;
   groupId: number;
-  /** The training campaign everyone of the big account is enrolled in. */
+  /** A group of all the big account's employees, and a training campaign for it (everyone enrolled). */
+  everyoneGroupId: number;
   trainingCampaignId: number;
   adminEmail: string;
 }
@@ -174,7 +175,7 @@ async function seed(url: string): Promise<Seeded> {
       accountId: big.id,
     });
     await sql`analyze`.execute(db);
-    return { accountId: big.id, groupId: group.id, trainingCampaignId: training.id, adminEmail };
+    return { accountId: big.id, groupId: group.id, everyoneGroupId: everyone.id, trainingCampaignId: training.id, adminEmail };
   } finally {
     await database.close();
   }
@@ -425,6 +426,20 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
       check: listCheck({ count: SIZE.members, rows: rowsOnPage(SIZE.members, memberPages) }),
     },
   );
+
+  const everyone = `${base}/groups/${seeded.everyoneGroupId}/members?page_size=${PAGE_SIZE}`;
+  for (const [page, where] of [
+    [1, 'first'],
+    [middle, 'middle'],
+  ] as const) {
+    cases.push({
+      label: `${n(total)}-member group, page ${n(page)} (${where})`,
+      method: 'GET',
+      path: `${everyone}&page=${page}`,
+      runs: RUNS,
+      check: listCheck({ count: total, rows: rowsOnPage(total, page) }),
+    });
+  }
 
   // The training campaign's people, by name (the web interface's only order), everyone enrolled.
   const enrolled = `${base}/campaigns/${seeded.trainingCampaignId}/enrollments?page_size=${PAGE_SIZE}`;
