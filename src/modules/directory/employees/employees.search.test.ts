@@ -1,9 +1,11 @@
 import { CompiledQuery, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
-import { makeEmployee, makeKey } from '../../../../test/helpers/factories.js';
+import { makeEmployee, makeGroup, makeKey, seedEmployees } from '../../../../test/helpers/factories.js';
 import { byName } from '../../../core/db/collation.js';
 import { dialectOf } from '../../../core/db/database.js';
+import { replaceMembership } from '../groups/groups.membership.commands.js';
+import { groupMembersPage } from '../groups/groups.service.js';
 import { type Employee, type EmployeeQuery, searchEmployees, updateEmployee } from './employees.service.js';
 
 // Searching, sorting and paging an account's employees (the web interface's employee list).
@@ -210,6 +212,69 @@ describe('searchEmployees, page by page', () => {
           }
         }
       }
+    }
+    // A group's members, by last name: SQLite walks the name index for a group of most of the
+    // account and sorts a group of a few (walkBeatsSort); both give the one order.
+    for (const every of [1, 16]) {
+      const members = made.filter((_, i) => i % every === 0);
+      const group = await makeGroup(t.app, accountId);
+      await replaceMembership(t.app.db, {
+        accountId,
+        groupId: group.id,
+        employeeIds: members.map((e) => e.id),
+      });
+      for (const search of [undefined, 'smith']) {
+        const pattern = search?.toLowerCase();
+        const expected = members
+          .filter((e) => !pattern || `${e.first_name} ${e.last_name}`.toLowerCase().includes(pattern))
+          .sort((a, b) => compare(keys.last_name!(a), keys.last_name!(b)));
+        for (const size of [1, 5, 48]) {
+          const ids = [];
+          for (let offset = 0; offset < expected.length + size; offset += size) {
+            const page = await groupMembersPage(
+              t.app.db,
+              accountId,
+              group.id,
+              { search },
+              { limit: size, offset },
+            );
+            expect(page.count).toBe(expected.length);
+            ids.push(...page.items.map((e) => e.id));
+          }
+          expect(ids, `every ${every}, ${search}, ${size}`).toEqual(expected.map((e) => e.id));
+        }
+      }
+    }
+  });
+});
+
+describe('a group of most of a big account, and a group of a few', () => {
+  it('pages both in one order: SQLite walks the name index for the first, sorts the second', async () => {
+    const { accountId } = await makeKey(t.app);
+    const ids = await seedEmployees(t.app, accountId, 1200);
+    const rows = await t.app.db
+      .selectFrom('employees')
+      .select(['id', 'first_name', 'last_name'])
+      .where('account_id', '=', accountId)
+      .execute();
+    const key = (e: (typeof rows)[number]) =>
+      `${e.last_name.toLowerCase()}\u0001${e.first_name.toLowerCase()}`;
+    // More than walkBeatsSort sorts at once (1,000), and few enough for a handful.
+    for (const members of [ids.filter((_, i) => i % 12 !== 0), [ids[5]!, ids[500]!, ids[1100]!]]) {
+      const group = await makeGroup(t.app, accountId);
+      await replaceMembership(t.app.db, { accountId, groupId: group.id, employeeIds: members });
+      const wanted = new Set(members);
+      const expected = rows
+        .filter((e) => wanted.has(e.id))
+        .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id - b.id))
+        .map((e) => e.id);
+      const seen = [];
+      for (let offset = 0; offset < expected.length; offset += 100) {
+        const page = await groupMembersPage(t.app.db, accountId, group.id, {}, { limit: 100, offset });
+        expect(page.count).toBe(expected.length);
+        seen.push(...page.items.map((e) => e.id));
+      }
+      expect(seen).toEqual(expected);
     }
   });
 });

@@ -9,7 +9,6 @@ import {
   type ListWindow,
   type Page,
   type PageRequest,
-  readList,
 } from '../../../core/pagination.js';
 import { isoOrNull } from '../../../core/time.js';
 import { queueCampaignMessages } from '../../mail/index.js';
@@ -27,6 +26,7 @@ import {
   enrollmentsAfter,
   findCampaignEnrollment,
   listEnrollments,
+  readEnrollmentsByName,
 } from '../enrollments/enrollments.repository.js';
 import { type CampaignView, getCampaign } from './campaigns.service.js';
 
@@ -130,7 +130,7 @@ export async function findEnrollments(
   const result = await fetchPage(
     page,
     () => countEnrollments(db, accountId, filter),
-    (limit, offset) => listEnrollments(db, accountId, filter, 'employee', limit, offset),
+    (limit, offset) => listEnrollments(db, accountId, filter, limit, offset),
   );
   return { ...result, items: result.items.map(withStatus(campaign, now)) };
 }
@@ -149,11 +149,7 @@ export async function listEnrollmentsPage(
   if (pattern === null) return { count: 0, items: [] };
   const now = Date.now();
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
-  const page = await readList(
-    window,
-    () => countEnrollments(db, accountId, filter),
-    (limit, offset) => listEnrollments(db, accountId, filter, 'name', limit, offset),
-  );
+  const page = await readEnrollmentsByName(db, accountId, filter, window);
   return { ...page, items: await withAttempts(db, accountId, page.items.map(withStatus(campaign, now))) };
 }
 

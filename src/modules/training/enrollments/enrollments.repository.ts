@@ -1,9 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
-import { byName } from '../../../core/db/collation.js';
+import { byName, walkBeatsSort } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
-import type { Db } from '../../../core/db/database.js';
+import { type Db, dialectOf } from '../../../core/db/database.js';
 import { inactiveEmployees } from '../../../core/db/schema.js';
 import { idRows } from '../../../core/db/value-table.js';
+import type { ListPage, ListWindow } from '../../../core/pagination.js';
 
 /**
  * The account's campaign id as a subquery, evaluated once (no row: not the account's). Tables
@@ -212,86 +213,117 @@ function enrollmentRows(db: Db, accountId: number, filter: EnrollmentFilter) {
     ]);
 }
 
-/**
- * One page of enrollments with the employee: by employee id (the API) or by name (the web
- * interface). By name, the page's ids come first (pageIdsByName), then their rows with the
- * latest invitation: one look-up a row of the page, none for the rows skipped before it.
- */
-export async function listEnrollments(
+/** One page of enrollments with the employee, by employee id (the Customer API). */
+export function listEnrollments(
   db: Db,
   accountId: number,
   filter: EnrollmentFilter,
-  order: 'employee' | 'name',
   limit: number,
   offset: number,
 ): Promise<EnrollmentListRow[]> {
-  if (order === 'employee')
-    return enrollmentRows(db, accountId, filter)
-      .orderBy('enrollments.employee_id')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-  const ids = await pageIdsByName(db, accountId, filter, limit, offset);
-  if (ids.length === 0) return [];
-  const rows = await enrollmentRows(db, accountId, { ...filter, enrollmentIds: ids }).execute();
-  const byId = new Map(rows.map((row) => [Number(row.id), row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return enrollmentRows(db, accountId, filter)
+    .orderBy('enrollments.employee_id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 /**
- * The people enrolled in the campaign, by name (collation.ts), read along the employees' name
- * index (migration 0020): each looks up its enrollment (the unique (campaign, employee) index)
- * until a page is full, and nothing is sorted. SQLite takes the tables in the order a `cross
- * join` names them; PostgreSQL plans as it sees fit.
+ * One page of enrollments with the employee by name (the web interface), and how many match:
+ * the people by last name, then first name (collation.ts), then the deleted employees'
+ * enrollments, which have no name any more, by employee id. The count comes first: it tells
+ * SQLite whether to walk the name index or sort (walkBeatsSort). The page's ids come next, then
+ * their rows with the latest invitation: one look-up a row of the page, none for those skipped.
  */
-export function enrolledPeopleByName(db: Db, accountId: number, filter: EnrollmentFilter) {
-  return enrolledPeople(db, accountId, filter)
+export async function readEnrollmentsByName(
+  db: Db,
+  accountId: number,
+  filter: EnrollmentFilter,
+  window: ListWindow,
+): Promise<ListPage<EnrollmentListRow>> {
+  const count = await countEnrollments(db, accountId, filter);
+  if (!Number.isSafeInteger(window.offset) || window.offset >= count) return { count, items: [] };
+  const ids = await pageIdsByName(db, accountId, filter, window, count);
+  if (ids.length === 0) return { count, items: [] };
+  const rows = await enrollmentRows(db, accountId, { ...filter, enrollmentIds: ids }).execute();
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return { count, items: ids.flatMap((id) => byId.get(id) ?? []) };
+}
+
+/**
+ * The people enrolled in the campaign, by name (collation.ts). Walking, they are read along the
+ * employees' name index (migration 0020), each looking up its enrollment (the unique (campaign,
+ * employee) index), until a page is full, and nothing is sorted: SQLite takes the tables in
+ * the order a `cross join` names them. Otherwise SQLite takes the campaign's enrollments and
+ * sorts them, as every page once did (at 100,000 enrolled: 201–504 ms of the server's one thread,
+ * bench/RESULTS.md). PostgreSQL plans as it sees fit either way.
+ */
+export function enrolledPeopleByName(
+  db: Db,
+  accountId: number,
+  filter: EnrollmentFilter,
+  how: 'walk' | 'sort' = 'walk',
+) {
+  const tables =
+    how === 'walk'
+      ? db.selectFrom('employees').crossJoin('enrollments')
+      : db.selectFrom('enrollments').crossJoin('employees');
+  let people = tables
+    .where('employees.account_id', '=', accountId)
+    .where('enrollments.campaign_id', '=', filter.campaignId)
+    .whereRef('enrollments.employee_id', '=', 'employees.id')
+    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
+  for (const condition of conditions(filter)) people = people.where(condition);
+  if (filter.pattern) people = people.where(searched(filter.pattern));
+  return people
     .select('enrollments.id')
     .orderBy(byName(db, 'employees.last_name'))
     .orderBy(byName(db, 'employees.first_name'))
     .orderBy('employees.id');
 }
 
-/** The people (employees not deleted) enrolled in the campaign who meet the filter, in no order. */
-function enrolledPeople(db: Db, accountId: number, filter: EnrollmentFilter) {
-  let people = db
-    .selectFrom('employees')
-    .crossJoin('enrollments')
-    .where('employees.account_id', '=', accountId)
-    .where('enrollments.campaign_id', '=', filter.campaignId)
-    .whereRef('enrollments.employee_id', '=', 'employees.id')
-    .where((eb) => eb.exists(ownCampaignId(db, accountId, filter.campaignId)));
-  for (const condition of conditions(filter)) people = people.where(condition);
-  return filter.pattern ? people.where(searched(filter.pattern)) : people;
-}
-
-/**
- * The ids of one page by name: the people (enrolledPeopleByName), then the deleted employees'
- * enrollments, which have no name any more, by employee id. Sorting the campaign's rows by name
- * instead held SQLite's one thread 231–456 ms a page at 100,000 enrollments (bench/RESULTS.md).
- */
+/** The ids of one page by name: the people, then the deleted employees' enrollments by employee id. */
 async function pageIdsByName(
   db: Db,
   accountId: number,
   filter: EnrollmentFilter,
-  limit: number,
-  offset: number,
+  { limit, offset }: ListWindow,
+  matches: number,
 ): Promise<number[]> {
-  const named = await enrolledPeopleByName(db, accountId, filter).limit(limit).offset(offset).execute();
+  const walk =
+    dialectOf(db) === 'postgres' ||
+    (await walkBeatsSort({
+      matches,
+      everyone: () => countAccountEmployees(db, accountId),
+      rowsBeforePageEnd: offset + limit,
+    }));
+  const named = await enrolledPeopleByName(db, accountId, filter, walk ? 'walk' : 'sort')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   const ids = named.map((row) => Number(row.id));
   // A search matches names and addresses, which deleted employees no longer have.
   if (ids.length === limit || filter.pattern) return ids;
   // Past the people: the deleted employees' enrollments, after as many as the people were.
   const peopleCount =
-    ids.length > 0 ? offset + ids.length : await countRows(enrolledPeople(db, accountId, filter));
+    ids.length > 0
+      ? offset + ids.length
+      : matches - (await countRows(campaignEnrollments(db, accountId, filter).where(deletedEmployee)));
   const rest = await campaignEnrollments(db, accountId, filter)
-    .where('enrollments.employee_deleted_at', 'is not', null)
+    .where(deletedEmployee)
     .select('enrollments.id')
     .orderBy('enrollments.employee_id')
     .limit(limit - ids.length)
     .offset(Math.max(0, offset - peopleCount))
     .execute();
   return [...ids, ...rest.map((row) => Number(row.id))];
+}
+
+const deletedEmployee = sql<boolean>`enrollments.employee_deleted_at is not null`;
+
+/** How many employees the account has (its covering index counts them). */
+async function countAccountEmployees(db: Db, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('employees').where('account_id', '=', accountId));
 }
 
 /** The next enrollments after an employee id, by employee id (keyset: the CSV export reads in batches). */
