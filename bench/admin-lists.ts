@@ -175,7 +175,13 @@ async function seed(url: string): Promise<Seeded> {
       accountId: big.id,
     });
     await sql`analyze`.execute(db);
-    return { accountId: big.id, groupId: group.id, everyoneGroupId: everyone.id, trainingCampaignId: training.id, adminEmail };
+    return {
+      accountId: big.id,
+      groupId: group.id,
+      everyoneGroupId: everyone.id,
+      trainingCampaignId: training.id,
+      adminEmail,
+    };
   } finally {
     await database.close();
   }
