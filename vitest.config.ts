@@ -53,6 +53,8 @@ export default defineConfig({
         : []),
     ],
     pool: 'forks',
+    // One migrated database a run, which each test app copies (createMigratedTestDatabase).
+    globalSetup: ['test/setup/migrated-template.ts'],
     setupFiles: ['test/setup/after-file.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/core/config.js';
 import { afterFile } from './cleanup.js';
-import { createTestDatabase, openMigrated, TEST_REDIS_URL } from './database.js';
+import { createMigratedTestDatabase, openMigrated, TEST_REDIS_URL } from './database.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -27,13 +27,14 @@ export function testEnv(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): Nod
 
 /**
  * The real app (same buildApp, configuration from the environment) on a fresh migrated
- * database of the dialect under test; closed and dropped after the file's tests.
+ * database of the dialect under test (a copy of the run's template; openMigrated then finds
+ * nothing to run); closed and dropped after the file's tests.
  */
 export async function buildTestApp(
   extraEnv: NodeJS.ProcessEnv = {},
   hooks: Pick<AppOptions, 'onRoute'> = {},
 ): Promise<TestApp> {
-  const testDb = await createTestDatabase();
+  const testDb = await createMigratedTestDatabase();
   const config = loadConfig(testEnv(testDb.url, extraEnv));
   const database = await openMigrated(testDb.url);
   const logs: string[] = [];

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/core/db/database.js';
 import { migrateToLatest } from '../../src/core/db/migrate.js';
 import { loadSubscriptions } from '../../src/subscriptions.js';
@@ -41,11 +42,13 @@ export async function createThrowawayDatabase(options: {
   parentDir: string;
   /** PostgreSQL: commits that do not wait for the disk (`synchronous_commit = off`). */
   asyncCommit?: boolean;
+  /** PostgreSQL: a copy of this database (nobody may be connected to it), not an empty one. */
+  template?: string;
 }): Promise<TestDatabase> {
-  const { postgresUrl, prefix, parentDir, asyncCommit = false } = options;
+  const { postgresUrl, prefix, parentDir, asyncCommit = false, template } = options;
   if (postgresUrl) {
     const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
-    await adminQuery(postgresUrl, `create database ${name}`);
+    await adminQuery(postgresUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
     if (asyncCommit) await adminQuery(postgresUrl, `alter database ${name} set synchronous_commit = off`);
     const url = new URL(postgresUrl);
     url.pathname = `/${name}`;
@@ -73,6 +76,34 @@ export function createTestDatabase(): Promise<TestDatabase> {
     // (bench/seed.ts) keep the server's setting.
     asyncCommit: true,
   });
+}
+
+/** A database every migration has run on (test/setup/migrated-template.ts makes one a run). */
+export type MigratedTemplate = { postgresDatabase: string } | { sqliteFile: string };
+
+/**
+ * A new database with every migration run, never shared: a copy of the run's migrated template.
+ * Measured on the 26 training and directory files on PostgreSQL, twice each way in turns: the
+ * database's CPU 15–19 s against 23–27 s with each file migrating its own, and the run's CPU in
+ * all 57–68 s against 70–71 s. Where Vitest's global setup made no template (the browser
+ * suite), an empty one, to migrate.
+ */
+export async function createMigratedTestDatabase(): Promise<TestDatabase> {
+  const template = inject('migratedTemplate');
+  if (template === undefined) return createTestDatabase();
+  if ('postgresDatabase' in template) {
+    if (!TEST_POSTGRES_URL) throw new Error('a PostgreSQL template, but no TEST_DATABASE_URL');
+    return createThrowawayDatabase({
+      postgresUrl: TEST_POSTGRES_URL,
+      prefix: 'vigil_test',
+      parentDir: tmpdir(),
+      asyncCommit: true,
+      template: template.postgresDatabase,
+    });
+  }
+  const database = await createTestDatabase();
+  copyFileSync(template.sqliteFile, database.url.slice('sqlite:'.length));
+  return database;
 }
 
 /** Opens and migrates a database; the event subscribers are loaded, as every entry point does. */
