@@ -346,6 +346,12 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
   const total = SIZE.employees;
   const pages = Math.ceil(total / PAGE_SIZE);
   const middle = Math.ceil(pages / 2);
+  // The first page, the middle one (an OFFSET of half the list) and the last, of a full list.
+  const positions = [
+    [1, 'first'],
+    [middle, 'middle'],
+    [pages, 'last'],
+  ] as const;
   const cases: Case[] = [
     {
       label: 'floor: GET account (session + account check, no list)',
@@ -363,11 +369,7 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
     ['first_name', 'first name'],
     ['email', 'email'],
   ] as const) {
-    for (const [page, where] of [
-      [1, 'first'],
-      [middle, 'middle'],
-      [pages, 'last'],
-    ] as const) {
+    for (const [page, where] of positions) {
       cases.push({
         label: `employees by ${name}, page ${n(page)} (${where})`,
         method: 'GET',
@@ -434,10 +436,7 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
   );
 
   const everyone = `${base}/groups/${seeded.everyoneGroupId}/members?page_size=${PAGE_SIZE}`;
-  for (const [page, where] of [
-    [1, 'first'],
-    [middle, 'middle'],
-  ] as const) {
+  for (const [page, where] of positions.slice(0, 2)) {
     cases.push({
       label: `${n(total)}-member group, page ${n(page)} (${where})`,
       method: 'GET',
@@ -449,11 +448,7 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
 
   // The training campaign's people, by name (the web interface's only order), everyone enrolled.
   const enrolled = `${base}/campaigns/${seeded.trainingCampaignId}/enrollments?page_size=${PAGE_SIZE}`;
-  for (const [page, where] of [
-    [1, 'first'],
-    [middle, 'middle'],
-    [pages, 'last'],
-  ] as const) {
+  for (const [page, where] of positions) {
     cases.push({
       label: `training campaign's people by name, page ${n(page)} (${where})`,
       method: 'GET',
