@@ -48,7 +48,7 @@ describe('account settings', () => {
     it(`sets the name and logo employees see, and the learner page shows them (${device})`, async () => {
       const account = await vigil.vigil('account', 'create', '--name', `Acme Holdings Ltd ${device}`);
       const accountId = account.id as number;
-      const { page } = await signedInPage(vigil, { accountId }, viewport);
+      const { page } = await signedInPage(vigil, { accountId }, { viewport });
       await page.goto(`/admin/a/${accountId}/settings`);
       await page.getByRole('heading', { name: 'Account settings' }).waitFor();
       await page.getByText('No logo: employees see a shield').waitFor();

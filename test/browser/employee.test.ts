@@ -254,7 +254,7 @@ describe('an employee’s page', () => {
 
   it('shows their training, edits and deletes them on a phone', async () => {
     const bo = await personWithTraining('Bo', 'Chen');
-    const { page } = await signedInPage(vigil, { accountId }, PHONE);
+    const { page } = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await page.goto(`/admin/a/${accountId}/employees/${bo.employeeId}`);
     await page.getByRole('heading', { name: 'Bo Chen' }).waitFor();
     await checkTraining(page, 'Bo', bo.onboardingScore);

@@ -31,7 +31,7 @@ describe('validation errors in the web interface', () => {
     it(`name the fields of a phishing campaign's form by its labels (${size})`, async () => {
       const account = await vigil.vigil('account', 'create', '--name', `Form labels ${size}`);
       const accountId = account.id as number;
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
       // A window that ends before it starts, hours that end before they begin.
       await page.goto(`/admin/a/${accountId}/phishing/campaigns/new`);
       await page.getByLabel('Name', { exact: true }).fill('Backwards');
@@ -60,7 +60,7 @@ describe('validation errors in the web interface', () => {
         '--name',
         'Nothing chosen',
       );
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
       await page.goto(`/admin/a/${accountId}/phishing/campaigns/${draft.id}`);
       await page.getByRole('button', { name: 'Launch now' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Launch now' }).click();

@@ -34,6 +34,9 @@ export type Json = any;
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+/** A browser profile's cookies and local storage, as Playwright saves and restores them. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 export interface Vigil {
   server: ServerProcess;
   baseUrl: string;
@@ -42,8 +45,11 @@ export interface Vigil {
   /** The one-time link the server printed at its first start. */
   setupUrl: string;
   browser: Browser;
-  /** A new browser profile (cookies of its own). */
-  newPage(viewport?: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }>;
+  /** A new browser profile (cookies of its own, or a copy of `storageState`'s). */
+  newPage(
+    viewport?: { width: number; height: number },
+    storageState?: StorageState,
+  ): Promise<{ context: BrowserContext; page: Page }>;
   /** Runs `vigil … --json` on the server's database and returns the object it printed. */
   vigil(...args: string[]): Promise<Record<string, unknown>>;
 }
@@ -76,8 +82,8 @@ export async function startVigil(
     env,
     setupUrl,
     browser,
-    async newPage(viewport = DESKTOP) {
-      const context = await browser.newContext({ viewport, baseURL: server.baseUrl });
+    async newPage(viewport = DESKTOP, storageState?: StorageState) {
+      const context = await browser.newContext({ viewport, baseURL: server.baseUrl, storageState });
       const page = await context.newPage();
       // Playwright's own default: a page on a busy 2-core machine may take seconds to settle.
       page.setDefaultTimeout(30_000);
@@ -107,12 +113,61 @@ async function waitForSetupUrl(server: ServerProcess): Promise<string> {
   throw new Error(`the server printed no setup link:\n${server.output()}`);
 }
 
-/** Creates an administrator with the CLI and signs them in through the sign-in page. */
+/**
+ * A new browser profile signed in as an administrator of `as` (an account's, or an operator), on
+ * the administrator's home page.
+ *
+ * The first call for an `as` in a file creates the administrator with the `vigil` CLI and signs
+ * in through the sign-in page, as a person would. Later calls sign in as that same administrator
+ * by copying the first profile's cookies (the session and its CSRF secret) into a new profile:
+ * no CLI process and no sign-in form each time, which cost ~2 CPU-seconds a call. The copy is
+ * taken right after sign-in, so what a test does to its own profile afterwards (clearing a
+ * cookie, say) never reaches another.
+ *
+ * A test that signs the administrator out, changes their password or removes them ends the
+ * session the copies share: it asks for `newAdmin`, an administrator of its own that no other
+ * call reuses.
+ */
 export async function signedInPage(
   vigil: Vigil,
   as: { operator: true } | { accountId: number },
-  viewport = DESKTOP,
+  { viewport = DESKTOP, newAdmin = false }: { viewport?: typeof DESKTOP; newAdmin?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; email: string }> {
+  if (newAdmin) return signInThroughForm(vigil, as, viewport);
+  const key = 'operator' in as ? 'operator' : `account ${as.accountId}`;
+  const known = signedInAdmins.get(vigil) ?? new Map<string, Promise<SignedInProfile>>();
+  signedInAdmins.set(vigil, known);
+  const admin = known.get(key);
+  if (admin) {
+    const { email, storageState } = await admin;
+    const { context, page } = await vigil.newPage(viewport, storageState);
+    await page.goto('operator' in as ? '/admin/accounts' : `/admin/a/${as.accountId}`);
+    return { context, page, email };
+  }
+  const first = signInThroughForm(vigil, as, viewport);
+  known.set(key, first);
+  // A failed sign-in is not remembered: the next call tries again.
+  first.catch(() => known.delete(key));
+  return first;
+}
+
+/** The administrators `signedInPage` signed in, for each server: by account (or operator). */
+const signedInAdmins = new WeakMap<Vigil, Map<string, Promise<SignedInProfile>>>();
+
+interface SignedInProfile {
+  context: BrowserContext;
+  page: Page;
+  email: string;
+  /** The profile's cookies and storage just after sign-in. */
+  storageState: StorageState;
+}
+
+/** Creates an administrator with the CLI and signs them in through the sign-in page. */
+async function signInThroughForm(
+  vigil: Vigil,
+  as: { operator: true } | { accountId: number },
+  viewport: typeof DESKTOP,
+): Promise<SignedInProfile> {
   const email = `admin-${Math.random().toString(36).slice(2, 10)}@example.com`;
   const password = 'a long browser password';
   await vigil.vigil(
@@ -130,7 +185,7 @@ export async function signedInPage(
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.endsWith('/sign-in'));
-  return { context, page, email };
+  return { context, page, email, storageState: await context.storageState() };
 }
 
 export interface CustomerApi {

@@ -57,7 +57,7 @@ describe('the Outbox', () => {
   ])(
     "shows a simulation's campaign, From and header (%s)",
     async (name, viewport) => {
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
       await page.goto(`/admin/a/${accountId}/outbox`);
       const table = page.getByRole('table', { name: 'Messages' });
       // Each waits for its moment in the window (the next 24 hours): what it will be sent as
@@ -95,7 +95,7 @@ describe('lists sorted by name', () => {
   ])(
     'lists employees by last name as people read them, and a full table reads no "No employees yet" (%s)',
     async (_name, viewport) => {
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
       await page.goto(`/admin/a/${accountId}/employees`);
       const table = page.getByRole('table', { name: /Employees/ });
       await table.getByText('Zoë').first().waitFor();

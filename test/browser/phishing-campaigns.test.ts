@@ -158,7 +158,7 @@ describe('phishing campaigns in the web interface', () => {
       [DESKTOP, 'desktop'],
       [PHONE, 'phone'],
     ] as const) {
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
       await page.goto(`/admin/a/${accountId}/phishing`);
       await page.getByRole('link', { name: 'Invoice test' }).first().waitFor();
       await page.getByText('Parcel test').first().waitFor();

@@ -153,7 +153,7 @@ describe('phishing figures on the results and campaign pages', () => {
     expect(await fact(page, 'Failed by this campaign’s rule')).toBe('25 %');
     await shoot(page, `${OUT}/phishing-campaign-rule-desktop.png`);
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
     await phone.page
       .getByRole('table', { name: 'People in this simulation' })
@@ -206,7 +206,7 @@ describe('the people of a simulation', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => name.getAttribute('aria-expanded')).toBe('false');
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
     await phone.page.getByRole('button', { name: 'Events of Bo Chen' }).click();
     await phone.page
@@ -227,7 +227,7 @@ describe('the people of a simulation', () => {
       '--grant',
       'employees:rw',
     );
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     const pages: [string, string][] = [
       [`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`, 'Lee, Ann'],
       [`/admin/a/${accountId}/phishing`, 'Payroll portal (fails on submitting)'],
@@ -299,7 +299,7 @@ describe('deleting a phishing draft', () => {
       '--name',
       'Another draft',
     );
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${another.id}`);
     await phone.page.getByRole('button', { name: 'Delete draft' }).click();
     await phone.page.getByRole('dialog', { name: 'Delete the draft?' }).waitFor();

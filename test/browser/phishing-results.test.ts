@@ -101,7 +101,7 @@ describe('phishing results in the web interface', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`phishing-campaign-${fixture.campaignId}-results.csv`);
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
     await phone.page
       .getByRole('table', { name: 'People in this simulation' })
@@ -122,7 +122,7 @@ describe('phishing results in the web interface', () => {
     expect(await accessibilityProblems(page, 'employee')).toEqual([]);
     await shoot(page, `${OUT}/employee-desktop.png`);
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/employees/${fixture.recipients[0]?.employeeId}`);
     await phone.page.getByRole('table', { name: 'Phishing simulations' }).getByRole('link').first().waitFor();
     await shoot(phone.page, `${OUT}/employee-phone.png`);
@@ -160,7 +160,7 @@ describe('phishing results in the web interface', () => {
     await expect.poll(() => stat('Phish-prone'), { timeout: 10_000 }).toMatch(/^30 %$/);
     expect(await accessibilityProblems(page, 'phishing results after a reclassification')).toEqual([]);
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
     await phone.page.getByRole('button', { name: 'Events of Gus Hart' }).click();
     await phone.page

@@ -64,7 +64,7 @@ describe('predictable sending and the sender, in the web interface', () => {
     it(`sets the sender, warns of a window closed for a day, and shows the plan before and after launch (${size})`, async () => {
       const { accountId, draft } = await world();
       const campaign = await draft(`Weekend launch ${size}`);
-      const { page, context } = await signedInPage(vigil, { accountId }, viewport);
+      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
 
       // The account's default sender.
       await page.goto(`/admin/a/${accountId}/phishing/settings`);

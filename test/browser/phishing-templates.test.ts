@@ -142,7 +142,7 @@ describe('phishing templates in the web interface', () => {
 
   it('fits a phone', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Phone Ltd')).id as number;
-    const { page } = await signedInPage(vigil, { accountId }, PHONE);
+    const { page } = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     await page.goto(`/admin/a/${accountId}/phishing/templates`);
     await page.getByRole('heading', { name: 'Phishing templates' }).waitFor();
     await page.getByText(/^1\d templates$/).waitFor();

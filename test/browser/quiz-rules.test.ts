@@ -90,7 +90,7 @@ describe.each([
       courseKeys: ['phishing'],
     });
     await readLessons(e.path);
-    const { page } = await signedInPage(vigil, { accountId: e.accountId }, viewport);
+    const { page } = await signedInPage(vigil, { accountId: e.accountId }, { viewport });
 
     await page.goto(`/admin/a/${e.accountId}/courses/phishing`);
     await page.getByRole('heading', { name: 'Quiz rules' }).waitFor();

@@ -277,7 +277,7 @@ describe('every main page renders without script errors or serious accessibility
     problems.push(...(await accessibilityProblems(operator.page, 'integration-new-key')));
     await operator.context.close();
 
-    const phone = await signedInPage(vigil, { accountId }, PHONE);
+    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
     phone.page.on('pageerror', (err) => errors.push(err.message));
     for (const [name, path, heading] of [
       ['phone-employees', `${a}/employees`, 'Employees'],

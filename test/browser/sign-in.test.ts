@@ -54,7 +54,7 @@ describe('first run and sign-in', () => {
 
   it('changes the password from the user menu, and an operator removes an administrator', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Keys & Locks')).id as number;
-    const admin = await signedInPage(vigil, { accountId });
+    const admin = await signedInPage(vigil, { accountId }, { newAdmin: true });
     await admin.page.getByRole('button', { name: 'User menu' }).click();
     await admin.page.getByRole('menuitem', { name: 'Change password' }).click();
     const dialog = admin.page.getByRole('dialog', { name: 'Change password' });
