@@ -48,8 +48,11 @@ describe('account settings', () => {
     it(`sets the name and logo employees see, and the learner page shows them (${device})`, async () => {
       const account = await vigil.vigil('account', 'create', '--name', `Acme Holdings Ltd ${device}`);
       const accountId = account.id as number;
-      const { page } = await signedInPage(vigil, { accountId }, { viewport });
-      await page.goto(`/admin/a/${accountId}/settings`);
+      const { page } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/settings` },
+      );
       await page.getByRole('heading', { name: 'Account settings' }).waitFor();
       await page.getByText('No logo: employees see a shield').waitFor();
 
@@ -109,8 +112,11 @@ describe('account settings', () => {
   it('sets how many days remedial training is due after a failure in the phishing campaign’s form', async () => {
     const account = await vigil.vigil('account', 'create', '--name', 'Acme Remedial');
     const accountId = account.id as number;
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/new`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/new` },
+    );
     const due = page.getByLabel('Training due after (days)');
     expect(await due.inputValue()).toBe('14');
     await page.getByLabel('Name', { exact: true }).fill('Autumn simulation');

@@ -253,8 +253,11 @@ describe('training campaigns in the web interface', () => {
   it('keeps Schedule and Launch of an empty draft disabled, saying why, and names fields by their labels', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Empty Drafts')).id as number;
     await peopleIn(accountId, [['Eve', 'Ng']], 'Operations');
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/campaigns/new`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/campaigns/new` },
+    );
     await page.getByLabel('Name', { exact: true }).fill('Nothing yet');
     await page.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('heading', { name: 'Nothing yet' }).waitFor();

@@ -185,8 +185,11 @@ describe('an employee’s page', () => {
   it('shows their training with its figures, edits them and deletes them after the consequences are confirmed (desktop)', async () => {
     const ann = await personWithTraining('Ann', 'Lee');
     expect(ann.onboardingScore).toBeGreaterThan(0);
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees/${ann.employeeId}`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/employees/${ann.employeeId}` },
+    );
     await page.getByRole('heading', { name: 'Ann Lee' }).waitFor();
     await checkTraining(page, 'Ann', ann.onboardingScore);
     expect(await accessibilityProblems(page, 'employee')).toEqual([]);
@@ -254,8 +257,11 @@ describe('an employee’s page', () => {
 
   it('shows their training, edits and deletes them on a phone', async () => {
     const bo = await personWithTraining('Bo', 'Chen');
-    const { page } = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await page.goto(`/admin/a/${accountId}/employees/${bo.employeeId}`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/employees/${bo.employeeId}` },
+    );
     await page.getByRole('heading', { name: 'Bo Chen' }).waitFor();
     await checkTraining(page, 'Bo', bo.onboardingScore);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);

@@ -16,8 +16,11 @@ describe('errors by code in the web interface', () => {
     const api = await customerApi(vigil, accountId);
     await api.post('employees/', { first_name: 'Ann', last_name: 'Lee', email: 'ann@codes.example' });
 
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/employees` },
+    );
     await page.getByRole('button', { name: 'Add employee' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add employee' });
     await dialog.getByLabel('First name').fill('Annie');
@@ -44,8 +47,11 @@ describe('errors by code in the web interface', () => {
 
   it('fetches a new CSRF token when the server says the one it sent is invalid, and saves', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Tokens Ltd')).id as number;
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/groups`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/groups` },
+    );
     await page.getByText('No groups yet').waitFor();
     // Without its secret cookie the token the page holds is refused: 403 invalid_csrf_token.
     await context.clearCookies({ name: 'vigil_csrf' });

@@ -31,9 +31,12 @@ describe('validation errors in the web interface', () => {
     it(`name the fields of a phishing campaign's form by its labels (${size})`, async () => {
       const account = await vigil.vigil('account', 'create', '--name', `Form labels ${size}`);
       const accountId = account.id as number;
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/phishing/campaigns/new` },
+      );
       // A window that ends before it starts, hours that end before they begin.
-      await page.goto(`/admin/a/${accountId}/phishing/campaigns/new`);
       await page.getByLabel('Name', { exact: true }).fill('Backwards');
       await page.getByLabel('Window starts').fill('2031-03-14T09:00');
       await page.getByLabel('Window ends').fill('2031-03-03T17:00');
@@ -60,8 +63,11 @@ describe('validation errors in the web interface', () => {
         '--name',
         'Nothing chosen',
       );
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
-      await page.goto(`/admin/a/${accountId}/phishing/campaigns/${draft.id}`);
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/phishing/campaigns/${draft.id}` },
+      );
       await page.getByRole('button', { name: 'Launch now' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Launch now' }).click();
       const problem = page.getByRole('alert').filter({ hasText: 'Could not change the campaign' });

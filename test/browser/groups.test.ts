@@ -23,8 +23,11 @@ describe('groups', () => {
       });
     }
 
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/groups`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/groups` },
+    );
     await page.getByText('No groups yet').waitFor();
     await page.getByRole('button', { name: 'New group' }).first().click();
     const form = page.getByRole('dialog', { name: 'New group' });

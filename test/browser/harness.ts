@@ -115,14 +115,15 @@ async function waitForSetupUrl(server: ServerProcess): Promise<string> {
 
 /**
  * A new browser profile signed in as an administrator of `as` (an account's, or an operator), on
- * the administrator's home page.
+ * the page `at` of the web interface (by default the administrator's home page). A test that goes
+ * to a page first names it in `at`: the browser then loads the app once, not a second time.
  *
  * The first call for an `as` in a file creates the administrator with the `vigil` CLI and signs
- * in through the sign-in page, as a person would. Later calls sign in as that same administrator
- * by copying the first profile's cookies (the session and its CSRF secret) into a new profile:
- * no CLI process and no sign-in form each time, which cost ~2 CPU-seconds a call. The copy is
- * taken right after sign-in, so what a test does to its own profile afterwards (clearing a
- * cookie, say) never reaches another.
+ * in through the sign-in page, as a person would (its `next` leads to `at`). Later calls sign in
+ * as that same administrator by copying the first profile's cookies (the session and its CSRF
+ * secret) into a new profile: no CLI process and no sign-in form each time, which cost ~2
+ * CPU-seconds a call. The copy is taken right after sign-in, so what a test does to its own
+ * profile afterwards (clearing a cookie, say) never reaches another.
  *
  * A test that signs the administrator out, changes their password or removes them ends the
  * session the copies share: it asks for `newAdmin`, an administrator of its own that no other
@@ -131,9 +132,14 @@ async function waitForSetupUrl(server: ServerProcess): Promise<string> {
 export async function signedInPage(
   vigil: Vigil,
   as: { operator: true } | { accountId: number },
-  { viewport = DESKTOP, newAdmin = false }: { viewport?: typeof DESKTOP; newAdmin?: boolean } = {},
+  {
+    viewport = DESKTOP,
+    at,
+    newAdmin = false,
+  }: { viewport?: typeof DESKTOP; at?: string; newAdmin?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; email: string }> {
-  if (newAdmin) return signInThroughForm(vigil, as, viewport);
+  const path = at ?? ('operator' in as ? '/admin/accounts' : `/admin/a/${as.accountId}`);
+  if (newAdmin) return signInThroughForm(vigil, as, viewport, path);
   const key = 'operator' in as ? 'operator' : `account ${as.accountId}`;
   const known = signedInAdmins.get(vigil) ?? new Map<string, Promise<SignedInProfile>>();
   signedInAdmins.set(vigil, known);
@@ -141,10 +147,10 @@ export async function signedInPage(
   if (admin) {
     const { email, storageState } = await admin;
     const { context, page } = await vigil.newPage(viewport, storageState);
-    await page.goto('operator' in as ? '/admin/accounts' : `/admin/a/${as.accountId}`);
+    await page.goto(path);
     return { context, page, email };
   }
-  const first = signInThroughForm(vigil, as, viewport);
+  const first = signInThroughForm(vigil, as, viewport, path);
   known.set(key, first);
   // A failed sign-in is not remembered: the next call tries again.
   first.catch(() => known.delete(key));
@@ -162,11 +168,12 @@ interface SignedInProfile {
   storageState: StorageState;
 }
 
-/** Creates an administrator with the CLI and signs them in through the sign-in page. */
+/** Creates an administrator with the CLI and signs them in through the sign-in page, which leads to `path`. */
 async function signInThroughForm(
   vigil: Vigil,
   as: { operator: true } | { accountId: number },
   viewport: typeof DESKTOP,
+  path: string,
 ): Promise<SignedInProfile> {
   const email = `admin-${Math.random().toString(36).slice(2, 10)}@example.com`;
   const password = 'a long browser password';
@@ -180,7 +187,7 @@ async function signInThroughForm(
     ...('operator' in as ? ['--operator'] : ['--account', String(as.accountId)]),
   );
   const { context, page } = await vigil.newPage(viewport);
-  await page.goto('/admin/sign-in');
+  await page.goto(`/admin/sign-in?next=${encodeURIComponent(path)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -90,14 +90,16 @@ describe('the Integration area', () => {
       '--grant',
       'groups:r',
     );
-    const admin = await signedInPage(vigil, { accountId: account });
-    await admin.page.goto(`/admin/a/${account}/integration`);
+    const admin = await signedInPage(
+      vigil,
+      { accountId: account },
+      { at: `/admin/a/${account}/integration` },
+    );
     await admin.page.getByRole('table', { name: 'API keys' }).getByText('Nightly').waitFor();
     expect(await admin.page.getByRole('button', { name: 'Change rate budget of Nightly' }).count()).toBe(0);
     await admin.context.close();
 
-    const operator = await signedInPage(vigil, { operator: true });
-    await operator.page.goto(`/admin/a/${account}/integration`);
+    const operator = await signedInPage(vigil, { operator: true }, { at: `/admin/a/${account}/integration` });
     await operator.page.getByRole('button', { name: 'Change rate budget of Nightly' }).click();
     const dialog = operator.page.getByRole('dialog', { name: 'Change rate budget' });
     await dialog.getByLabel('Requests per minute').fill('5000');
@@ -110,8 +112,11 @@ describe('the Integration area', () => {
 
   it('makes a SCIM token shown once that provisions a user, shows the base URL, and stops working when revoked', async () => {
     const account = await vigil.vigil('account', 'create', '--name', 'Okta Co');
-    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
-    await page.goto(`/admin/a/${account.id}/integration`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId: account.id as number },
+      { at: `/admin/a/${account.id}/integration` },
+    );
     await page.getByRole('heading', { name: 'SCIM provisioning' }).waitFor();
     await page.getByText(`${vigil.baseUrl}/scim/v2`).waitFor();
     await page.getByText('No SCIM tokens yet').waitFor();

@@ -57,8 +57,11 @@ describe('the Outbox', () => {
   ])(
     "shows a simulation's campaign, From and header (%s)",
     async (name, viewport) => {
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
-      await page.goto(`/admin/a/${accountId}/outbox`);
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/outbox` },
+      );
       const table = page.getByRole('table', { name: 'Messages' });
       // Each waits for its moment in the window (the next 24 hours): what it will be sent as
       // is shown already.
@@ -95,8 +98,11 @@ describe('lists sorted by name', () => {
   ])(
     'lists employees by last name as people read them, and a full table reads no "No employees yet" (%s)',
     async (_name, viewport) => {
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
-      await page.goto(`/admin/a/${accountId}/employees`);
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/employees` },
+      );
       const table = page.getByRole('table', { name: /Employees/ });
       await table.getByText('Zoë').first().waitFor();
       const rows = table.locator('tbody tr');
@@ -113,8 +119,11 @@ describe('lists sorted by name', () => {
 
   it('shows the empty state of an empty table, and reads it out', async () => {
     const other = (await vigil.vigil('account', 'create', '--name', 'Empty Co')).id as number;
-    const { page, context } = await signedInPage(vigil, { accountId: other });
-    await page.goto(`/admin/a/${other}/employees`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId: other },
+      { at: `/admin/a/${other}/employees` },
+    );
     await page.getByText('No employees yet').waitFor();
     expect(await page.locator('main').ariaSnapshot()).toContain('No employees yet');
     await context.close();

@@ -88,8 +88,11 @@ describe('employees', () => {
     for (let i = 1; i <= 1000; i++) lines.push(`Person,Number ${i},person${i}@import.example`);
     lines.push('Broken,Row,not-an-address');
     lines.push('Again,Twice,PERSON7@import.example');
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/employees` },
+    );
     await page.getByRole('button', { name: 'Import CSV' }).click();
     await page.getByRole('heading', { name: 'Import employees' }).waitFor();
     await page.locator('input[type=file]').setInputFiles({
@@ -120,8 +123,11 @@ describe('employees', () => {
   it('reads a Windows-1252 CSV as Windows-1252, says so, and imports Müller, René and Weiß intact', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Umlaut GmbH')).id as number;
     const api = await customerApi(vigil, accountId);
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees/import`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/employees/import` },
+    );
     await page.getByLabel('CSV file').setInputFiles(WINDOWS_1252_CSV);
     await page.getByText('This file is not UTF-8: it was read as Windows-1252 (Western European).').waitFor();
     const preview = page.getByRole('table', { name: 'Preview of the first rows' });
@@ -159,8 +165,11 @@ describe('employees', () => {
 
   it('says nothing about the encoding of a UTF-8 file, and wraps long values in the problem table', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Long Values Ltd')).id as number;
-    const { page, context } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees/import`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/employees/import` },
+    );
     const longEmail = `${'very.long.local.part.'.repeat(14)}x@example.com`;
     const longName = 'Maximilianus'.repeat(14);
     const csv = [

@@ -28,8 +28,7 @@ describe('phishing campaigns in the web interface', () => {
       'Pool people',
     );
     await api.put(`groups/${group.id}/`, { employee_ids: [ann] });
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing`);
+    const { page } = await signedInPage(vigil, { accountId }, { at: `/admin/a/${accountId}/phishing` });
     // The account's own template: a clone of a built-in one, through the admin API.
     const cloned = await page.evaluate(async (id) => {
       const session = (await (await fetch('/admin/api/session')).json()) as { csrf_token: string };
@@ -158,8 +157,11 @@ describe('phishing campaigns in the web interface', () => {
       [DESKTOP, 'desktop'],
       [PHONE, 'phone'],
     ] as const) {
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
-      await page.goto(`/admin/a/${accountId}/phishing`);
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/phishing` },
+      );
       await page.getByRole('link', { name: 'Invoice test' }).first().waitFor();
       await page.getByText('Parcel test').first().waitFor();
       await page.screenshot({ path: `${OUT}/phishing-campaigns-${size}.png`, fullPage: true });
@@ -179,8 +181,11 @@ describe('phishing campaigns in the web interface', () => {
     }
 
     // Launch the draft from its page, through the confirmation.
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${draft.id}`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${draft.id}` },
+    );
     await page.getByRole('button', { name: 'Launch now' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Launch now' }).click();
     await page.getByRole('button', { name: 'Stop' }).waitFor();

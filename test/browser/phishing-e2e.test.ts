@@ -240,8 +240,11 @@ describe('a phishing simulation from launch to remedial training', () => {
     expect((byEmail.get('tom@acme.example') as { reported_at: unknown }).reported_at).not.toBeNull();
 
     // … and the campaign's results page show the same figures; the scanner's hit is in Maya's timeline.
-    const admin = await signedInPage(vigil, { accountId }, { viewport: DESKTOP });
-    await admin.page.goto(`/admin/a/${accountId}/phishing/campaigns/${draft.id}/results`);
+    const admin = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: DESKTOP, at: `/admin/a/${accountId}/phishing/campaigns/${draft.id}/results` },
+    );
     await admin.page.getByRole('heading', { name: 'Results: Mailbox quota' }).waitFor();
     const funnel = async (label: string) =>
       (

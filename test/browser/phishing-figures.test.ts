@@ -97,8 +97,11 @@ const tableBadges = (page: Page) => page.locator('table .mantine-Badge-label').c
 
 describe('phishing figures on the results and campaign pages', () => {
   it('shows "—" for phish-prone until something is delivered, on both pages', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${undelivered.campaignId}/results`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${undelivered.campaignId}/results` },
+    );
     await page.getByRole('heading', { name: 'Results: Not yet delivered' }).waitFor();
     expect(await stat(page, 'Phish-prone')).toBe('—');
     expect(await page.getByText('Failed by this campaign’s rule').count()).toBe(0);
@@ -114,8 +117,11 @@ describe('phishing figures on the results and campaign pages', () => {
   });
 
   it('shows phish-prone and, beside it, failed by the campaign’s rule; one hour of activity as bars', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results` },
+    );
     await page.getByRole('heading', { name: /^Results: Payroll portal/ }).waitFor();
     // 4 delivered; 3 clicked or submitted; 1 submitted (the rule).
     expect(await stat(page, 'Phish-prone')).toBe('75 %');
@@ -153,8 +159,11 @@ describe('phishing figures on the results and campaign pages', () => {
     expect(await fact(page, 'Failed by this campaign’s rule')).toBe('25 %');
     await shoot(page, `${OUT}/phishing-campaign-rule-desktop.png`);
 
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results` },
+    );
     await phone.page
       .getByRole('table', { name: 'People in this simulation' })
       .getByText('Lee, Ann')
@@ -167,8 +176,11 @@ describe('phishing figures on the results and campaign pages', () => {
 
 describe('the people of a simulation', () => {
   it('opens a timeline from a name that looks and works like a link, by keyboard too; Reclassify only on a person’s steps', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results` },
+    );
     const name = page.getByRole('button', { name: 'Events of Bo Chen' });
     await name.waitFor();
     const look = (await page.evaluate(`(() => {
@@ -206,8 +218,11 @@ describe('the people of a simulation', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => name.getAttribute('aria-expanded')).toBe('false');
 
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}/results` },
+    );
     await phone.page.getByRole('button', { name: 'Events of Bo Chen' }).click();
     await phone.page
       .getByRole('list', { name: 'Events of Bo Chen' })
@@ -262,9 +277,12 @@ describe('deleting a phishing draft', () => {
       '--name',
       'Unused draft',
     );
-    const { page } = await signedInPage(vigil, { accountId });
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}` },
+    );
     // Not on a launched campaign.
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${bySubmit.campaignId}`);
     await page.getByRole('heading', { name: /^Payroll portal/ }).waitFor();
     await page.getByRole('button', { name: 'Stop' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete draft' }).count()).toBe(0);
@@ -299,8 +317,11 @@ describe('deleting a phishing draft', () => {
       '--name',
       'Another draft',
     );
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${another.id}`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/campaigns/${another.id}` },
+    );
     await phone.page.getByRole('button', { name: 'Delete draft' }).click();
     await phone.page.getByRole('dialog', { name: 'Delete the draft?' }).waitFor();
     await phone.page.waitForTimeout(300);

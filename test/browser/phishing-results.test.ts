@@ -67,8 +67,11 @@ async function shoot(page: Page, path: string) {
 
 describe('phishing results in the web interface', () => {
   it('shows the funnel, rates, activity, breakdowns and people, a person’s timeline, and the CSV', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results` },
+    );
     await page.getByRole('heading', { name: 'Results: Q4 invoice simulation' }).waitFor();
     // 11 delivered (one failed, one scheduled); 4 clicked or submitted; 4 reported.
     const stat = async (label: string) =>
@@ -101,8 +104,11 @@ describe('phishing results in the web interface', () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`phishing-campaign-${fixture.campaignId}-results.csv`);
 
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results` },
+    );
     await phone.page
       .getByRole('table', { name: 'People in this simulation' })
       .getByText('Lee, Ann')
@@ -111,8 +117,7 @@ describe('phishing results in the web interface', () => {
   });
 
   it('shows an employee with their groups and simulation history, reached from the employees list', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/employees`);
+    const { page } = await signedInPage(vigil, { accountId }, { at: `/admin/a/${accountId}/employees` });
     await page.getByRole('link', { name: 'Lee' }).click();
     await page.getByRole('heading', { name: 'Ann Lee' }).waitFor();
     await page.getByText('ann.lee@phish.example').first().waitFor();
@@ -122,15 +127,21 @@ describe('phishing results in the web interface', () => {
     expect(await accessibilityProblems(page, 'employee')).toEqual([]);
     await shoot(page, `${OUT}/employee-desktop.png`);
 
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/employees/${fixture.recipients[0]?.employeeId}`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/employees/${fixture.recipients[0]?.employeeId}` },
+    );
     await phone.page.getByRole('table', { name: 'Phishing simulations' }).getByRole('link').first().waitFor();
     await shoot(phone.page, `${OUT}/employee-phone.png`);
   });
 
   it('reclassifies a person’s click as automated, with why; the timeline and the figures follow', async () => {
-    const { page } = await signedInPage(vigil, { accountId });
-    await page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { at: `/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results` },
+    );
     const stat = async (label: string) =>
       (await page
         .locator('dt', { hasText: new RegExp(`^${label}$`) })
@@ -160,8 +171,11 @@ describe('phishing results in the web interface', () => {
     await expect.poll(() => stat('Phish-prone'), { timeout: 10_000 }).toMatch(/^30 %$/);
     expect(await accessibilityProblems(page, 'phishing results after a reclassification')).toEqual([]);
 
-    const phone = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await phone.page.goto(`/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results`);
+    const phone = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/campaigns/${fixture.campaignId}/results` },
+    );
     await phone.page.getByRole('button', { name: 'Events of Gus Hart' }).click();
     await phone.page
       .getByRole('list', { name: 'Events of Gus Hart' })

@@ -64,10 +64,13 @@ describe('predictable sending and the sender, in the web interface', () => {
     it(`sets the sender, warns of a window closed for a day, and shows the plan before and after launch (${size})`, async () => {
       const { accountId, draft } = await world();
       const campaign = await draft(`Weekend launch ${size}`);
-      const { page, context } = await signedInPage(vigil, { accountId }, { viewport });
+      const { page, context } = await signedInPage(
+        vigil,
+        { accountId },
+        { viewport, at: `/admin/a/${accountId}/phishing/settings` },
+      );
 
       // The account's default sender.
-      await page.goto(`/admin/a/${accountId}/phishing/settings`);
       await page.getByText('Default sender').waitFor();
       await page.getByLabel('Sender name').fill('IT Service Desk');
       await page.getByLabel('Sender address').fill('it-desk');

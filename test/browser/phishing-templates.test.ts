@@ -142,8 +142,11 @@ describe('phishing templates in the web interface', () => {
 
   it('fits a phone', async () => {
     const accountId = (await vigil.vigil('account', 'create', '--name', 'Phone Ltd')).id as number;
-    const { page } = await signedInPage(vigil, { accountId }, { viewport: PHONE });
-    await page.goto(`/admin/a/${accountId}/phishing/templates`);
+    const { page } = await signedInPage(
+      vigil,
+      { accountId },
+      { viewport: PHONE, at: `/admin/a/${accountId}/phishing/templates` },
+    );
     await page.getByRole('heading', { name: 'Phishing templates' }).waitFor();
     await page.getByText(/^1\d templates$/).waitFor();
     await tallScreenshot(page, `${OUT}/phishing-templates-phone.png`);

@@ -90,9 +90,12 @@ describe.each([
       courseKeys: ['phishing'],
     });
     await readLessons(e.path);
-    const { page } = await signedInPage(vigil, { accountId: e.accountId }, { viewport });
+    const { page } = await signedInPage(
+      vigil,
+      { accountId: e.accountId },
+      { viewport, at: `/admin/a/${e.accountId}/courses/phishing` },
+    );
 
-    await page.goto(`/admin/a/${e.accountId}/courses/phishing`);
     await page.getByRole('heading', { name: 'Quiz rules' }).waitFor();
     await page.getByText('Unlimited').waitFor();
     await page.getByRole('button', { name: 'Edit quiz rules' }).click();

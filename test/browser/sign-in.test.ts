@@ -74,8 +74,7 @@ describe('first run and sign-in', () => {
     await admin.page.getByRole('button', { name: 'Sign in' }).click();
     await admin.page.waitForURL(`**/admin/a/${accountId}`);
 
-    const operator = await signedInPage(vigil, { operator: true });
-    await operator.page.goto(`/admin/a/${accountId}/admins`);
+    const operator = await signedInPage(vigil, { operator: true }, { at: `/admin/a/${accountId}/admins` });
     await operator.page.getByRole('button', { name: `Remove ${admin.email}` }).click();
     await operator.page
       .getByRole('dialog', { name: 'Remove administrator?' })

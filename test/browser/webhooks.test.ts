@@ -43,8 +43,11 @@ async function until<T>(what: () => T | undefined, label: string): Promise<T> {
 describe('webhooks in the Integration area', () => {
   it('adds an endpoint whose secret is shown once, sends a signed test event, and logs the delivery', async () => {
     const account = await vigil.vigil('account', 'create', '--name', 'Hooks Co');
-    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
-    await page.goto(`/admin/a/${account.id}/integration`);
+    const { page, context } = await signedInPage(
+      vigil,
+      { accountId: account.id as number },
+      { at: `/admin/a/${account.id}/integration` },
+    );
     await page.getByText('No webhook endpoints yet').waitFor();
 
     await page.getByRole('button', { name: 'New Endpoint' }).click();
