@@ -11,6 +11,11 @@ export default defineConfig({
     // but not in CI, where the suite shares the cores with the others: fresh-clone runs of the
     // same day took 2,050 s (two at a time) and 2,070 s (one), as the CPU needed is the same.
     fileParallelism: false,
+    // The files share one process, as `npm test`'s do (vitest.config.ts): Vitest, Playwright and
+    // the harness are imported once, not once per file (~3 CPU-seconds a file). Each file still
+    // starts and stops its own server and browser (test/setup/after-file.ts closes them), and no
+    // browser file mocks a module or registers anything in the test process.
+    isolate: false,
     testTimeout: 240_000,
     hookTimeout: 60_000,
     // A page settles when it settles: on a busy machine a re-render can take seconds, and
