@@ -65,8 +65,11 @@ export async function createThrowawayDatabase(options: {
   };
 }
 
-/** A new empty database of the dialect under test, never shared with another test file or run. */
-export function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A new database of the dialect under test, never shared with another test file or run: empty,
+ * or on PostgreSQL a copy of `postgresTemplate`.
+ */
+export function createTestDatabase(options: { postgresTemplate?: string } = {}): Promise<TestDatabase> {
   return createThrowawayDatabase({
     postgresUrl: TEST_POSTGRES_URL,
     prefix: 'vigil_test',
@@ -75,6 +78,7 @@ export function createTestDatabase(): Promise<TestDatabase> {
     // PostgreSQL server itself (which no test causes) could lose the last commits. The benchmarks
     // (bench/seed.ts) keep the server's setting.
     asyncCommit: true,
+    template: options.postgresTemplate,
   });
 }
 
@@ -93,13 +97,7 @@ export async function createMigratedTestDatabase(): Promise<TestDatabase> {
   if (template === undefined) return createTestDatabase();
   if ('postgresDatabase' in template) {
     if (!TEST_POSTGRES_URL) throw new Error('a PostgreSQL template, but no TEST_DATABASE_URL');
-    return createThrowawayDatabase({
-      postgresUrl: TEST_POSTGRES_URL,
-      prefix: 'vigil_test',
-      parentDir: tmpdir(),
-      asyncCommit: true,
-      template: template.postgresDatabase,
-    });
+    return createTestDatabase({ postgresTemplate: template.postgresDatabase });
   }
   const database = await createTestDatabase();
   copyFileSync(template.sqliteFile, database.url.slice('sqlite:'.length));
