@@ -59,6 +59,8 @@ export interface AdminUsersTable {
   created_at: number;
   updated_at: number;
   last_sign_in_at: number | null;
+  /** May read reported mail and give verdicts (migration 0021): 1 or 0. */
+  can_triage: Generated<number>;
 }
 
 export interface AdminSessionsTable {

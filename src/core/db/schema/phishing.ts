@@ -34,6 +34,8 @@ export interface PhishingSettingsTable {
   sender_name: string | null;
   sender_address: string | null;
   sender_domain: string | null;
+  /** The header simulations carry and report paths read (migration 0021); null: `X-Vigil-Simulation`. */
+  simulation_header: string | null;
   updated_at: number;
 }
 
@@ -206,6 +208,83 @@ export interface PhishingActivityTable {
   reported: Generated<number>;
 }
 
+/** An account's reporting address and retention (migration 0021); made when first needed. */
+export interface ReportingSettingsTable {
+  account_id: number;
+  /** The `<id>` of `report+<id>@REPORT_DOMAIN`: random, unique, not a secret. */
+  reporting_id: string;
+  /** Days a reported message's content is kept after its last report; null: 90. */
+  retention_days: number | null;
+  updated_at: number;
+}
+
+export type ReportVerdict = 'malicious' | 'spam' | 'safe';
+
+export type ReportChannel = 'addin' | 'smtp' | 'api';
+
+/** A real report: identical reported messages, grouped (migration 0021). */
+export interface ReportsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The reported message's From address, lower-cased ('' when it had none). */
+  sender: string;
+  sender_domain: string;
+  subject: string;
+  /** SHA-256 of sender, subject and normalised text, hex. */
+  body_fingerprint: string;
+  /** SHA-256 of the sorted distinct URLs, hex; null when the message had none. */
+  url_fingerprint: string | null;
+  /** Distinct people who reported it. */
+  reporters: Generated<number>;
+  first_reported_at: number;
+  last_reported_at: number;
+  verdict: ReportVerdict | null;
+  verdict_note: string | null;
+  verdict_at: number | null;
+  verdict_admin_id: number | null;
+  verdict_rule_id: number | null;
+  /** The safe view as JSON (reports.content.model.ts); null once retention deleted it. */
+  content: string | null;
+  content_deleted_at: number | null;
+}
+
+export interface ReportReportersTable {
+  id: Generated<number>;
+  account_id: number;
+  report_id: number;
+  /** Null when the address is no (longer an) employee of the account. */
+  employee_id: number | null;
+  /** Lower-cased. */
+  address: string;
+  channel: ReportChannel;
+  reported_at: number;
+  last_reported_at: number;
+  /** The verdict the reporter's feedback mail was queued for; null: none yet. */
+  feedback_verdict: ReportVerdict | null;
+  feedback_at: number | null;
+}
+
+export type ReportRuleKind = 'sender_domain' | 'url_host';
+
+export interface ReportRulesTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: ReportRuleKind;
+  /** A lower-cased domain or host. */
+  value: string;
+  verdict: ReportVerdict;
+  note: Generated<string>;
+  created_at: number;
+}
+
+export interface ReportFeedbackTemplatesTable {
+  account_id: number;
+  verdict: ReportVerdict;
+  subject: string;
+  body: string;
+  updated_at: number;
+}
+
 export interface PhishingTables {
   phishing_templates: PhishingTemplatesTable;
   phishing_settings: PhishingSettingsTable;
@@ -218,4 +297,9 @@ export interface PhishingTables {
   phishing_figures: PhishingFiguresTable;
   phishing_figure_delays: PhishingFigureDelaysTable;
   phishing_activity: PhishingActivityTable;
+  reporting_settings: ReportingSettingsTable;
+  reports: ReportsTable;
+  report_reporters: ReportReportersTable;
+  report_rules: ReportRulesTable;
+  report_feedback_templates: ReportFeedbackTemplatesTable;
 }
