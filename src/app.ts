@@ -17,7 +17,7 @@ import { acceptBodies, jsonBody, registerBodyPolicies, UNUSED_BODY_LIMIT } from 
 import { httpServerOptions } from './core/http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './core/http/errors.js';
 import { SECURITY_HEADERS } from './core/http/headers.js';
-import { isUsableHost } from './core/http/links.js';
+import { isUsableHost, phishBaseUrl, publicBaseUrl } from './core/http/links.js';
 import { createLogger, requestId } from './core/http/logging.js';
 import { redactUrl, registerSecretRoutes } from './core/http/redaction.js';
 import { registerRouteFallbacks } from './core/http/routing.js';
@@ -34,11 +34,14 @@ import { registerIdempotency } from './modules/integrations/idempotency/idempote
 import { scimPlugin } from './modules/integrations/scim/scim.plugin.routes.js';
 import { recordScimTokensLastUsedOfAllAccounts } from './modules/integrations/scim/scim.tokens.repository.js';
 import { webhooksRoutes } from './modules/integrations/webhooks/webhooks.routes.js';
+import { reportIntakeRoutes } from './modules/phishing/reports/reports.intake.routes.js';
+import type { ReportIntake } from './modules/phishing/reports/reports.intake.service.js';
 import { createReportedMessageReader } from './modules/phishing/reports/reports.reader.service.js';
 import { phishingReportRoutes } from './modules/phishing/reports/reports.routes.js';
 import { phishingRoutes } from './modules/phishing/results/results.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/templates/templates.library.service.js';
 import { phishingTrackingRoutes } from './modules/phishing/tracking/tracking.routes.js';
+import { createStepMachine } from './modules/phishing/tracking/tracking.steps.batch.commands.js';
 import { campaignsRoutes } from './modules/training/campaigns/campaigns.routes.js';
 import { learnerRoutes } from './modules/training/learner/learner.routes.js';
 import { loadSubscriptions } from './subscriptions.js';
@@ -53,6 +56,8 @@ declare module 'fastify' {
     apiPrefix: string;
     /** The configuration the app was built with (read-only). */
     config: Config;
+    /** Takes every report of a message (the add-in, the Customer API, the reporting address). */
+    reportIntake: ReportIntake;
   }
 }
 
@@ -194,6 +199,20 @@ export async function buildApp({
     log: app.log,
   });
 
+  // Every report of a message (the add-in, the Customer API, the reporting address) goes through it.
+  const reportIntake: ReportIntake = {
+    db: database.db,
+    machine: createStepMachine(),
+    reader: reportReader,
+    phishUrls: () => [phishBaseUrl(app), publicBaseUrl(app)],
+    reporterLimiter: createRateLimiter({
+      keyPrefix: `${config.rateLimit.keyPrefix}:reporter`,
+      redis,
+      windowSeconds: 60 * 60,
+    }),
+  };
+  app.decorate('reportIntake', reportIntake);
+
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(
@@ -215,6 +234,7 @@ export async function buildApp({
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
       await api.register(phishingReportRoutes, { reader: reportReader });
+      await api.register(reportIntakeRoutes, { intake: reportIntake });
       await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },

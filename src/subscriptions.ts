@@ -5,6 +5,7 @@ import { registerMailComposer } from './modules/mail/index.js';
 import { phishingCampaignKind } from './modules/phishing/campaigns/campaigns.kind.service.js';
 import { simulationMailComposer } from './modules/phishing/campaigns/campaigns.mail.js';
 import { subscribePhishingCampaigns } from './modules/phishing/campaigns/campaigns.subscribers.js';
+import { reportMailComposer } from './modules/phishing/triage/triage.mail.js';
 import { subscribeTrainingCampaigns } from './modules/training/campaigns/campaigns.subscribers.js';
 import { subscribeEnrollments } from './modules/training/enrollments/enrollments.subscribers.js';
 import { trainingCampaignKind } from './modules/training/index.js';
@@ -32,6 +33,8 @@ export function loadSubscriptions(): void {
   registerMailComposer('reminder', trainingMailComposer);
   registerMailComposer('link', trainingMailComposer);
   registerMailComposer('simulation', simulationMailComposer);
+  registerMailComposer('report_feedback', reportMailComposer);
+  registerMailComposer('report_thanks', reportMailComposer);
 
   // Campaign kinds: the scheduler runs them in this order (training's launches and reminders,
   // then phishing's).

@@ -171,6 +171,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             'Access point `campaigns`. Figures count people, human events only: mail scanners and link previews are classified automated and left out.',
         },
         {
+          name: 'Reports',
+          description:
+            'Access point `reports` (v2.3.0). `reports:write` reports a message, and nothing else: the key a report button carries. `reports:read` lists the real reports of the triage inbox and their verdicts, for a SIEM or SOC.',
+        },
+        {
           name: 'Webhooks',
           description:
             'Endpoints: access point `employees` (read to list, write to change). The events, each with a sample, are under "Webhooks" at the end of this page.',

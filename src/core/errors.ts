@@ -262,6 +262,22 @@ export const ERRORS = {
     message: 'Simulation not found',
     meaning: 'Phishing reports: no token of the report matches one of the account’s simulations.',
   },
+  report_not_found: {
+    status: 404,
+    message: 'Report not found',
+    meaning: 'No such real report (a reported message that was no simulation) in this account.',
+  },
+  report_rule_not_found: {
+    status: 404,
+    message: 'Rule not found',
+    meaning: 'No such verdict rule in this account.',
+  },
+  reporter_not_found: {
+    status: 404,
+    message: 'Reporter not found',
+    meaning:
+      'Reports: the reporter’s address is not one of the account’s employees (reports are taken from the account’s people only).',
+  },
   phishing_event_not_found: {
     status: 404,
     message: 'Event not found',
@@ -308,6 +324,11 @@ export const ERRORS = {
     message: 'Email already exists',
     meaning:
       'Another employee of the account (or, admin API, another administrator) has this address, compared case-insensitively.',
+  },
+  report_rule_exists: {
+    status: 409,
+    message: 'A rule for this value exists',
+    meaning: 'Triage rules: the account already has a rule of this kind for this domain or host.',
   },
   group_in_use: {
     status: 409,

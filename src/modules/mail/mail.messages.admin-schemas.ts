@@ -16,6 +16,8 @@ const messageFields = {
     Type.Literal('reminder'),
     Type.Literal('link'),
     Type.Literal('simulation'),
+    Type.Literal('report_feedback'),
+    Type.Literal('report_thanks'),
   ]),
   status: Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] }),
   to_address: Nullable(Type.String()),

@@ -16,6 +16,8 @@ import { dialectOf } from '../database.js';
 //   and report (a second report by the same person moves `last_reported_at`).
 // - `report_rules`: verdicts given by sender domain or URL host as reports arrive.
 // - `report_feedback_templates`: an account's own feedback mail for a verdict; none: the default.
+// - `messages.report_reporter_id`: a reporter's feedback mail (kind `report_feedback`), one per
+//   reporter and verdict (the round is the verdict's number), queued with the verdict.
 // - `admin_users.can_triage`: the triage permission; reported mail may hold personal data, so it
 //   is a right of its own. Account administrators who exist now keep seeing what they saw.
 
@@ -96,6 +98,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('report_rules_value_uq', ['account_id', 'kind', 'value'])
     .execute();
 
+  await db.schema.alterTable('messages').addColumn('report_reporter_id', ref).execute();
+
   await db.schema
     .createTable('report_feedback_templates')
     .addColumn('account_id', ref, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
@@ -109,6 +113,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table report_feedback_templates`.execute(db);
+  await db.schema.alterTable('messages').dropColumn('report_reporter_id').execute();
   await sql`drop table report_rules`.execute(db);
   await sql`drop table report_reporters`.execute(db);
   await sql`drop table reports`.execute(db);

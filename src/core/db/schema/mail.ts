@@ -2,7 +2,13 @@ import type { Generated } from 'kysely';
 
 /** The tables of the durable mail queue. */
 
-export type MessageKind = 'invitation' | 'reminder' | 'link' | 'simulation';
+export type MessageKind =
+  | 'invitation'
+  | 'reminder'
+  | 'link'
+  | 'simulation'
+  | 'report_feedback'
+  | 'report_thanks';
 
 export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
 
@@ -40,6 +46,8 @@ export interface MessagesTable {
   sent_at: number | null;
   /** A simulation's recipient (kind `simulation`, migration 0009): at most one message each. */
   phishing_recipient_id: number | null;
+  /** A reporter's feedback on a verdict (kind `report_feedback`, migration 0021). */
+  report_reporter_id: number | null;
 }
 
 export interface MailTables {

@@ -23,6 +23,8 @@ export interface SimulationMailContext {
   account_sender_name: string | null;
   account_sender_address: string | null;
   account_sender_domain: string | null;
+  /** The account's simulation header; null: SIMULATION_HEADER. */
+  simulation_header: string | null;
   /** The template as the launch snapshotted it (JSON). */
   snapshot: string | null;
 }
@@ -89,6 +91,7 @@ async function contexts(
       'ps.sender_name as account_sender_name',
       'ps.sender_address as account_sender_address',
       'ps.sender_domain as account_sender_domain',
+      'ps.simulation_header',
       'pt.snapshot',
     ])
     .where('m.id', 'in', messageIds)

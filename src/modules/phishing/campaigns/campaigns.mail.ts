@@ -95,7 +95,8 @@ function fromOf(rendered: { sender_name: string; sender_address: string }): stri
  * One simulation: the recipient's template as the launch snapshotted it, with the person's
  * current name and address, the account's name, the personal link and tracking image on
  * PHISH_URL, the sender (the campaign's name, address and domain, else the account's defaults,
- * else the template's and PHISH_URL's host), and the `X-Vigil-Simulation` header.
+ * else the template's and PHISH_URL's host), and the account's simulation header (by default
+ * `X-Vigil-Simulation`).
  */
 function composeSimulation(
   message: MailToCompose,
@@ -116,21 +117,20 @@ function composeSimulation(
     text: rendered.text,
     html: rendered.html,
     messageId: messageIdFor(message.id, phishBase),
-    headers: { [SIMULATION_HEADER]: token },
+    headers: { [ctx.simulation_header ?? SIMULATION_HEADER]: token },
     secrets: [token],
   };
 }
 
 /**
  * What the outbox shows of a simulation besides its record: its phishing campaign, the From it
- * is (or was) sent with, composed as composeSimulation composes it, and its `X-Vigil-Simulation`
- * header. A simulation whose recipient or template is gone has no From to show.
+ * is (or was) sent with, composed as composeSimulation composes it, and its simulation header. A simulation whose recipient or template is gone has no From to show.
  */
 function describeSimulation(ctx: SimulationMailContext, phishBase: string): MessageDescription {
   const description: MessageDescription = {};
   if (ctx.campaign_id !== null) description.campaign = { id: ctx.campaign_id, name: ctx.campaign_name ?? '' };
   if (ctx.token === null) return description;
-  description.headers = { [SIMULATION_HEADER]: ctx.token };
+  description.headers = { [ctx.simulation_header ?? SIMULATION_HEADER]: ctx.token };
   if (ctx.snapshot !== null) {
     const { content, vars } = simulationContent(
       ctx,

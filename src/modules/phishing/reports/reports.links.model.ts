@@ -111,6 +111,15 @@ export function tokensInBody(
   return found;
 }
 
+/**
+ * Every absolute http(s) URL of a body, in order, as written (HTML entities decoded, sentence
+ * punctuation after it dropped). Linear, as tokensInBody; the caller bounds how many it takes.
+ */
+export function* linkCandidates(body: string, kind: 'html' | 'text'): Generator<string> {
+  const text = kind === 'html' ? decodeHtmlEntities(body) : body;
+  for (const match of text.matchAll(URL_CANDIDATE)) yield withoutTrailingPunctuation(match[0]);
+}
+
 /** The link without the sentence punctuation that follows it; one pass from the end. */
 export function withoutTrailingPunctuation(candidate: string): string {
   let end = candidate.length;

@@ -1,5 +1,6 @@
 import { FieldErrorCollector } from '../../../core/errors.js';
 import { isSimulationToken, TOKEN_PATTERN } from '../simulation/simulation.links.model.js';
+import type { ReportContent } from '../triage/triage.content.model.js';
 import type { TokenSource } from './reports.tokens.model.js';
 
 export type { TokenSource };
@@ -32,7 +33,8 @@ export type ReportedMessageErrorReason =
 
 const ERROR_TEXT: Record<ReportedMessageErrorReason, string> = {
   too_large: `The reported message is larger than ${REPORTED_MESSAGE_MAX_BYTES / 1024 / 1024} MiB`,
-  outlook_msg: 'An Outlook .msg file cannot be read; send the message itself (message/rfc822, an .eml file)',
+  outlook_msg:
+    'The Outlook .msg file could not be read; send the message itself (message/rfc822, an .eml file)',
   unreadable: 'The reported message could not be read as an email',
   too_slow: 'The reported message took too long to read',
   too_much_memory: 'The reported message needs more memory to read than is allowed',
@@ -55,7 +57,9 @@ export class ReportedMessageError extends Error {
 /** Why an attached message was not read (the rest of the report still was). */
 export type SkippedReason = 'outlook_msg' | 'too_deep' | 'too_many' | 'unreadable' | 'too_slow';
 
-export interface ReportedMessageTokens {
+export interface ReportedMessageReading {
+  /** The reported message's safe view (for triage, when no token is one of the account's). */
+  content: ReportContent;
   /**
    * Distinct tokens, the most telling first: headers, then landing links, then tracking images;
    * at most REPORT_TOKENS_MAX (reports.tokens.model.ts).
@@ -94,11 +98,14 @@ export interface ReadTask {
   /** The message's bytes (a buffer of their own, moved here rather than copied). */
   raw: Uint8Array;
   phishUrls: string[];
+  /** The account's simulation header. */
+  headerName: string;
+  envelope: 'direct' | 'forwarded';
   /** The parser's own deadline: it stops between chunks and says `too_slow`. */
   timeLimitMs: number;
 }
 
-export type ReadOutcome = { tokens: ReportedMessageTokens } | { refused: ReportedMessageErrorReason };
+export type ReadOutcome = { reading: ReportedMessageReading } | { refused: ReportedMessageErrorReason };
 
 /** Posted when the task begins: the pool's time limit counts from here, not from the queue. */
 export interface ReadingBegan {

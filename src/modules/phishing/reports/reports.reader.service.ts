@@ -9,7 +9,7 @@ import {
   type ReadOutcome,
   type ReadTask,
   ReportedMessageError,
-  type ReportedMessageTokens,
+  type ReportedMessageReading,
 } from './reports.model.js';
 
 /**
@@ -56,10 +56,17 @@ export const READER_NICE_INCREMENT = 10;
 const IDLE_MS = 60_000;
 
 export interface ReportedMessageReader {
-  /** The tokens of a reported message; throws ReportedMessageError whatever befalls the thread. */
-  read(raw: Buffer, phishUrls: string[]): Promise<ReportedMessageTokens>;
+  /** The tokens and view of a reported message; throws ReportedMessageError whatever befalls the thread. */
+  read(raw: Buffer, how: ReadHow): Promise<ReportedMessageReading>;
   /** Refuses the reads in progress (`busy`) and ends every thread. */
   close(): Promise<void>;
+}
+
+/** What a read looks for: the phish URLs, the account's simulation header, the envelope. */
+export interface ReadHow {
+  phishUrls: string[];
+  headerName: string;
+  envelope: 'direct' | 'forwarded';
 }
 
 export interface ReaderOptions {
@@ -113,9 +120,9 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
   });
   let lastId = 0;
 
-  async function read(raw: Buffer, phishUrls: string[]): Promise<ReportedMessageTokens> {
+  async function read(raw: Buffer, how: ReadHow): Promise<ReportedMessageReading> {
     // A phish URL that is no http(s) URL is configuration, not the message: thrown here (a 500).
-    phishBases(phishUrls);
+    phishBases(how.phishUrls);
     if (inFlight.size >= READER_THREADS + READER_QUEUE_MAX) throw new ReportedMessageError('busy');
     const id = ++lastId;
     const controller = new AbortController();
@@ -137,11 +144,11 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
     const bytes = whole ? new Uint8Array(raw.buffer as ArrayBuffer) : new Uint8Array(raw);
     try {
       const outcome = await pool.run(
-        { id, raw: bytes, phishUrls, timeLimitMs: options.timeLimitMs },
+        { id, raw: bytes, ...how, timeLimitMs: options.timeLimitMs },
         { signal: controller.signal, transferList: [bytes.buffer] },
       );
       if ('refused' in outcome) throw new ReportedMessageError(outcome.refused);
-      return outcome.tokens;
+      return outcome.reading;
     } catch (err) {
       if (err instanceof ReportedMessageError) throw err;
       // Aborted: piscina ended the thread if it had begun, or took the task off the queue.

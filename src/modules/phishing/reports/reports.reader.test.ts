@@ -13,6 +13,7 @@ import {
 // The reader with a worker that misbehaves on demand (test/helpers/misbehaving-report-worker.ts).
 const MISBEHAVING = new URL('../../../../test/helpers/misbehaving-report-worker.ts', import.meta.url);
 const PHISH = ['https://phish.example.com'];
+const HOW = { phishUrls: PHISH, headerName: 'X-Vigil-Simulation', envelope: 'direct' as const };
 
 const logs: string[] = [];
 const log = pino(
@@ -40,7 +41,7 @@ function wellBehaved() {
 
 async function expectReadable(reader: ReportedMessageReader) {
   const { token, raw } = wellBehaved();
-  expect((await reader.read(raw, PHISH)).tokens).toEqual([token]);
+  expect((await reader.read(raw, HOW)).tokens).toEqual([token]);
 }
 
 const refusal = (reading: Promise<unknown>) =>
@@ -62,7 +63,7 @@ describe('the reported-message reader', () => {
     const reader = open(3_000);
     // One stuck message per thread: a thread left running would hold the next message in the queue.
     const stuck = Array.from({ length: READER_THREADS }, () =>
-      refusal(reader.read(Buffer.from('SPIN'), PHISH)),
+      refusal(reader.read(Buffer.from('SPIN'), HOW)),
     );
     for (const err of await Promise.all(stuck))
       expect(err).toMatchObject({ reason: 'too_slow', status: 400 });
@@ -71,7 +72,7 @@ describe('the reported-message reader', () => {
 
   it('ends a thread past its memory limit (too much memory), and reads the next message', async () => {
     const reader = open(30_000);
-    expect(await refusal(reader.read(Buffer.from('HOG\n'), PHISH))).toMatchObject({
+    expect(await refusal(reader.read(Buffer.from('HOG\n'), HOW))).toMatchObject({
       reason: 'too_much_memory',
       status: 400,
     });
@@ -81,7 +82,7 @@ describe('the reported-message reader', () => {
   it('refuses a message whose thread ended (unreadable), logging nothing of it', async () => {
     const reader = open(30_000);
     const secret = `EXIT ${randomBytes(8).toString('hex')}`;
-    expect(await refusal(reader.read(Buffer.from(secret), PHISH))).toMatchObject({ reason: 'unreadable' });
+    expect(await refusal(reader.read(Buffer.from(secret), HOW))).toMatchObject({ reason: 'unreadable' });
     expect(logs.join('')).toContain('reader thread failed');
     expect(logs.join('')).not.toContain(secret.slice(5));
     await expectReadable(reader);
@@ -90,10 +91,10 @@ describe('the reported-message reader', () => {
   it('refuses at once past the queue (busy, 503); closing refuses the reads in progress', async () => {
     const reader = open(60_000);
     const inFlight = Array.from({ length: READER_THREADS + READER_QUEUE_MAX }, () =>
-      refusal(reader.read(Buffer.from('SPIN'), PHISH)),
+      refusal(reader.read(Buffer.from('SPIN'), HOW)),
     );
     const started = Date.now();
-    expect(await refusal(reader.read(wellBehaved().raw, PHISH))).toMatchObject({
+    expect(await refusal(reader.read(wellBehaved().raw, HOW))).toMatchObject({
       reason: 'busy',
       status: 503,
     });

@@ -2,12 +2,15 @@ import type { Db } from '../../../core/db/database.js';
 import { AppError } from '../../../core/errors.js';
 import type { RecipientResultRow } from '../results/results.presenter.js';
 import { recipientResultRow } from '../results/results.repository.js';
+import { simulationHeaderOf } from '../settings/settings.repository.js';
 import type { HitHeaders } from '../simulation/simulation.classify.model.js';
+import { SIMULATION_HEADER } from '../simulation/simulation.links.model.js';
 import { recipientsByTokens } from '../simulation/simulation.recipients.repository.js';
 import type { StepMachine } from '../tracking/tracking.steps.batch.commands.js';
 import { recordStep } from '../tracking/tracking.steps.commands.js';
-import { ReportedMessageError, tokenFromReportBody } from './reports.model.js';
-import { READER_RETRY_AFTER_SECONDS, type ReportedMessageReader } from './reports.reader.service.js';
+import { readMessage } from './reports.intake.service.js';
+import { tokenFromReportBody } from './reports.model.js';
+import type { ReportedMessageReader } from './reports.reader.service.js';
 
 /**
  * An employee reported a simulation (a report button, a mail gateway, a script): the first of
@@ -28,7 +31,9 @@ export async function reportSimulation(
   },
 ): Promise<RecipientResultRow> {
   const tokens =
-    props.report.kind === 'json' ? [tokenFromReportBody(props.report.body)] : await tokensOf(props.report);
+    props.report.kind === 'json'
+      ? [tokenFromReportBody(props.report.body)]
+      : await tokensOf(db, props.accountId, props.report);
   const recipients = await recipientsByTokens(db, props.accountId, tokens);
   const byToken = new Map(recipients.map((recipient) => [recipient.token, recipient]));
   for (const token of tokens) {
@@ -48,21 +53,16 @@ export async function reportSimulation(
   throw new AppError('simulation_not_found');
 }
 
-async function tokensOf(report: {
-  raw: Buffer;
-  phishUrls: string[];
-  reader: ReportedMessageReader;
-}): Promise<string[]> {
-  try {
-    return (await report.reader.read(report.raw, report.phishUrls)).tokens;
-  } catch (err) {
-    if (!(err instanceof ReportedMessageError)) throw err;
-    if (err.reason === 'too_large') throw new AppError('reported_message_too_large');
-    if (err.reason === 'busy') {
-      throw new AppError('reported_messages_busy', {
-        headers: { 'retry-after': String(READER_RETRY_AFTER_SECONDS) },
-      });
-    }
-    throw new AppError('reported_message_unreadable', { message: err.message });
-  }
+async function tokensOf(
+  db: Db,
+  accountId: number,
+  report: {
+    raw: Buffer;
+    phishUrls: string[];
+    reader: ReportedMessageReader;
+  },
+): Promise<string[]> {
+  const headerName = (await simulationHeaderOf(db, accountId)) ?? SIMULATION_HEADER;
+  const intake = { reader: report.reader, phishUrls: () => report.phishUrls };
+  return (await readMessage(intake, report.raw, { headerName, envelope: 'direct' })).tokens;
 }

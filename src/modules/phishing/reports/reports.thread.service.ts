@@ -33,8 +33,10 @@ async function read(task: ReadTask): Promise<ReadOutcome> {
   const raw = Buffer.from(task.raw.buffer, task.raw.byteOffset, task.raw.byteLength);
   try {
     return {
-      tokens: await tokensFromReportedMessage(raw, {
+      reading: await tokensFromReportedMessage(raw, {
         phishUrls: task.phishUrls,
+        headerName: task.headerName,
+        envelope: task.envelope,
         timeLimitMs: task.timeLimitMs,
       }),
     };

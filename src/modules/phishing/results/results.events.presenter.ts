@@ -10,6 +10,8 @@ export const SYSTEM_REASONS: Record<string, string> = {
   remedial_enrollment: 'Enrolled in the campaign’s remedial training.',
   report_api: 'Reported through the Customer API with the simulation’s token.',
   report_message: 'Reported by forwarding the email to the Customer API.',
+  report_addin: 'Reported with the Outlook report button.',
+  report_mailbox: 'Reported by forwarding the email to the reporting address.',
 };
 
 export function reasonText(reason: string): string {

@@ -8,6 +8,8 @@ export interface PhishingSettingsRow {
   sender_name: string | null;
   sender_address: string | null;
   sender_domain: string | null;
+  /** The header simulations carry; null: SIMULATION_HEADER. */
+  simulation_header: string | null;
   updated_at: number | null;
 }
 
@@ -23,7 +25,14 @@ function parseList(json: string): string[] {
 export async function findPhishingSettings(db: Db, accountId: number): Promise<PhishingSettingsRow> {
   const row = await db
     .selectFrom('phishing_settings')
-    .select(['scanner_networks', 'sender_name', 'sender_address', 'sender_domain', 'updated_at'])
+    .select([
+      'scanner_networks',
+      'sender_name',
+      'sender_address',
+      'sender_domain',
+      'simulation_header',
+      'updated_at',
+    ])
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   return row
@@ -32,6 +41,7 @@ export async function findPhishingSettings(db: Db, accountId: number): Promise<P
         sender_name: row.sender_name,
         sender_address: row.sender_address,
         sender_domain: row.sender_domain,
+        simulation_header: row.simulation_header,
         updated_at: row.updated_at,
       }
     : {
@@ -39,6 +49,7 @@ export async function findPhishingSettings(db: Db, accountId: number): Promise<P
         sender_name: null,
         sender_address: null,
         sender_domain: null,
+        simulation_header: null,
         updated_at: null,
       };
 }
@@ -60,6 +71,7 @@ export async function savePhishingSettings(
     sender_name?: string | null;
     sender_address?: string | null;
     sender_domain?: string | null;
+    simulation_header?: string | null;
   },
   now: number,
 ): Promise<void> {
@@ -74,4 +86,14 @@ export async function savePhishingSettings(
     .values({ account_id: accountId, ...set })
     .onConflict((oc) => oc.column('account_id').doUpdateSet(set))
     .execute();
+}
+
+/** The account's simulation header as stored; null: the default. */
+export async function simulationHeaderOf(db: Db, accountId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('phishing_settings')
+    .select('simulation_header')
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.simulation_header ?? null;
 }

@@ -153,3 +153,34 @@ export function effectiveSender(
     domain: campaign.sender_domain ?? account.sender_domain ?? defaultDomain,
   };
 }
+
+/** The longest simulation header name taken. */
+export const MAX_SIMULATION_HEADER = 64;
+const SIMULATION_HEADER_PATTERN = /^X-[A-Za-z0-9][A-Za-z0-9-]{0,61}$/;
+
+/**
+ * The account's simulation header name: `X-` then letters, digits and `-` (a header field name
+ * every mail system passes on), at most MAX_SIMULATION_HEADER characters. Null or '' is the
+ * default; undefined is no change.
+ */
+export function checkSimulationHeader(
+  errors: FieldErrorCollector,
+  field: string,
+  value: unknown,
+): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || value === '') return null;
+  if (typeof value !== 'string') {
+    errors.add(field, 'must be a string or null');
+    return undefined;
+  }
+  const name = value.trim();
+  if (!SIMULATION_HEADER_PATTERN.test(name)) {
+    errors.add(
+      field,
+      `must be "X-" then letters, digits or "-", at most ${MAX_SIMULATION_HEADER} characters`,
+    );
+    return undefined;
+  }
+  return name;
+}

@@ -12,6 +12,7 @@ import {
   checkSenderAddress,
   checkSenderDomain,
   checkSenderName,
+  checkSimulationHeader,
   type SenderPolicy,
 } from './settings.sender.model.js';
 
@@ -31,7 +32,9 @@ export function getPhishingSettings(db: Db, accountId: number): Promise<Phishing
  * as the administrator wrote them (trimmed, empty ones dropped), `#` comments included, so a
  * network stays labelled with its product; every line is checked by `parseScannerNetworks`, and
  * a bad one is an error under `scanner_networks[<its index>]`. The default sender's parts are
- * checked as a campaign's are (settings.sender.model.ts); null or '' clears one.
+ * checked as a campaign's are (settings.sender.model.ts); null or '' clears one. The simulation
+ * header is an `X-` name of the account's choosing (null or '' restores `X-Vigil-Simulation`):
+ * simulations sent from then on carry it, and every report path reads it.
  */
 export async function updatePhishingSettings(
   db: Db,
@@ -41,6 +44,7 @@ export async function updatePhishingSettings(
     sender_name?: unknown;
     sender_address?: unknown;
     sender_domain?: unknown;
+    simulation_header?: unknown;
   },
   policy: Pick<SenderPolicy, 'allowLocal'>,
 ): Promise<PhishingSettings> {
@@ -51,6 +55,7 @@ export async function updatePhishingSettings(
   const sender_name = checkSenderName(errors, 'sender_name', input.sender_name);
   const sender_address = checkSenderAddress(errors, 'sender_address', input.sender_address);
   const sender_domain = checkSenderDomain(errors, 'sender_domain', input.sender_domain, policy.allowLocal);
+  const simulation_header = checkSimulationHeader(errors, 'simulation_header', input.simulation_header);
   errors.throwIfAny();
   const lines =
     input.scanner_networks === undefined
@@ -65,6 +70,7 @@ export async function updatePhishingSettings(
       ...(sender_name !== undefined && { sender_name }),
       ...(sender_address !== undefined && { sender_address }),
       ...(sender_domain !== undefined && { sender_domain }),
+      ...(simulation_header !== undefined && { simulation_header }),
     },
     Date.now(),
   );

@@ -168,6 +168,14 @@ export const PhishingSettings = Type.Object(
       description:
         'The domain used when neither the campaign nor the account chooses one: the host of PHISH_URL.',
     }),
+    simulation_header: Type.String({
+      description:
+        'The header every simulation carries with its token, and every report path reads: `X-Vigil-Simulation` unless the account chose its own (so employees cannot filter on one well-known name).',
+      examples: ['X-Vigil-Simulation'],
+    }),
+    simulation_header_is_default: Type.Boolean({
+      description: 'Whether `simulation_header` is the default.',
+    }),
     local_sender_allowed: Type.Boolean({
       description:
         'Whether this server lets a sender domain be an IP address or localhost (PHISHING_ALLOW_LOCAL_SENDER).',
@@ -184,4 +192,5 @@ export const PhishingSettingsBody = Body({
   sender_name: Type.Optional(SenderText(200)),
   sender_address: Type.Optional(SenderText(200)),
   sender_domain: Type.Optional(SenderText(300)),
+  simulation_header: Type.Optional(SenderText(200)),
 });

@@ -1,5 +1,6 @@
 import type { SenderPolicy } from '../settings/settings.sender.model.js';
 import type { PhishingSettings } from '../settings/settings.service.js';
+import { SIMULATION_HEADER } from '../simulation/simulation.links.model.js';
 import type { PhishingTemplateSummary } from './templates.list.service.js';
 import type { PhishingTemplateView } from './templates.lookup.service.js';
 import type { TemplatePreview } from './templates.preview.service.js';
@@ -36,6 +37,8 @@ export function presentSettings(s: PhishingSettings, policy: SenderPolicy) {
     sender_address: s.sender_address,
     sender_domain: s.sender_domain,
     default_sender_domain: policy.defaultDomain,
+    simulation_header: s.simulation_header ?? SIMULATION_HEADER,
+    simulation_header_is_default: s.simulation_header === null,
     local_sender_allowed: policy.allowLocal,
     updated_at: iso(s.updated_at),
   };

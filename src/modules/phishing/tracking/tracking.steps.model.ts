@@ -202,8 +202,8 @@ export interface StepInput {
   clientAddress: string;
   /** A submission's field names (never the values). */
   fieldNames?: string[];
-  /** For a report: `report_api` or `report_message`. */
-  reportReason?: 'report_api' | 'report_message';
+  /** For a report: how it came (the Customer API with a token or a message, the add-in, the reporting address). */
+  reportReason?: 'report_api' | 'report_message' | 'report_addin' | 'report_mailbox';
 }
 
 export interface StepResult {

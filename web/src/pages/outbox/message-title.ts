@@ -4,8 +4,13 @@ import type { Message } from '../../api/types';
 export function messageTitle(m: Message): string {
   if (m.subject) return m.subject;
   const kind =
-    { invitation: 'Invitation', reminder: 'Reminder', link: 'New link', simulation: 'Phishing simulation' }[
-      m.kind
-    ] ?? 'Message';
+    {
+      invitation: 'Invitation',
+      reminder: 'Reminder',
+      link: 'New link',
+      simulation: 'Phishing simulation',
+      report_feedback: 'Report feedback',
+      report_thanks: 'Thanks for a report',
+    }[m.kind] ?? 'Message';
   return m.employee ? `${kind} to ${m.employee.first_name} ${m.employee.last_name}` : kind;
 }
