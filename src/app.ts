@@ -42,6 +42,7 @@ import { phishingRoutes } from './modules/phishing/results/results.routes.js';
 import { builtInPhishingTemplates } from './modules/phishing/templates/templates.library.service.js';
 import { phishingTrackingRoutes } from './modules/phishing/tracking/tracking.routes.js';
 import { createStepMachine } from './modules/phishing/tracking/tracking.steps.batch.commands.js';
+import { triageRoutes } from './modules/phishing/triage/triage.routes.js';
 import { campaignsRoutes } from './modules/training/campaigns/campaigns.routes.js';
 import { learnerRoutes } from './modules/training/learner/learner.routes.js';
 import { loadSubscriptions } from './subscriptions.js';
@@ -235,6 +236,7 @@ export async function buildApp({
       await api.register(phishingRoutes);
       await api.register(phishingReportRoutes, { reader: reportReader });
       await api.register(reportIntakeRoutes, { intake: reportIntake });
+      await api.register(triageRoutes);
       await api.register(webhooksRoutes);
     },
     { prefix: API_PREFIX },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../core/errors.js';
 import { sessionOf } from '../core/http/admin-request.js';
 import { parseId } from '../core/ids.js';
 import { accountAdminRoutes, accountsAdminRoutes } from '../modules/access/accounts/accounts.admin-routes.js';
@@ -22,6 +23,7 @@ import { phishingResultsAdminRoutes } from '../modules/phishing/results/results.
 import { phishingEventsAdminRoutes } from '../modules/phishing/results/results.events.admin-routes.js';
 import { employeeTrainingAdminRoutes } from '../modules/phishing/results/results.training.admin-routes.js';
 import { phishingTemplatesAdminRoutes } from '../modules/phishing/templates/templates.admin-routes.js';
+import { triageAdminRoutes } from '../modules/phishing/triage/triage.admin-routes.js';
 import { campaignsAdminRoutes } from '../modules/training/campaigns/campaigns.admin-routes.js';
 import { coursesAdminRoutes } from '../modules/training/courses/courses.admin-routes.js';
 import { limitsRoutes } from './limits.js';
@@ -47,6 +49,10 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         const id = parseId((request.params as { accountId: string }).accountId);
         if (id === null || !canActInAccount(user, id)) throw accountNotFound();
         await getAccount(account.db, id);
+        // Reported mail may hold personal data: only administrators with the triage permission read it.
+        if (request.routeOptions.config?.triage && user.can_triage !== 1) {
+          throw forbidden('Reading reported mail needs the triage permission');
+        }
         request.admin = { user, accountId: id };
       });
       await account.register(accountAdminRoutes);
@@ -67,6 +73,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(employeeTrainingAdminRoutes);
       await account.register(phishingCampaignsAdminRoutes);
       await account.register(webhooksAdminRoutes);
+      await account.register(triageAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

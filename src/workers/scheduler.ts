@@ -2,6 +2,7 @@ import type { Db } from '../core/db/database.js';
 import { runCampaignScheduling, type SchedulingInstance } from '../modules/campaigns/index.js';
 import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/integrations/idempotency/idempotency.repository.js';
 import { settleTrackingHitsOfAllAccounts } from '../modules/phishing/tracking/tracking.settle.commands.js';
+import { expireReportContent } from '../modules/phishing/triage/triage.service.js';
 import { emitOverdueEnrollmentsOfAllAccounts } from '../modules/training/campaigns/campaigns.events.commands.js';
 import { loadSubscriptions } from '../subscriptions.js';
 import type { WorkerLog } from './mail-worker.js';
@@ -21,6 +22,8 @@ export interface ScheduledWork {
   remedialEnrolled?: number;
   /** First clicks announced once settled (`phishing.simulation_clicked`). */
   clicksAnnounced?: number;
+  /** Real reports whose message content passed its account's retention and was deleted. */
+  reportContentDeleted?: number;
 }
 
 /**
@@ -72,6 +75,13 @@ export async function runScheduledWork(
     await deleteExpiredIdempotencyKeysOfAllAccounts(db, now, 5000);
   } catch (err) {
     log.error({ err }, 'scheduler: could not delete expired idempotency keys');
+  }
+  try {
+    // Reported mail past its account's retention (90 days by default): content deleted, verdicts kept.
+    const expired = await expireReportContent(db, now);
+    if (expired > 0) work.reportContentDeleted = expired;
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not delete reported mail past its retention');
   }
   if (work.launched + work.reminders + (work.phishingCompleted ?? 0) + (work.hitsReclassified ?? 0) > 0)
     log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');

@@ -4,17 +4,17 @@ export const ACCESS_POINTS = ['employees', 'groups', 'campaigns', 'reports'] as 
 export type AccessPoint = (typeof ACCESS_POINTS)[number];
 export type Right = 'read' | 'write';
 /**
- * `reports` is written only: a report button's key reports what an employee received (the one
- * thing it may do) and reads nothing.
+ * `reports:write` reports what an employee received (a report button's key holds it alone, and
+ * can do nothing else); `reports:read` reads the triage inbox's real reports (a SIEM's key).
  */
-export type Permission = Exclude<`${AccessPoint}:${Right}`, 'reports:read'>;
+export type Permission = `${AccessPoint}:${Right}`;
 
 /** The rights each access point has. */
 const RIGHTS_OF: Record<AccessPoint, readonly Right[]> = {
   employees: ['read', 'write'],
   groups: ['read', 'write'],
   campaigns: ['read', 'write'],
-  reports: ['write'],
+  reports: ['read', 'write'],
 };
 
 /** Every permission a key can hold, in the order keys list them. */

@@ -35,6 +35,8 @@ declare module 'fastify' {
     adminPublic?: boolean;
     /** Admin API routes for operators only (403 for account administrators). */
     operatorOnly?: boolean;
+    /** Admin API routes that read reported mail or judge it: the triage permission (403 without it). */
+    triage?: boolean;
   }
 }
 

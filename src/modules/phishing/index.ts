@@ -1,2 +1,3 @@
 /** The phishing context as the contexts above it use it. */
 export { presentPhishingCampaignOf, presentSimulationStep } from './results/results.webhooks.presenter.js';
+export { presentReportOf, presentReportReceived } from './triage/triage.webhooks.presenter.js';

@@ -71,7 +71,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
         body: Body({
           name: Type.String(),
           permissions: Type.Array(
-            Type.String({ description: '`employees|groups|campaigns:read|write`, or `reports:write`' }),
+            Type.String({ description: '`employees|groups|campaigns|reports:read|write`' }),
             {
               maxItems: 50,
               description: 'At least one.',

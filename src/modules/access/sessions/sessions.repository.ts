@@ -24,6 +24,7 @@ export function findSessionWithAdmin(db: Db, idHash: string) {
       'u.created_at',
       'u.updated_at',
       'u.last_sign_in_at',
+      'u.can_triage',
     ])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst() as Promise<

@@ -60,6 +60,32 @@ const simulation = {
   at,
 };
 
+const report = {
+  id: 42,
+  sender: 'helpdesk@mail-secure.example',
+  sender_domain: 'mail-secure.example',
+  subject: 'Your mailbox is full',
+  reporter_count: 1,
+  first_reported_at: at,
+  last_reported_at: at,
+  verdict: null,
+  verdict_note: null,
+  verdict_at: null,
+  verdict_by: null,
+  content_deleted_at: null,
+  reporters: [
+    {
+      address: 'ann.lee@example.com',
+      employee_id: 17,
+      channel: 'addin',
+      reported_at: at,
+      last_reported_at: at,
+      feedback_verdict: null,
+      feedback_at: null,
+    },
+  ],
+};
+
 export const WEBHOOK_EVENTS = [
   {
     type: 'employee.created',
@@ -140,6 +166,24 @@ export const WEBHOOK_EVENTS = [
     type: 'phishing.simulation_reported',
     description: 'A person reported a simulation for the first time.',
     data: simulation,
+  },
+  {
+    type: 'report.received',
+    description:
+      'Someone reported a message that is no simulation: a new real report, or one more reporter of an earlier one (`created` says which). `report` is the report as `GET /customer/reports/{report_id}/` lists it (its content is read there, with `reports:read`).',
+    data: { created: true, reporter: report.reporters[0], report },
+  },
+  {
+    type: 'report.verdict',
+    description:
+      'A real report was given a verdict (`malicious`, `spam` or `safe`), by an administrator or a rule; its reporters are being told.',
+    data: {
+      ...report,
+      verdict: 'malicious',
+      verdict_note: 'Credential phishing; sender blocked at the gateway.',
+      verdict_at: at,
+      verdict_by: { kind: 'admin', id: 2 },
+    },
   },
   {
     type: 'webhook.test',

@@ -1,6 +1,11 @@
 import { subscribe, watchEvents } from '../../../core/events.js';
 import { groupMemberIds, groupsHolding, presentEmployee, presentGroup } from '../../directory/index.js';
-import { presentPhishingCampaignOf, presentSimulationStep } from '../../phishing/index.js';
+import {
+  presentPhishingCampaignOf,
+  presentReportOf,
+  presentReportReceived,
+  presentSimulationStep,
+} from '../../phishing/index.js';
 import { presentTrainingChange } from '../../training/index.js';
 import { emitWebhookEvents, type WebhookEventInput, webhooksListen } from './webhooks.emit.commands.js';
 
@@ -30,6 +35,22 @@ function subscribePhishing(): void {
       ]);
     });
   }
+  subscribe('phishing.report_received', 'webhooks', async (trx, event) => {
+    await emitWebhookEvents(
+      trx,
+      event.accountId,
+      async () => [{ type: 'report.received', data: await presentReportReceived(trx, event) }],
+      event.reporter.at,
+    );
+  });
+  subscribe('phishing.report_judged', 'webhooks', async (trx, { accountId, reportId, at }) => {
+    await emitWebhookEvents(
+      trx,
+      accountId,
+      async () => [{ type: 'report.verdict', data: await presentReportOf(trx, accountId, reportId) }],
+      at,
+    );
+  });
   subscribe('phishing.simulation_stepped', 'webhooks', async (trx, { accountId, simulation, steps }) => {
     await emitWebhookEvents(
       trx,

@@ -45,6 +45,7 @@ export async function fileRealReport(
   return db.transaction().execute(async (trx) => {
     let reportId = await findGroupingReport(trx, accountId, props.fingerprints);
     const created = reportId === null;
+    let judgedBy: RuleRow | undefined;
     if (reportId === null) {
       const rule = await firstMatchingRule(trx, accountId, content);
       reportId = await insertReport(trx, {
@@ -58,11 +59,13 @@ export async function fileRealReport(
         content: JSON.stringify(content),
         verdict: rule ? { verdict: rule.verdict, note: rule.note, ruleId: rule.id } : null,
       });
-      if (rule) await emit(trx, 'phishing.report_judged', { accountId, reportId, verdict: rule.verdict, at });
+      judgedBy = rule;
     }
     const reporter = { ...props.reporter, at };
     await addReporter(trx, accountId, reportId, reporter);
     await emit(trx, 'phishing.report_received', { accountId, reportId, reporter, created });
+    if (judgedBy)
+      await emit(trx, 'phishing.report_judged', { accountId, reportId, verdict: judgedBy.verdict, at });
     const report = await findReport(trx, accountId, reportId);
     const verdict = report?.verdict ?? null;
     // A report already judged: whoever joins it is told the verdict at once.

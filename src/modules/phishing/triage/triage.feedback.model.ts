@@ -1,4 +1,4 @@
-import { escape } from 'html-escaper';
+import { escape as escapeHtml } from 'html-escaper';
 import type { ReportVerdict } from '../../../core/db/schema/phishing.js';
 
 /**
@@ -92,7 +92,7 @@ export function renderFeedback(
 export function htmlOfText(text: string): string {
   const paragraphs = text
     .split(/\n{2,}/)
-    .map((p) => `<p>${escape(p).replace(/\n/g, '<br>')}</p>`)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('\n');
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1a1b1e">${paragraphs}</body></html>`;
 }

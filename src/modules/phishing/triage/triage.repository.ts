@@ -205,30 +205,37 @@ export interface ReportListFilter {
   until?: number;
 }
 
-/** A page of an account's reports, the most recently reported first. */
-export async function listReports(
-  db: Db,
-  accountId: number,
-  filter: ReportListFilter,
-  limit: number,
-  offset: number,
-): Promise<{ rows: ReportRow[]; total: number }> {
+function filtered(db: Db, accountId: number, filter: ReportListFilter) {
   let query = db.selectFrom('reports').where('account_id', '=', accountId);
   if (filter.verdict === 'none') query = query.where('verdict', 'is', null);
   else if (filter.verdict) query = query.where('verdict', '=', filter.verdict);
   if (filter.since !== undefined) query = query.where('last_reported_at', '>=', filter.since);
   if (filter.until !== undefined) query = query.where('last_reported_at', '<', filter.until);
-  const { total } = await query
+  return query;
+}
+
+export async function countReports(db: Db, accountId: number, filter: ReportListFilter): Promise<number> {
+  const { total } = await filtered(db, accountId, filter)
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
-  const rows = await query
+  return Number(total);
+}
+
+/** Reports, the most recently reported first. */
+export function reportRows(
+  db: Db,
+  accountId: number,
+  filter: ReportListFilter,
+  limit: number,
+  offset: number,
+): Promise<ReportRow[]> {
+  return filtered(db, accountId, filter)
     .select(REPORT_COLUMNS)
     .orderBy('last_reported_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();
-  return { rows, total: Number(total) };
 }
 
 export async function setVerdict(

@@ -65,8 +65,9 @@ export function PermissionSwitches({ value, onChange, error }: PermissionSwitche
         </Table.Tbody>
       </Table>
       <Text size="xs" c="dimmed" mt={4}>
-        Phishing reports: for a report button&apos;s key. It reports the messages employees received and reads
-        nothing else.
+        Phishing reports: write alone is a report button&apos;s key (it reports the messages employees
+        received and reads nothing); read lists the triage inbox&apos;s real reports and verdicts (for a
+        SIEM).
       </Text>
       {error && (
         <Text id="permissions-error" c="red" size="sm" mt={4}>

@@ -1,0 +1,263 @@
+import type { Db } from '../../../core/db/database.js';
+import type { ReportRuleKind, ReportVerdict } from '../../../core/db/schema/phishing.js';
+import { AppError, FieldErrorCollector } from '../../../core/errors.js';
+import {
+  fetchPage,
+  type ListPage,
+  type ListWindow,
+  type Page,
+  type PageRequest,
+  readList,
+} from '../../../core/pagination.js';
+import { judgeReport } from './triage.commands.js';
+import type { ReportContent } from './triage.content.model.js';
+import {
+  DEFAULT_FEEDBACK,
+  FEEDBACK_BODY_MAX,
+  FEEDBACK_SUBJECT_MAX,
+  unknownPlaceholders,
+  VERDICTS,
+} from './triage.feedback.model.js';
+import {
+  countReports,
+  countRules,
+  deleteRule,
+  expireReportContentOfAllAccounts,
+  feedbackTemplatesOf,
+  findReport,
+  insertRule,
+  listRules,
+  type ReporterRow,
+  type ReportListFilter,
+  type ReportRow,
+  type RuleRow,
+  reportersOf,
+  reportingSettingsOf,
+  reportRows,
+  saveFeedbackTemplate,
+  saveRetentionDays,
+} from './triage.repository.js';
+
+/**
+ * The triage inbox: an account's real reports, each with its reporters, its safe view and its
+ * verdict; the rules that judge new reports; the reporting settings (address id, retention) and
+ * the feedback templates. Every function takes the account first; another account's report is
+ * simply not found.
+ */
+
+export const DEFAULT_RETENTION_DAYS = 90;
+export const RETENTION_DAYS_MAX = 3650;
+export const RULES_MAX = 500;
+export const VERDICT_NOTE_MAX = 2000;
+/** Reporters shown with each report of a list (the detail shows them all, up to REPORTERS_SHOWN_MAX). */
+export const REPORTERS_IN_LIST = 5;
+export const REPORTERS_SHOWN_MAX = 1000;
+
+export type { ReporterRow, ReportListFilter, ReportRow, RuleRow };
+
+export interface ReportWithReporters {
+  report: ReportRow;
+  reporters: ReporterRow[];
+}
+
+async function withReporters(
+  db: Db,
+  accountId: number,
+  rows: ReportRow[],
+  perReport: number,
+): Promise<ReportWithReporters[]> {
+  const reporters = await reportersOf(
+    db,
+    accountId,
+    rows.map((r) => r.id),
+    perReport,
+  );
+  return rows.map((report) => ({ report, reporters: reporters.filter((r) => r.report_id === report.id) }));
+}
+
+/** A page of the inbox (admin API), the most recently reported first. */
+export async function listReportsPage(
+  db: Db,
+  accountId: number,
+  window: ListWindow,
+  filter: ReportListFilter,
+): Promise<ListPage<ReportWithReporters>> {
+  const page = await readList(
+    window,
+    () => countReports(db, accountId, filter),
+    (limit, offset) => reportRows(db, accountId, filter, limit, offset),
+  );
+  return { count: page.count, items: await withReporters(db, accountId, page.items, REPORTERS_IN_LIST) };
+}
+
+/** A page of the Customer API's list (a page past the last is `invalid_page`). */
+export async function customerReportsPage(
+  db: Db,
+  accountId: number,
+  request: PageRequest,
+  filter: ReportListFilter,
+): Promise<Page<ReportWithReporters>> {
+  const page = await fetchPage(
+    request,
+    () => countReports(db, accountId, filter),
+    (limit, offset) => reportRows(db, accountId, filter, limit, offset),
+  );
+  return { ...page, items: await withReporters(db, accountId, page.items, REPORTERS_IN_LIST) };
+}
+
+export async function getReport(db: Db, accountId: number, reportId: number): Promise<ReportWithReporters> {
+  const report = await findReport(db, accountId, reportId);
+  if (!report) throw new AppError('report_not_found');
+  const [found] = await withReporters(db, accountId, [report], REPORTERS_SHOWN_MAX);
+  return found as ReportWithReporters;
+}
+
+/** The report's safe view, or null once retention deleted it. */
+export function contentOfReport(report: ReportRow): ReportContent | null {
+  if (report.content === null) return null;
+  return JSON.parse(report.content) as ReportContent;
+}
+
+/** Gives a verdict (see judgeReport); the note is optional, trimmed, at most VERDICT_NOTE_MAX characters. */
+export async function giveVerdict(
+  db: Db,
+  accountId: number,
+  adminId: number,
+  reportId: number,
+  input: { verdict: ReportVerdict; note?: string | undefined },
+): Promise<ReportWithReporters> {
+  const note = (input.note ?? '').trim();
+  const errors = new FieldErrorCollector();
+  if (note.length > VERDICT_NOTE_MAX) errors.add('note', `must be at most ${VERDICT_NOTE_MAX} characters`);
+  errors.throwIfAny();
+  await judgeReport(db, { accountId, reportId, verdict: input.verdict, note, adminId, at: Date.now() });
+  return getReport(db, accountId, reportId);
+}
+
+// Rules
+
+export function reportRules(db: Db, accountId: number): Promise<RuleRow[]> {
+  return listRules(db, accountId);
+}
+
+const HOST_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+
+/** Adds a rule: a sender domain or URL host (and every name under it) gets this verdict. */
+export async function addReportRule(
+  db: Db,
+  accountId: number,
+  input: { kind: ReportRuleKind; value: string; verdict: ReportVerdict; note?: string | undefined },
+): Promise<RuleRow> {
+  const value = input.value.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
+  const note = (input.note ?? '').trim();
+  const errors = new FieldErrorCollector();
+  if (!HOST_PATTERN.test(value)) errors.add('value', 'must be a domain name such as newsletter.example.com');
+  if (note.length > VERDICT_NOTE_MAX) errors.add('note', `must be at most ${VERDICT_NOTE_MAX} characters`);
+  errors.throwIfAny();
+  if ((await countRules(db, accountId)) >= RULES_MAX) {
+    throw new AppError('validation_failed', {
+      details: { value: [`an account has at most ${RULES_MAX} rules`] },
+    });
+  }
+  const id = await insertRule(db, accountId, {
+    kind: input.kind,
+    value,
+    verdict: input.verdict,
+    note,
+    at: Date.now(),
+  });
+  if (id === undefined) throw new AppError('report_rule_exists');
+  return (await listRules(db, accountId)).find((rule) => rule.id === id) as RuleRow;
+}
+
+export async function removeReportRule(db: Db, accountId: number, ruleId: number): Promise<void> {
+  if (!(await deleteRule(db, accountId, ruleId))) throw new AppError('report_rule_not_found');
+}
+
+// Settings
+
+export interface ReportingSettings {
+  reporting_id: string;
+  retention_days: number;
+}
+
+export async function getReportingSettings(db: Db, accountId: number): Promise<ReportingSettings> {
+  const row = await reportingSettingsOf(db, accountId);
+  return { reporting_id: row.reporting_id, retention_days: row.retention_days ?? DEFAULT_RETENTION_DAYS };
+}
+
+export async function updateReportingSettings(
+  db: Db,
+  accountId: number,
+  input: { retention_days?: number | undefined },
+): Promise<ReportingSettings> {
+  if (input.retention_days !== undefined) {
+    const errors = new FieldErrorCollector();
+    if (
+      !Number.isInteger(input.retention_days) ||
+      input.retention_days < 1 ||
+      input.retention_days > RETENTION_DAYS_MAX
+    ) {
+      errors.add('retention_days', `must be a whole number of days from 1 to ${RETENTION_DAYS_MAX}`);
+    }
+    errors.throwIfAny();
+    await saveRetentionDays(db, accountId, input.retention_days);
+  }
+  return getReportingSettings(db, accountId);
+}
+
+// Feedback templates
+
+export interface FeedbackTemplateView {
+  verdict: ReportVerdict;
+  subject: string;
+  body: string;
+  is_default: boolean;
+}
+
+export async function feedbackTemplates(db: Db, accountId: number): Promise<FeedbackTemplateView[]> {
+  const own = new Map((await feedbackTemplatesOf(db, accountId)).map((t) => [t.verdict, t]));
+  return VERDICTS.map((verdict) => {
+    const template = own.get(verdict);
+    return template
+      ? { verdict, subject: template.subject, body: template.body, is_default: false }
+      : { verdict, ...DEFAULT_FEEDBACK[verdict], is_default: true };
+  });
+}
+
+/** Saves the account's template for a verdict; null restores the default. */
+export async function saveFeedbackTemplateOf(
+  db: Db,
+  accountId: number,
+  verdict: ReportVerdict,
+  input: { subject: string; body: string } | null,
+): Promise<FeedbackTemplateView[]> {
+  if (input !== null) {
+    const subject = input.subject.trim();
+    const body = input.body.replace(/\r\n/g, '\n').trim();
+    const errors = new FieldErrorCollector();
+    if (subject === '' || subject.length > FEEDBACK_SUBJECT_MAX) {
+      errors.add('subject', `must be 1 to ${FEEDBACK_SUBJECT_MAX} characters`);
+    }
+    if (body === '' || body.length > FEEDBACK_BODY_MAX)
+      errors.add('body', `must be 1 to ${FEEDBACK_BODY_MAX} characters`);
+    for (const [field, source] of [
+      ['subject', subject],
+      ['body', body],
+    ] as const) {
+      const unknown = unknownPlaceholders(source);
+      if (unknown.length > 0)
+        errors.add(field, `unknown placeholder: ${unknown.map((n) => `{{${n}}}`).join(', ')}`);
+    }
+    errors.throwIfAny();
+    await saveFeedbackTemplate(db, accountId, verdict, { subject, body }, Date.now());
+  } else {
+    await saveFeedbackTemplate(db, accountId, verdict, null, Date.now());
+  }
+  return feedbackTemplates(db, accountId);
+}
+
+/** Deletes the content of reports past their account's retention (the scheduler calls it). */
+export function expireReportContent(db: Db, now: number): Promise<number> {
+  return expireReportContentOfAllAccounts(db, now, DEFAULT_RETENTION_DAYS, 500);
+}
