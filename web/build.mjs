@@ -41,6 +41,21 @@ const result = await esbuild.build({
   define: { 'process.env.NODE_ENV': '"production"' },
 });
 
+// The Outlook add-in's task pane script (web/addin/), served by the server as
+// /addins/outlook/addin.js: one classic script (Office.js is one too), no chunks.
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: [join(webDir, 'addin', 'taskpane.ts')],
+  bundle: true,
+  outfile: join(outDir, 'addin', 'addin.js'),
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2020',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 // The entry's JS and every CSS file, from the metafile (their names carry a content hash). The
 // CSS of on-demand chunks is small and linked up front too: esbuild loads only their JS.
 // Lazily imported pages are entry points too, so the app's own is picked by its source file.
