@@ -34,6 +34,7 @@ import { registerIdempotency } from './modules/integrations/idempotency/idempote
 import { scimPlugin } from './modules/integrations/scim/scim.plugin.routes.js';
 import { recordScimTokensLastUsedOfAllAccounts } from './modules/integrations/scim/scim.tokens.repository.js';
 import { webhooksRoutes } from './modules/integrations/webhooks/webhooks.routes.js';
+import { outlookAddinRoutes } from './modules/phishing/addin/addin.routes.js';
 import { reportIntakeRoutes } from './modules/phishing/reports/reports.intake.routes.js';
 import type { ReportIntake } from './modules/phishing/reports/reports.intake.service.js';
 import { createReportedMessageReader } from './modules/phishing/reports/reports.reader.service.js';
@@ -253,6 +254,8 @@ export async function buildApp({
   await app.register(learnerRoutes, { prefix: '/learn' });
   // Simulations' links and tracking image (PHISH_URL may name this same server under another host).
   await app.register(phishingTrackingRoutes);
+  // The Outlook add-in's manifests, task pane and icons (PUBLIC_URL/addins/outlook/…).
+  await app.register(outlookAddinRoutes);
   await app.register(adminPlugin, {
     prefix: '/admin',
     lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },

@@ -211,6 +211,12 @@ export const ERRORS = {
     message: 'API key not found',
     meaning: 'No such API key in this account.',
   },
+  report_key_not_found: {
+    status: 404,
+    message: 'Report key not found',
+    meaning:
+      'Outlook add-in manifests: the `key` is no active report key (unknown, revoked, expired, or holding anything but `reports:write`).',
+  },
   scim_token_not_found: {
     status: 404,
     message: 'SCIM token not found',

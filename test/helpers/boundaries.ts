@@ -22,7 +22,16 @@ export const CONTEXTS = [
 ] as const;
 
 /** Phishing's capabilities, bottom-up, by the same rule inside the context. */
-const PHISHING = ['simulation', 'settings', 'templates', 'campaigns', 'tracking', 'results', 'reports'];
+const PHISHING = [
+  'simulation',
+  'settings',
+  'templates',
+  'campaigns',
+  'tracking',
+  'results',
+  'reports',
+  'addin',
+];
 
 const ROLES = [
   'routes',

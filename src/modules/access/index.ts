@@ -4,3 +4,4 @@ export {
   brandingOfAccounts,
 } from './accounts/accounts.branding.service.js';
 export { getAccount } from './accounts/accounts.service.js';
+export { type AuthenticatedKey, authenticateKey } from './keys/keys.service.js';

@@ -9,6 +9,9 @@ const LEARNER =
   'cross-account by design: the token alone identifies the learner (learner.*.test.ts cover it)';
 const SIMULATION =
   'a phishing simulation’s public link: the token is the credential and names its account; wrong, malformed and unknown tokens answer the same generic page (phishing.tracking.test.ts)';
+const ADDIN_MANIFEST =
+  'the Outlook add-in’s manifest: the report key in the address is the credential and names its account; a key that is unknown, revoked, expired or can do more than report is a 404 (addin.routes.test.ts)';
+const ADDIN_FILE = 'the Outlook add-in’s task pane, script or icon: the same for every account, no data';
 const SPA = 'the web interface’s page or files: no data (the data comes from the admin API)';
 
 export const EXEMPT: Record<string, string> = {
@@ -39,6 +42,14 @@ export const EXEMPT: Record<string, string> = {
   'POST /v/:token': SIMULATION,
   'POST /v/:token/i': SIMULATION,
   'GET /v/:token/learn': SIMULATION,
+  'GET /addins/outlook/manifest.xml': ADDIN_MANIFEST,
+  'GET /addins/outlook/manifest.json': ADDIN_MANIFEST,
+  'GET /addins/outlook/package.zip': ADDIN_MANIFEST,
+  'GET /addins/outlook/taskpane.html': ADDIN_FILE,
+  'GET /addins/outlook/addin.js': ADDIN_FILE,
+  ...Object.fromEntries(
+    [16, 32, 64, 80, 128, 192].map((size) => [`GET /addins/outlook/icon-${size}.png`, ADDIN_FILE]),
+  ),
   'GET /admin': SPA,
   'GET /admin/*': SPA,
   'GET /admin/assets/*': SPA,
