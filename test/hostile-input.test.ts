@@ -382,6 +382,42 @@ describe('hostile input, sent to the built server', () => {
     );
   });
 
+  it('answers fast-check’s keys to the Outlook add-in’s manifests with a clear error, never a manifest, and other methods with 405', async () => {
+    const files = ['manifest.xml', 'manifest.json', 'package.zip'];
+    const keys = fc.oneof(
+      hostileSegment,
+      // The suite's key can do everything: a manifest never carries it.
+      fc.constant(key),
+      fc.constant(`${key}&key=${key}`),
+      fc.constant(`vgl_${'A'.repeat(7000)}`),
+      fc.constantFrom('', '%00', 'vgl_', '[]', '__proto__'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...files), keys, async (file, value) => {
+        const answer = await send('GET', `/addins/outlook/${file}?key=${value}`);
+        expectClearError(answer, ['contract'], `${file}?key=${value.slice(0, 60)}`);
+        expect(answer.text).not.toContain('OfficeApp');
+        expect(answer.text).not.toContain('extensions');
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    for (const path of [...files, 'taskpane.html', 'addin.js', 'icon-80.png']) {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+        const answer = await send(method, `/addins/outlook/${path}?key=${key}`, {
+          kind: 'json',
+          contentType: 'application/json',
+          body: Buffer.from('{}'),
+        });
+        expect(answer.status, `${method} ${path}`).toBe(405);
+        expectClearError(answer, ['contract'], `${method} ${path}`);
+      }
+    }
+    // The task pane's page reads nothing of its address: whatever follows, the same page.
+    const page = await send('GET', `/addins/outlook/taskpane.html?key=${'%ff'.repeat(2000)}&key[]=1`);
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html; charset=utf-8');
+  });
+
   it('answers fast-check’s payloads to the report endpoint, SCIM and the bulk upsert with a clear error', async () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CREDENTIALED_TARGETS), hostilePayloads, async (target, payload) => {
