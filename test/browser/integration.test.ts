@@ -78,6 +78,46 @@ describe('the Integration area', () => {
     await context.close();
   });
 
+  it('makes a report key for the Outlook add-in: shown once with its manifests to download and the steps to deploy them, listed, and revoked', async () => {
+    const account = await vigil.vigil('account', 'create', '--name', 'Button Co');
+    const { page, context } = await signedInPage(vigil, { accountId: account.id as number });
+    await page.getByRole('button', { name: 'Integration' }).click();
+    const section = page.getByRole('region', { name: 'Report button' });
+    await section.getByText('No report keys yet').waitFor();
+    await section.getByRole('button', { name: 'Create Report Key' }).click();
+
+    const shown = page.getByRole('dialog', { name: 'Your new report key' });
+    const key = await shown.getByLabel('Report key').inputValue();
+    expect(key).toMatch(/^vgl_[0-9A-Za-z]{40}$/);
+    await shown.getByText('Integrated apps').waitFor();
+    await shown.getByText('up to 24 hours').waitFor();
+    const xmlLink = shown.getByRole('link', { name: 'Download XML manifest' });
+    const zipLink = shown.getByRole('link', { name: 'Download unified manifest' });
+    expect(await xmlLink.getAttribute('href')).toBe(`/addins/outlook/manifest.xml?key=${key}`);
+    expect(await zipLink.getAttribute('href')).toBe(`/addins/outlook/package.zip?key=${key}`);
+    const download = page.waitForEvent('download');
+    await xmlLink.click();
+    const manifest = await (await download).createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of manifest) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toContain(`/addins/outlook/taskpane.html?key=${key}`);
+    await page.screenshot({ path: 'test/browser/.screens/report-key-created.png' });
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    const table = page.getByRole('table', { name: 'Report keys' });
+    await table.getByText(key.slice(0, 12)).waitFor();
+    await table.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke report key?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await table.getByText('Revoked').waitFor();
+    const refused = await fetch(`${vigil.baseUrl}/addins/outlook/manifest.xml?key=${key}`);
+    expect(refused.status).toBe(404);
+    await context.close();
+  });
+
   it("lets an operator raise a key's rate budget; an account administrator has no such control", async () => {
     const account = (await vigil.vigil('account', 'create', '--name', 'Budget Co')).id as number;
     const created = await vigil.vigil(

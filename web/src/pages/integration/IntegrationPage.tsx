@@ -15,6 +15,7 @@ import { useAccount } from '../../layout/account-context';
 import { KeysTable } from './KeysTable';
 import { NewKeyModal } from './NewKeyModal';
 import { RateLimitModal } from './RateLimitModal';
+import { ReportButtonSection } from './ReportButtonSection';
 import { ScimSection } from './ScimSection';
 import { WebhooksSection } from './WebhooksSection';
 
@@ -75,6 +76,11 @@ export function IntegrationPage() {
             Showing the newest {keys.data.results.length} of {keys.data.count} keys.
           </Text>
         )}
+        <ReportButtonSection
+          accountId={account.id}
+          keys={keys.data?.results ?? []}
+          fetching={keys.isFetching}
+        />
         <ScimSection />
         <WebhooksSection accountId={account.id} />
       </Stack>
