@@ -214,6 +214,24 @@ describe('the Outlook add-in’s task pane', () => {
     expect(answer.report_id).toEqual(expect.any(Number));
     await expect.poll(() => page.getByRole('status').textContent()).toBe(answer.message);
     expect((await officeCalls(page)).map((c) => c.name)).not.toContain('makeEwsRequestAsync');
+    // In the account's triage inbox, from this reporter through the add-in.
+    const filed = await db
+      .selectFrom('reports')
+      .innerJoin('report_reporters', 'report_reporters.report_id', 'reports.id')
+      .select([
+        'reports.account_id',
+        'reports.subject',
+        'report_reporters.address',
+        'report_reporters.channel',
+      ])
+      .where('reports.id', '=', answer.report_id)
+      .executeTakeFirstOrThrow();
+    expect(filed).toEqual({
+      account_id: accountId,
+      subject: 'Payslip correction',
+      address: simulation.email,
+      channel: 'addin',
+    });
     expect(errors).toEqual([]);
     await page.screenshot({ path: `${OUT}/addin-real.png` });
     await context.close();
