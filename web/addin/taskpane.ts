@@ -45,6 +45,7 @@ const TEXT = {
   refused: (status: number) => `Vigil refused the report (error ${status}). Tell your IT team.`,
   unreadable: 'Outlook did not let the add-in read this message, so it was not reported.',
   noItem: 'Open a message first, then press “Report phishing”.',
+  moved: 'It has been moved to Deleted Items.',
   notMoved: 'Outlook did not let the add-in delete the message: you can delete it yourself.',
 };
 
@@ -181,9 +182,10 @@ async function report(): Promise<void> {
     if (response.status === 202 || response.status === 200) {
       const answer = (await response.json()) as ReportAnswer;
       say(answer.message, answer.outcome);
-      // Vigil's answer to a simulation says it is deleted: it is, or the pane says it is not.
-      if (answer.outcome === 'simulation' && !(await moveToDeletedItems(item.itemId))) {
-        say(`${answer.message} ${TEXT.notMoved}`, answer.outcome);
+      // A simulation goes to Deleted Items; the pane says which happened.
+      if (answer.outcome === 'simulation') {
+        const moved = await moveToDeletedItems(item.itemId);
+        say(`${answer.message} ${moved ? TEXT.moved : TEXT.notMoved}`, answer.outcome);
       }
       return;
     }

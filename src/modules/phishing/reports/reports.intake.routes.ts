@@ -12,7 +12,7 @@ const JSON_REPORT_MAX_BYTES = 15 * 1024 * 1024;
 
 const THANKS = {
   simulation:
-    'Well spotted: this was a phishing simulation. Your report counts, and the message has been deleted.',
+    'Well spotted: this was a phishing simulation, and your report counts.',
   real: 'Thank you: your security team will look at it.',
 };
 
