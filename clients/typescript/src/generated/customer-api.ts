@@ -348,6 +348,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api_gateway/customer/reports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List real reports (v2.3.0)
+         * @description Reported messages that were no simulation, identical ones grouped, the most recently reported first, each with its first reporters and its verdict. Optional filters: `verdict` (`malicious`, `spam`, `safe`, or `none` for not judged yet) and `since`/`until` (the last report’s time).
+         */
+        get: operations["listReports"];
+        put?: never;
+        /**
+         * Report a message (v2.3.0)
+         * @description An employee reported an email (a report button, a gateway, a script). Send JSON (`reporter` and the message as `eml`, base64, or as its parts: `internet_headers`, `html`, `text`, `attachments` by name), or the message itself as `message/rfc822` with `?reporter=`. The reporter must be one of the account’s employees; each may report 30 messages an hour. A message carrying one of the account’s simulations (its header, a link, a rewritten link, an attached message) credits its recipient as reported and goes no further; anything else becomes a real report in the triage inbox, grouped with identical reports. The answer says which, with a sentence to show the reporter.
+         */
+        post: operations["reportMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api_gateway/customer/reports/{report_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a real report (v2.3.0)
+         * @description One report with every reporter, its verdict and its safe view: headers, text, URLs (with a defanged form and their host) and attachments by name, type, size and SHA-256. The HTML is not served here. Once the account’s retention has passed, `message` is null; the rest stays.
+         */
+        get: operations["getReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api_gateway/customer/webhooks/endpoints/": {
         parameters: {
             query?: never;
@@ -796,6 +840,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "report.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone reported a message that is no simulation: a new real report, or one more reporter of an earlier one (`created` says which). `report` is the report as `GET /customer/reports/{report_id}/` lists it (its content is read there, with `reports:read`).
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
+         */
+        post: operations["reportReceivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.verdict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A real report was given a verdict (`malicious`, `spam` or `safe`), by an administrator or a rule; its reporters are being told.
+         * @description Signed as [Standard Webhooks](https://www.standardwebhooks.com) defines; see "Webhooks" under "Using the API", after the operations.
+         */
+        post: operations["reportVerdictEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -938,7 +1022,7 @@ export interface components {
             url: string;
             description: string;
             /** @description The event types sent to this endpoint; `null`: every event. */
-            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported" | "report.received" | "report.verdict")[] | null;
             enabled: boolean;
             /** @description `manual`: disabled by someone; `failing`: every attempt failed for 5 days; `gone`: the receiver answered 410 Gone. */
             disabled_reason: "manual" | "failing" | "gone" | null;
@@ -1615,6 +1699,147 @@ export interface components {
              */
             token: string;
         };
+        ReportedMessage: {
+            /**
+             * @description The address of the person who reported the message: one of the account’s employees.
+             * @example ann.lee@example.com
+             */
+            reporter: string;
+            /** @description The whole reported message (RFC 5322, an .eml file), base64; at most 10 MiB decoded. */
+            eml?: string;
+            /** @description Without `eml`: the message’s header block as received (Office.js `getAllInternetHeadersAsync`). */
+            internet_headers?: string;
+            /** @description Without `eml`: the HTML body. */
+            html?: string;
+            /** @description Without `eml`: the text body. */
+            text?: string;
+            /** @description Without `eml`: the attachments by name (never their bytes). */
+            attachments?: {
+                name: string;
+                content_type: string;
+                size: number;
+            }[];
+        };
+        ReportReceipt: {
+            /** @description `simulation`: one of the account’s simulations; its recipient is credited as reported, and a report button should delete the message. `real`: a real report, now in the triage inbox. */
+            outcome: "simulation" | "real";
+            /** @description The real report the message joined (identical messages are grouped); null for a simulation. */
+            report_id: number | null;
+            /** @description What to tell the person who reported, in one sentence or two. */
+            message: string;
+        };
+        Reporter: {
+            address: string;
+            employee_id: number | null;
+            /** @description How it was reported: the Outlook add-in, the reporting address, the Customer API. */
+            channel: "addin" | "smtp" | "api";
+            /** Format: date-time */
+            reported_at: string;
+            /** Format: date-time */
+            last_reported_at: string;
+            /** @description The verdict the reporter was told. */
+            feedback_verdict: ("malicious" | "spam" | "safe") | null;
+            feedback_at: string | null;
+        };
+        ReportSummary: {
+            id: number;
+            /** @description The reported message’s From address (lower-cased). */
+            sender: string;
+            sender_domain: string;
+            subject: string;
+            /** @description Distinct people who reported it. */
+            reporter_count: number;
+            /** Format: date-time */
+            first_reported_at: string;
+            /** Format: date-time */
+            last_reported_at: string;
+            verdict: ("malicious" | "spam" | "safe") | null;
+            verdict_note: string | null;
+            verdict_at: string | null;
+            verdict_by: {
+                kind: "admin" | "rule";
+                id: number;
+            } | null;
+            /** @description When retention deleted the message’s content (the rest is kept). */
+            content_deleted_at: string | null;
+            /** @description The first reporters (all of them in a single report’s view). */
+            reporters: components["schemas"]["Reporter"][];
+        };
+        /** @description One page of results, ordered by id. */
+        ReportPage: {
+            /** @description Total number of items across all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null on the last page.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["ReportSummary"][];
+        };
+        ReportMessage: {
+            from: {
+                address: string;
+                name: string;
+            };
+            to: string[];
+            subject: string;
+            date: string | null;
+            message_id: string;
+            headers: {
+                name: string;
+                value: string;
+            }[];
+            /** @description The text (from the HTML when it had none); never rendered. */
+            text: string;
+            /** @description Whether an HTML body can be shown (in a sandboxed frame, no network). */
+            has_html: boolean;
+            urls: {
+                url: string;
+                /** @description `hxxps://evil[.]example/…`: safe to copy into a chat or a ticket. */
+                defanged: string;
+                host: string;
+            }[];
+            attachments: {
+                name: string;
+                content_type: string;
+                size: number;
+                /** @description Hex; empty when only the name was reported (an add-in’s list). */
+                sha256: string;
+            }[];
+            /** @description The parts cut to their limit. */
+            truncated: string[];
+        };
+        ReportDetail: {
+            id: number;
+            /** @description The reported message’s From address (lower-cased). */
+            sender: string;
+            sender_domain: string;
+            subject: string;
+            /** @description Distinct people who reported it. */
+            reporter_count: number;
+            /** Format: date-time */
+            first_reported_at: string;
+            /** Format: date-time */
+            last_reported_at: string;
+            verdict: ("malicious" | "spam" | "safe") | null;
+            verdict_note: string | null;
+            verdict_at: string | null;
+            verdict_by: {
+                kind: "admin" | "rule";
+                id: number;
+            } | null;
+            /** @description When retention deleted the message’s content (the rest is kept). */
+            content_deleted_at: string | null;
+            /** @description The first reporters (all of them in a single report’s view). */
+            reporters: components["schemas"]["Reporter"][];
+            /** @description Null once retention deleted it. */
+            message: components["schemas"]["ReportMessage"] | null;
+        };
         /**
          * @example {
          *       "id": 4,
@@ -1646,7 +1871,7 @@ export interface components {
             url: string;
             description: string;
             /** @description The event types sent to this endpoint; `null`: every event. */
-            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            event_types: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported" | "report.received" | "report.verdict")[] | null;
             enabled: boolean;
             /** @description `manual`: disabled by someone; `failing`: every attempt failed for 5 days; `gone`: the receiver answered 410 Gone. */
             disabled_reason: "manual" | "failing" | "gone" | null;
@@ -1690,7 +1915,7 @@ export interface components {
             /** @description 0–500 characters. */
             description?: string;
             /** @description The event types sent to this endpoint; `null`: every event. */
-            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported" | "report.received" | "report.verdict")[] | null;
         } & {
             [key: string]: unknown;
         };
@@ -1698,7 +1923,7 @@ export interface components {
             url?: string;
             description?: string;
             /** @description The event types sent to this endpoint; `null`: every event. */
-            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported")[] | null;
+            event_types?: ("employee.created" | "employee.updated" | "employee.deleted" | "group.created" | "group.updated" | "group.deleted" | "group.membership_changed" | "training.campaign_launched" | "training.campaign_completed" | "training.enrollment_created" | "training.enrollment_completed" | "training.enrollment_overdue" | "phishing.campaign_launched" | "phishing.campaign_completed" | "phishing.simulation_clicked" | "phishing.simulation_submitted" | "phishing.simulation_reported" | "report.received" | "report.verdict")[] | null;
             /** @description `false` disables it (queued deliveries are cancelled); `true` enables it again. */
             enabled?: boolean;
         } & {
@@ -1830,6 +2055,13 @@ export type PhishingCampaignPage = components['schemas']['PhishingCampaignPage']
 export type PhishingRecipientResult = components['schemas']['PhishingRecipientResult'];
 export type PhishingRecipientResultPage = components['schemas']['PhishingRecipientResultPage'];
 export type PhishingReport = components['schemas']['PhishingReport'];
+export type ReportedMessage = components['schemas']['ReportedMessage'];
+export type ReportReceipt = components['schemas']['ReportReceipt'];
+export type Reporter = components['schemas']['Reporter'];
+export type ReportSummary = components['schemas']['ReportSummary'];
+export type ReportPage = components['schemas']['ReportPage'];
+export type ReportMessage = components['schemas']['ReportMessage'];
+export type ReportDetail = components['schemas']['ReportDetail'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointPage = components['schemas']['WebhookEndpointPage'];
 export type NewWebhookEndpoint = components['schemas']['NewWebhookEndpoint'];
@@ -7995,6 +8227,721 @@ export interface operations {
             };
         };
     };
+    listReports: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+                /** @description Only reports with this verdict (`none`: not judged yet). */
+                verdict?: "malicious" | "spam" | "safe" | "none";
+                /**
+                 * @description Only reports last reported at or after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only reports last reported before this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results, ordered by id. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReportPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer, or `verdict`, `since` or `until` is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "status": 400,
+                     *       "code": "validation_failed",
+                     *       "details": {
+                     *         "since": [
+                     *           "must be a date-time"
+                     *         ]
+                     *       },
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `reports`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on reports",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid page",
+                     *       "status": 404,
+                     *       "code": "invalid_page",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    reportMessage: {
+        parameters: {
+            query?: {
+                /** @description With a `message/rfc822` body: the address of the person who reported it (required then). */
+                reporter?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; the same key with the same method, path and body within 24 hours answers that first response again (status, body, `Location`, with `Idempotent-Replayed: true`) without doing the work again. The same key with another request is a 422; while the first is still running, a 409. Keys belong to the API key; a response of 500 or more is not kept (the retry runs). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reporter": "ann.lee@example.com",
+                 *       "eml": "RnJvbTogIlBheXJvbGwiIDxwYXlyb2xsQGV4YW1wbGUubmV0Pg0K…"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReportedMessage"];
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportReceipt"];
+                };
+            };
+            /** @description The body is malformed (no `reporter`, neither `eml` nor the parts, `eml` not base64), or the message could not be read as an email in the time and memory allowed. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "malformed_json" | "validation_failed" | "reported_message_unreadable";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks write permission on `reports`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks write permission on reports",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The reporter is not one of the account’s employees. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Reporter not found",
+                     *       "status": 404,
+                     *       "code": "reporter_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "reporter_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description Another request with this `Idempotency-Key` is still running; retry once it has answered. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request in progress",
+                     *       "status": 409,
+                     *       "code": "request_in_progress",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "request_in_progress";
+                    };
+                };
+            };
+            /** @description The body is larger than allowed (a message of 10 MiB). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "payload_too_large" | "reported_message_too_large";
+                    };
+                };
+            };
+            /** @description The body is neither `application/json` nor `message/rfc822`. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` was used in the last 24 hours for another method, path or body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Idempotency key reused with a different request",
+                     *       "status": 422,
+                     *       "code": "idempotency_key_reused",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable" | "reported_messages_busy";
+                    };
+                };
+            };
+        };
+    };
+    getReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The report id.
+                 * @example 17
+                 */
+                report_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportDetail"];
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `reports`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on reports",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description No such report in the key’s account. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Report not found",
+                     *       "status": 404,
+                     *       "code": "report_not_found",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "report_not_found";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -11082,6 +12029,169 @@ export interface operations {
             };
         };
     };
+    reportReceivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "report.received",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "created": true,
+                 *         "reporter": {
+                 *           "address": "ann.lee@example.com",
+                 *           "employee_id": 17,
+                 *           "channel": "addin",
+                 *           "reported_at": "2026-11-22T09:14:03.512Z",
+                 *           "last_reported_at": "2026-11-22T09:14:03.512Z",
+                 *           "feedback_verdict": null,
+                 *           "feedback_at": null
+                 *         },
+                 *         "report": {
+                 *           "id": 42,
+                 *           "sender": "helpdesk@mail-secure.example",
+                 *           "sender_domain": "mail-secure.example",
+                 *           "subject": "Your mailbox is full",
+                 *           "reporter_count": 1,
+                 *           "first_reported_at": "2026-11-22T09:14:03.512Z",
+                 *           "last_reported_at": "2026-11-22T09:14:03.512Z",
+                 *           "verdict": null,
+                 *           "verdict_note": null,
+                 *           "verdict_at": null,
+                 *           "verdict_by": null,
+                 *           "content_deleted_at": null,
+                 *           "reporters": [
+                 *             {
+                 *               "address": "ann.lee@example.com",
+                 *               "employee_id": 17,
+                 *               "channel": "addin",
+                 *               "reported_at": "2026-11-22T09:14:03.512Z",
+                 *               "last_reported_at": "2026-11-22T09:14:03.512Z",
+                 *               "feedback_verdict": null,
+                 *               "feedback_at": null
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "report.received";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    reportVerdictEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`): the same on every attempt; ignore one you have handled. */
+                "webhook-id": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`; two during the 24 hours after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "report.verdict",
+                 *       "timestamp": "2026-11-22T09:14:03.512Z",
+                 *       "data": {
+                 *         "id": 42,
+                 *         "sender": "helpdesk@mail-secure.example",
+                 *         "sender_domain": "mail-secure.example",
+                 *         "subject": "Your mailbox is full",
+                 *         "reporter_count": 1,
+                 *         "first_reported_at": "2026-11-22T09:14:03.512Z",
+                 *         "last_reported_at": "2026-11-22T09:14:03.512Z",
+                 *         "verdict": "malicious",
+                 *         "verdict_note": "Credential phishing; sender blocked at the gateway.",
+                 *         "verdict_at": "2026-11-22T09:14:03.512Z",
+                 *         "verdict_by": {
+                 *           "kind": "admin",
+                 *           "id": 2
+                 *         },
+                 *         "content_deleted_at": null,
+                 *         "reporters": [
+                 *           {
+                 *             "address": "ann.lee@example.com",
+                 *             "employee_id": 17,
+                 *             "channel": "addin",
+                 *             "reported_at": "2026-11-22T09:14:03.512Z",
+                 *             "last_reported_at": "2026-11-22T09:14:03.512Z",
+                 *             "feedback_verdict": null,
+                 *             "feedback_at": null
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "report.verdict";
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @description The object as the Customer API shows it. */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 10 seconds. Anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhookTestEvent: {
         parameters: {
             query?: never;
@@ -11138,7 +12248,7 @@ export interface operations {
 }
 
 /** The operations of the document's `webhooks`: the events Vigil sends you, not operations you call. */
-export type WebhookEventOperationId = 'employeeCreatedEvent' | 'employeeUpdatedEvent' | 'employeeDeletedEvent' | 'groupCreatedEvent' | 'groupUpdatedEvent' | 'groupDeletedEvent' | 'groupMembershipChangedEvent' | 'trainingCampaignLaunchedEvent' | 'trainingCampaignCompletedEvent' | 'trainingEnrollmentCreatedEvent' | 'trainingEnrollmentCompletedEvent' | 'trainingEnrollmentOverdueEvent' | 'phishingCampaignLaunchedEvent' | 'phishingCampaignCompletedEvent' | 'phishingSimulationClickedEvent' | 'phishingSimulationSubmittedEvent' | 'phishingSimulationReportedEvent' | 'webhookTestEvent';
+export type WebhookEventOperationId = 'employeeCreatedEvent' | 'employeeUpdatedEvent' | 'employeeDeletedEvent' | 'groupCreatedEvent' | 'groupUpdatedEvent' | 'groupDeletedEvent' | 'groupMembershipChangedEvent' | 'trainingCampaignLaunchedEvent' | 'trainingCampaignCompletedEvent' | 'trainingEnrollmentCreatedEvent' | 'trainingEnrollmentCompletedEvent' | 'trainingEnrollmentOverdueEvent' | 'phishingCampaignLaunchedEvent' | 'phishingCampaignCompletedEvent' | 'phishingSimulationClickedEvent' | 'phishingSimulationSubmittedEvent' | 'phishingSimulationReportedEvent' | 'reportReceivedEvent' | 'reportVerdictEvent' | 'webhookTestEvent';
 
 /** Method and path of every operation, by operationId. */
 export const operationRoutes = {
@@ -11167,6 +12277,9 @@ export const operationRoutes = {
   getPhishingCampaign: { method: 'GET', path: '/api/api_gateway/customer/campaigns/phishing/{campaign_id}/' },
   listPhishingCampaignResults: { method: 'GET', path: '/api/api_gateway/customer/campaigns/phishing/{campaign_id}/results/' },
   reportPhishingSimulation: { method: 'POST', path: '/api/api_gateway/customer/campaigns/phishing/reports/' },
+  listReports: { method: 'GET', path: '/api/api_gateway/customer/reports/' },
+  reportMessage: { method: 'POST', path: '/api/api_gateway/customer/reports/' },
+  getReport: { method: 'GET', path: '/api/api_gateway/customer/reports/{report_id}/' },
   listWebhookEndpoints: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/' },
   createWebhookEndpoint: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/' },
   getWebhookEndpoint: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/' },
