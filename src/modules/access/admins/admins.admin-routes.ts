@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { accountOf } from '../../../core/http/admin-request.js';
 import {
   AccountParams,
+  Body,
   IdParams,
   NoContent,
   NullableTimestamp,
@@ -12,12 +13,21 @@ import {
 } from '../../../core/http/admin-schemas.js';
 import { ListOf } from '../../../core/http/schemas.js';
 import { presentAdmin } from './admins.presenter.js';
-import { adminsOfAccount, removeAccountAdmin } from './admins.service.js';
+import { adminsOfAccount, removeAccountAdmin, setTriagePermission } from './admins.service.js';
 
 const tags = ['Administrators'];
 
 const AdminItem = Type.Composite(
-  [User, Type.Object({ created_at: Timestamp, last_sign_in_at: NullableTimestamp })],
+  [
+    User,
+    Type.Object({
+      created_at: Timestamp,
+      last_sign_in_at: NullableTimestamp,
+      can_triage: Type.Boolean({
+        description: 'May read reported mail and give verdicts (the triage permission).',
+      }),
+    }),
+  ],
   { title: 'Administrator' },
 );
 
@@ -36,6 +46,26 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const results = (await adminsOfAccount(app.db, accountOf(request).accountId)).map(presentAdmin);
       return { count: results.length, results };
+    },
+  );
+
+  app.put(
+    '/admins/:id/triage',
+    {
+      schema: {
+        tags,
+        summary:
+          'Grants or withdraws the triage permission (reading reported mail, giving verdicts); only a holder may change it',
+        params: IdParams,
+        body: Body({ can_triage: Type.Boolean() }),
+        response: responses({ 200: AdminItem }),
+      },
+    },
+    async (request) => {
+      const { accountId, user } = accountOf(request);
+      return presentAdmin(
+        await setTriagePermission(app.db, accountId, user, request.params.id, request.body.can_triage),
+      );
     },
   );
 

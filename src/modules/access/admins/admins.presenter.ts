@@ -17,5 +17,6 @@ export function presentAdmin(admin: Admin) {
     ...presentUser(admin),
     created_at: iso(admin.created_at),
     last_sign_in_at: isoOrNull(admin.last_sign_in_at),
+    can_triage: admin.can_triage === 1,
   };
 }

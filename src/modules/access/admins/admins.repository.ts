@@ -64,7 +64,7 @@ export async function updateAdmin(
   db: Db,
   accountId: AdminAccountId,
   adminId: number,
-  changes: Partial<Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at'>>,
+  changes: Partial<Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at' | 'can_triage'>>,
 ): Promise<void> {
   await db.updateTable('admin_users').set(changes).where(adminOfAccount(accountId, adminId)).execute();
 }

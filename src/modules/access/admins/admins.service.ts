@@ -15,6 +15,7 @@ import {
   FieldErrorCollector as Collector,
   emailTaken,
   type FieldErrorCollector,
+  forbidden,
   invalidCredentials,
 } from '../../../core/errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../../core/fields.js';
@@ -179,4 +180,31 @@ export async function changePassword(
 /** Removes an account administrator of this account; operators are not removed this way. */
 export async function removeAccountAdmin(db: Db, accountId: number, adminId: number): Promise<void> {
   if (!(await deleteAccountAdmin(db, accountId, adminId))) throw adminNotFound();
+}
+
+/**
+ * Grants or withdraws the triage permission (reading reported mail, giving verdicts) of an
+ * administrator of this account. Only someone who holds it may change it; the last holder of an
+ * account cannot withdraw their own, so an inbox is never left without a reader.
+ */
+export async function setTriagePermission(
+  db: Db,
+  accountId: number,
+  actor: Pick<Admin, 'id' | 'can_triage' | 'role'>,
+  adminId: number,
+  canTriage: boolean,
+): Promise<Admin> {
+  if (actor.can_triage !== 1) throw forbidden('Changing the triage permission needs the triage permission');
+  const row = await findAdmin(db, accountId, adminId);
+  if (!row) throw adminNotFound();
+  if (!canTriage && adminId === actor.id) {
+    const holders = (await listAccountAdmins(db, accountId)).filter((a) => a.can_triage === 1);
+    if (holders.length <= 1) {
+      throw new AppError('validation_failed', {
+        details: { can_triage: ['you are the account’s last administrator with the triage permission'] },
+      });
+    }
+  }
+  await updateAdmin(db, accountId, adminId, { can_triage: canTriage ? 1 : 0, updated_at: Date.now() });
+  return toAdmin({ ...row, can_triage: canTriage ? 1 : 0 });
 }
