@@ -9,9 +9,11 @@ import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishin
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
 import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
+import { adminTriageRows } from './helpers/isolation-matrix/admin-triage-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
 import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishing-rows.js';
+import { customerReportRows } from './helpers/isolation-matrix/customer-report-rows.js';
 import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
@@ -41,6 +43,8 @@ const ROWS = [
   ...adminPhishingResultsRows,
   ...adminPhishingEventRows,
   ...adminPhishingCampaignRows,
+  ...customerReportRows,
+  ...adminTriageRows,
   ...scimRows,
   ...webhookRows,
 ];

@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type AdminClient, anonymousClient, signInAs } from '../admin.js';
-import { client, makeCampaign, makeEmployee, makeGroup, makeKey } from '../factories.js';
+import { ALL_GRANTS, client, makeCampaign, makeEmployee, makeGroup, makeKey } from '../factories.js';
 import { makeScimToken } from '../scim.js';
 
 /**
- * Two accounts, A and B, each with a key, an administrator and some of everything, plus an
+ * Two accounts, A and B, each with a key (every permission), an administrator and some of everything, plus an
  * operator; made once for the whole matrix. B holds more than A, so a leak would show in a
  * count. Cases that change an object make their own (the `fresh*` functions).
  */
@@ -70,7 +70,11 @@ export async function adminApi(
 const ids = (res: LightMyRequestResponse): number[] => res.json().results.map((r: { id: number }) => r.id);
 
 async function makeSide(app: FastifyInstance, operator: AdminClient, size: number): Promise<Side> {
-  const { accountId, key, keyId } = await makeKey(app, { rateLimit: 1_000_000 });
+  // Every grant, reports:read included (the triage inbox's rows read it with the side's key).
+  const { accountId, key, keyId } = await makeKey(app, {
+    rateLimit: 1_000_000,
+    grants: [...ALL_GRANTS, 'reports:r'],
+  });
   const admin = await signInAs(app, { role: 'account_admin', accountId });
   const employees = [];
   for (let i = 0; i < size + 1; i++) employees.push(await makeEmployee(app, accountId));
