@@ -125,7 +125,7 @@ export async function seedPhishingCampaign(
   if (sentAt !== null) {
     await db
       .updateTable('phishing_figures')
-      .set({ delivered: n })
+      .set({ delivered: n, missed: n })
       .where('campaign_id', '=', campaignId)
       .execute();
     await db
@@ -183,6 +183,10 @@ export async function recountFigures(app: FastifyInstance, campaignId: number) {
       submitted: count((r) => r.submitted_at !== null),
       reported: count((r) => r.reported_at !== null),
       phished: count((r) => r.clicked_at !== null || r.submitted_at !== null),
+      reported_after_click: count(
+        (r) => r.reported_at !== null && r.clicked_at !== null && r.reported_at >= r.clicked_at,
+      ),
+      missed: count((r) => r.sent_at !== null && r.clicked_at === null && r.reported_at === null),
       training_assigned: count((r) => r.training_assigned_at !== null),
       raw_opens: kinds('opened'),
       raw_clicks: kinds('clicked'),

@@ -1558,8 +1558,11 @@ export interface components {
          *       "clicked": 41,
          *       "submitted": 12,
          *       "reported": 57,
+         *       "reported_after_click": 9,
+         *       "missed": 149,
          *       "phish_prone_percent": 17.23,
          *       "report_rate": 0.2395,
+         *       "miss_rate": 0.6261,
          *       "median_seconds_to_click": 412,
          *       "median_seconds_to_report": 1890
          *     }
@@ -1605,10 +1608,16 @@ export interface components {
             submitted: number;
             /** @description People who reported it. */
             reported: number;
+            /** @description People who reported it after clicking its link (also counted in `reported` and `clicked`). */
+            reported_after_click: number;
+            /** @description People delivered who neither clicked nor reported it. */
+            missed: number;
             /** @description People who clicked or submitted ÷ people delivered, in percent, two decimals; 0 with none delivered. */
             phish_prone_percent: number;
             /** @description People who reported ÷ people delivered, 0 to 1, four decimals; 0 with none delivered. */
             report_rate: number;
+            /** @description People delivered who neither clicked nor reported ÷ people delivered, 0 to 1, four decimals. */
+            miss_rate: number;
             /** @description Median seconds from delivery to first (human) click, within 2.5 %; null when nobody clicked. */
             median_seconds_to_click: number | null;
             /** @description Median seconds from delivery to report, within 2.5 %; null when nobody reported. */
@@ -7254,8 +7263,11 @@ export interface operations {
                      *           "clicked": 41,
                      *           "submitted": 12,
                      *           "reported": 57,
+                     *           "reported_after_click": 9,
+                     *           "missed": 149,
                      *           "phish_prone_percent": 17.23,
                      *           "report_rate": 0.2395,
+                     *           "miss_rate": 0.6261,
                      *           "median_seconds_to_click": 412,
                      *           "median_seconds_to_report": 1890
                      *         }
@@ -7511,8 +7523,11 @@ export interface operations {
                      *       "clicked": 41,
                      *       "submitted": 12,
                      *       "reported": 57,
+                     *       "reported_after_click": 9,
+                     *       "missed": 149,
                      *       "phish_prone_percent": 17.23,
                      *       "report_rate": 0.2395,
+                     *       "miss_rate": 0.6261,
                      *       "median_seconds_to_click": 412,
                      *       "median_seconds_to_report": 1890
                      *     }

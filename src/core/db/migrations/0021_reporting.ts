@@ -18,6 +18,9 @@ import { dialectOf } from '../database.js';
 // - `report_feedback_templates`: an account's own feedback mail for a verdict; none: the default.
 // - `messages.report_reporter_id`: a reporter's feedback mail (kind `report_feedback`), one per
 //   reporter and verdict (the round is the verdict's number), queued with the verdict.
+// - `phishing_figures.reported_after_click` and `missed`: people who reported after clicking
+//   (counted apart), and people delivered who neither clicked nor reported; counted here for the
+//   campaigns already launched, from their recipients, then kept by every step.
 // - `admin_users.can_triage`: the triage permission; reported mail may hold personal data, so it
 //   is a right of its own. Account administrators who exist now keep seeing what they saw.
 
@@ -100,6 +103,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable('messages').addColumn('report_reporter_id', ref).execute();
 
+  for (const column of ['reported_after_click', 'missed']) {
+    await db.schema
+      .alterTable('phishing_figures')
+      .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  }
+  await countFiguresOfLaunchedCampaigns(db);
+
   await db.schema
     .createTable('report_feedback_templates')
     .addColumn('account_id', ref, (c) => c.notNull().references('accounts.id').onDelete('cascade'))
@@ -111,8 +122,60 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
+/**
+ * The two counters of every figures row (the campaign's, each group's, each template's) from the
+ * recipients, a campaign at a time. Plain statements only, as the figures' own code writes them
+ * (a migration reads no module).
+ */
+async function countFiguresOfLaunchedCampaigns(db: Kysely<unknown>): Promise<void> {
+  const campaigns = await sql<{
+    campaign_id: number;
+  }>`select distinct campaign_id from phishing_figures`.execute(db);
+  for (const { campaign_id } of campaigns.rows) {
+    const recipients = await sql<{
+      group_ids: string;
+      template_key: string;
+      sent_at: number | null;
+      clicked_at: number | null;
+      reported_at: number | null;
+    }>`select group_ids, template_key, sent_at, clicked_at, reported_at from phishing_recipients where campaign_id = ${campaign_id}`.execute(
+      db,
+    );
+    const sums = new Map<string, { dimension: string; key: string; after: number; missed: number }>();
+    const add = (dimension: string, key: string, after: number, miss: number) => {
+      const id = `${dimension}\u0000${key}`;
+      const row = sums.get(id) ?? { dimension, key, after: 0, missed: 0 };
+      row.after += after;
+      row.missed += miss;
+      sums.set(id, row);
+    };
+    for (const r of recipients.rows) {
+      const clicked = r.clicked_at === null ? null : Number(r.clicked_at);
+      const reported = r.reported_at === null ? null : Number(r.reported_at);
+      const after = reported !== null && clicked !== null && reported >= clicked ? 1 : 0;
+      const miss = r.sent_at !== null && clicked === null && reported === null ? 1 : 0;
+      if (after + miss === 0) continue;
+      let groups: unknown = [];
+      try {
+        groups = JSON.parse(r.group_ids);
+      } catch {}
+      add('all', '', after, miss);
+      for (const group of Array.isArray(groups) ? groups : []) add('group', String(group), after, miss);
+      add('template', r.template_key, after, miss);
+    }
+    for (const row of sums.values()) {
+      await sql`update phishing_figures set reported_after_click = ${row.after}, missed = ${row.missed}
+        where campaign_id = ${campaign_id} and dimension = ${row.dimension} and dimension_key = ${row.key}`.execute(
+        db,
+      );
+    }
+  }
+}
+
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table report_feedback_templates`.execute(db);
+  await db.schema.alterTable('phishing_figures').dropColumn('missed').execute();
+  await db.schema.alterTable('phishing_figures').dropColumn('reported_after_click').execute();
   await db.schema.alterTable('messages').dropColumn('report_reporter_id').execute();
   await sql`drop table report_rules`.execute(db);
   await sql`drop table report_reporters`.execute(db);

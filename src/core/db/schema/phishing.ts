@@ -181,6 +181,10 @@ export interface PhishingFiguresTable {
   reported: Generated<number>;
   /** People who clicked or submitted. */
   phished: Generated<number>;
+  /** People who reported after they clicked (migration 0021). */
+  reported_after_click: Generated<number>;
+  /** People delivered who neither clicked nor reported (migration 0021). */
+  missed: Generated<number>;
   training_assigned: Generated<number>;
   raw_opens: Generated<number>;
   raw_clicks: Generated<number>;

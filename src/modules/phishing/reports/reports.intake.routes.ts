@@ -11,8 +11,7 @@ import { messageOfParts } from './reports.parts.model.js';
 const JSON_REPORT_MAX_BYTES = 15 * 1024 * 1024;
 
 const THANKS = {
-  simulation:
-    'Well spotted: this was a phishing simulation, and your report counts.',
+  simulation: 'Well spotted: this was a phishing simulation, and your report counts.',
   real: 'Thank you: your security team will look at it.',
 };
 

@@ -70,7 +70,16 @@ describe('POST /customer/campaigns/phishing/reports/', () => {
     const again = await api.post(URL, { token: ` ${a!.token} ` });
     expect(again.statusCode).toBe(202);
     expect(again.json().reported_at).toBe(body.reported_at);
-    expect(await figuresOf(t.app, c.campaignId)).toMatchObject({ reported: 1, clicked: 1 });
+    // Of the three people delivered, the one who clicked then reported is no miss, and counts apart.
+    expect(await figuresOf(t.app, c.campaignId)).toMatchObject({
+      reported: 1,
+      clicked: 1,
+      reported_after_click: 1,
+      missed: 2,
+    });
+    const api2 = client(t.app, key);
+    const figures = (await api2.get(`/customer/campaigns/phishing/${c.campaignId}/`)).json();
+    expect(figures).toMatchObject({ reported_after_click: 1, missed: 2, miss_rate: 0.6667 });
     const events = await t.app.db
       .selectFrom('phishing_events')
       .select(['kind', 'reason'])

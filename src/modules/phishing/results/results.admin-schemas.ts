@@ -24,6 +24,10 @@ export const PhishingFigures = Type.Object(
     submitted: Type.Integer(),
     reported: Type.Integer(),
     phished: Type.Integer({ description: 'People who clicked or submitted.' }),
+    reported_after_click: Type.Integer({
+      description: 'People who reported after they clicked (counted apart).',
+    }),
+    missed: Type.Integer({ description: 'People delivered who neither clicked nor reported.' }),
     training_assigned: Type.Integer(),
     raw_opens: Type.Integer({ description: 'Every open event, people and scanners alike.' }),
     raw_clicks: Type.Integer(),
@@ -41,6 +45,7 @@ export const PhishingFigures = Type.Object(
       description: 'failed_by_rule ÷ delivered, percent, two decimals; 0 with none delivered.',
     }),
     report_rate: Type.Number({ description: 'reported ÷ delivered, 0 to 1.' }),
+    miss_rate: Type.Number({ description: 'missed ÷ delivered, 0 to 1.' }),
     median_seconds_to_click: Seconds,
     median_seconds_to_report: Seconds,
   },

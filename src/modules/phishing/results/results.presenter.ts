@@ -35,8 +35,11 @@ export function presentPublicFigures(f: Figures) {
     clicked: f.clicked,
     submitted: f.submitted,
     reported: f.reported,
+    reported_after_click: f.reported_after_click,
+    missed: f.missed,
     phish_prone_percent: f.phish_prone_percent,
     report_rate: f.report_rate,
+    miss_rate: f.miss_rate,
     median_seconds_to_click: f.median_seconds_to_click,
     median_seconds_to_report: f.median_seconds_to_report,
   };

@@ -26,6 +26,10 @@ export const PublicFiguresProperties = {
   clicked: Count('People who clicked its link (human only; scanners are not counted).'),
   submitted: Count('People who submitted the landing page’s form (the values are never stored).'),
   reported: Count('People who reported it.'),
+  reported_after_click: Count(
+    'People who reported it after clicking its link (also counted in `reported` and `clicked`).',
+  ),
+  missed: Count('People delivered who neither clicked nor reported it.'),
   phish_prone_percent: Type.Number({
     minimum: 0,
     maximum: 100,
@@ -36,6 +40,12 @@ export const PublicFiguresProperties = {
     minimum: 0,
     maximum: 1,
     description: 'People who reported ÷ people delivered, 0 to 1, four decimals; 0 with none delivered.',
+  }),
+  miss_rate: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description:
+      'People delivered who neither clicked nor reported ÷ people delivered, 0 to 1, four decimals.',
   }),
   median_seconds_to_click: NullableSeconds(
     'Median seconds from delivery to first (human) click, within 2.5 %; null when nobody clicked.',
@@ -68,8 +78,11 @@ const example = {
   clicked: 41,
   submitted: 12,
   reported: 57,
+  reported_after_click: 9,
+  missed: 149,
   phish_prone_percent: 17.23,
   report_rate: 0.2395,
+  miss_rate: 0.6261,
   median_seconds_to_click: 412,
   median_seconds_to_report: 1890,
 };

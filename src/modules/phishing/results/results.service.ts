@@ -80,6 +80,8 @@ export interface Counts {
   submitted: number;
   reported: number;
   phished: number;
+  reported_after_click: number;
+  missed: number;
   training_assigned: number;
   raw_opens: number;
   raw_clicks: number;
@@ -104,6 +106,8 @@ export interface Figures extends Counts {
   failed_by_rule_percent: number;
   /** People who reported ÷ people delivered, 0 to 1 (four decimals). */
   report_rate: number;
+  /** People delivered who neither clicked nor reported ÷ people delivered, 0 to 1 (four decimals). */
+  miss_rate: number;
   median_seconds_to_click: number | null;
   median_seconds_to_report: number | null;
 }
@@ -117,6 +121,8 @@ const ZERO: Counts = {
   submitted: 0,
   reported: 0,
   phished: 0,
+  reported_after_click: 0,
+  missed: 0,
   training_assigned: 0,
   raw_opens: 0,
   raw_clicks: 0,
@@ -155,6 +161,7 @@ function figuresOf(
     failed_by_rule: failed,
     failed_by_rule_percent: percentOfDelivered(failed, d),
     report_rate: d > 0 ? round(counts.reported / d, 4) : 0,
+    miss_rate: d > 0 ? round(counts.missed / d, 4) : 0,
     median_seconds_to_click: medianSeconds(delays.filter((x) => x.step === 'click')),
     median_seconds_to_report: medianSeconds(delays.filter((x) => x.step === 'report')),
   };

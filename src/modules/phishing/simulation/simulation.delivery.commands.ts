@@ -31,7 +31,8 @@ export async function recordSimulationOutcome(
       trx,
       moved.campaign_id,
       membership,
-      outcome === 'sent' ? { delivered: 1 } : { failed: 1 },
+      // A recipient still scheduled has neither clicked nor reported: delivered, it is a miss until then.
+      outcome === 'sent' ? { delivered: 1, missed: 1 } : { failed: 1 },
     );
     if (outcome === 'sent') await addActivity(trx, moved.campaign_id, at, 'delivered', 1);
     return true;

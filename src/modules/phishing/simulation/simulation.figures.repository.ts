@@ -19,6 +19,8 @@ export type FigureCounter =
   | 'submitted'
   | 'reported'
   | 'phished'
+  | 'reported_after_click'
+  | 'missed'
   | 'training_assigned'
   | 'raw_opens'
   | 'raw_clicks'
@@ -241,6 +243,8 @@ const FIGURE_COUNTERS: readonly FigureCounter[] = [
   'submitted',
   'reported',
   'phished',
+  'reported_after_click',
+  'missed',
   'training_assigned',
   'raw_opens',
   'raw_clicks',

@@ -377,6 +377,8 @@ describe('phishing settings', () => {
       sender_address: null,
       sender_domain: null,
       default_sender_domain: '127.0.0.1',
+      simulation_header: 'X-Vigil-Simulation',
+      simulation_header_is_default: true,
       local_sender_allowed: true,
     };
     expect((await send(admin, 'GET', `${base}/settings`)).json()).toEqual({
@@ -398,6 +400,27 @@ describe('phishing settings', () => {
       '2001:db8::/32',
     ]);
     expect(await scannerNetworksOf(t.app.db, theirAccountId)).toEqual([]);
+  });
+
+  it('keeps the account’s own simulation header, refuses a name that is no X- header, and restores the default', async () => {
+    const { admin, base } = await setup();
+    const set = await send(admin, 'PUT', `${base}/settings`, { simulation_header: ' X-Acme-Check ' });
+    expect(set.json()).toMatchObject({
+      simulation_header: 'X-Acme-Check',
+      simulation_header_is_default: false,
+    });
+    for (const bad of ['Subject', 'X-', 'X-a b', `X-${'a'.repeat(80)}`, 'X-é']) {
+      const res = await send(admin, 'PUT', `${base}/settings`, { simulation_header: bad });
+      expect(res.json(), bad).toMatchObject({
+        status: 400,
+        details: { simulation_header: [expect.any(String)] },
+      });
+    }
+    const reset = await send(admin, 'PUT', `${base}/settings`, { simulation_header: '' });
+    expect(reset.json()).toMatchObject({
+      simulation_header: 'X-Vigil-Simulation',
+      simulation_header_is_default: true,
+    });
   });
 
   it('refuses bad lines, naming each, and changes nothing', async () => {

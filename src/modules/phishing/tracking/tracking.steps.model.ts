@@ -146,9 +146,25 @@ export function changedSteps(before: StepTimes, after: StepTimes): Partial<StepT
   return changed;
 }
 
+/** Whether a person's report came after their click (counted apart from the other reports). */
+export function reportedAfterClick(t: StepTimes): boolean {
+  return t.reported_at !== null && t.clicked_at !== null && t.reported_at >= t.clicked_at;
+}
+
+/** Whether a person was delivered the simulation and neither clicked nor reported it (a miss). */
+export function missed(t: StepTimes): boolean {
+  return t.sent_at !== null && t.clicked_at === null && t.reported_at === null;
+}
+
+const DERIVED = [
+  ['reported_after_click', reportedAfterClick],
+  ['missed', missed],
+] as const;
+
 /**
  * Applies the change of a recipient's first times to the figures: a step reached adds one
- * person, a step undone removes one, a first time moved moves its hour and its delay.
+ * person, a step undone removes one, a first time moved moves its hour and its delay; the
+ * counters derived from several steps (reported after a click, missed) follow their state.
  */
 export function applyStepChanges(
   changes: FigureChanges,
@@ -159,6 +175,10 @@ export function applyStepChanges(
   extra: FigureDeltas = {},
 ): void {
   const deltas: FigureDeltas = { ...extra };
+  for (const [counter, holds] of DERIVED) {
+    const change = Number(holds(after)) - Number(holds(before));
+    if (change !== 0) deltas[counter] = (deltas[counter] ?? 0) + change;
+  }
   for (const step of STEPS) {
     const was = before[step];
     const now = after[step];

@@ -139,13 +139,22 @@ describe('the triage inbox', () => {
   it('the triage permission is granted and withdrawn by its holders, never from the last one', async () => {
     const s = await setUp();
     const other = await signInAs(t.app, { role: 'account_admin', accountId: s.accountId });
-    const withdrawn = await send()(s.admin, 'PUT', `${s.base}/admins/${other.user.id}/triage`, { can_triage: false });
+    const withdrawn = await send()(s.admin, 'PUT', `${s.base}/admins/${other.user.id}/triage`, {
+      can_triage: false,
+    });
     expect(withdrawn.json()).toMatchObject({ id: other.user.id, can_triage: false });
     expect((await send()(other, 'GET', `${s.base}/reports`)).statusCode).toBe(403);
-    const selfGrant = await send()(other, 'PUT', `${s.base}/admins/${other.user.id}/triage`, { can_triage: true });
+    const selfGrant = await send()(other, 'PUT', `${s.base}/admins/${other.user.id}/triage`, {
+      can_triage: true,
+    });
     expect(selfGrant.statusCode).toBe(403);
-    const last = await send()(s.admin, 'PUT', `${s.base}/admins/${s.admin.user.id}/triage`, { can_triage: false });
-    expect(last.json()).toMatchObject({ status: 400, details: { can_triage: [expect.stringContaining('last')] } });
+    const last = await send()(s.admin, 'PUT', `${s.base}/admins/${s.admin.user.id}/triage`, {
+      can_triage: false,
+    });
+    expect(last.json()).toMatchObject({
+      status: 400,
+      details: { can_triage: [expect.stringContaining('last')] },
+    });
     const list = (await send()(s.admin, 'GET', `${s.base}/admins`)).json();
     expect(list.results).toEqual(
       expect.arrayContaining([

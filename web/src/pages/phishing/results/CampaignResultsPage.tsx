@@ -213,7 +213,7 @@ export function CampaignResultsPage() {
       />
       <Stack gap="xl">
         <PageSection title="Figures" gap="md">
-          <SimpleGrid cols={{ base: 2, sm: 3, lg: byRule ? 7 : 6 }} component="dl" m={0} spacing="sm">
+          <SimpleGrid cols={{ base: 2, sm: 3, lg: byRule ? 8 : 7 }} component="dl" m={0} spacing="sm">
             <Stat
               label="Phish-prone"
               value={phishProneText(f)}
@@ -226,7 +226,20 @@ export function CampaignResultsPage() {
                 hint={`${countText(f.failed_by_rule)} by ${FAILING_RULE_TEXT[s.campaign.remedial_on]}`}
               />
             )}
-            <Stat label="Report rate" value={reportRateText(f)} hint={`${countText(f.reported)} reported`} />
+            <Stat
+              label="Report rate"
+              value={reportRateText(f)}
+              hint={
+                f.reported_after_click > 0
+                  ? `${countText(f.reported)} reported, ${countText(f.reported_after_click)} after clicking`
+                  : `${countText(f.reported)} reported`
+              }
+            />
+            <Stat
+              label="Miss rate"
+              value={f.delivered > 0 ? `${(f.miss_rate * 100).toFixed(1)} %` : '—'}
+              hint={`${countText(f.missed)} neither clicked nor reported`}
+            />
             <Stat
               label="Median time to click"
               value={durationText(f.median_seconds_to_click)}
