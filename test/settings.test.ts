@@ -59,6 +59,14 @@ const BAD: Record<string, string> = {
   SCHEDULER_INTERVAL_SECONDS: '0',
   LEARNER_LINK_DAYS: '0',
   REPORT_READ_TIMEOUT_MS: '5',
+  REPORT_DOMAIN: 'not a domain!',
+  REPORT_SMTP_PORT: 'smtp',
+  REPORT_SMTP_HOST: 'not a host!',
+  REPORT_SMTP_TLS_CERT: '/nonexistent/cert.pem',
+  REPORT_SMTP_TLS_KEY: '/nonexistent/key.pem',
+  REPORT_SMTP_MAX_BYTES: '20971520',
+  REPORT_SMTP_CONNECTIONS_PER_ADDRESS: '0',
+  REPORT_SMTP_MAX_CONNECTIONS: '0',
 };
 
 /** The variables the sources read (env.NAME, env['NAME'], helpers called as integer(env, 'NAME', …)). */

@@ -160,4 +160,40 @@ describe('loadConfig', () => {
     expect(message).toBe('WORKERS must be on or off, got "maybe\\nrm -rf /"');
     expect(message).not.toContain('\n');
   });
+
+  it('leaves the reporting address off without REPORT_SMTP_PORT, and reads its settings with it', () => {
+    expect(load({}).reports).toMatchObject({ domain: undefined, smtp: undefined });
+    expect(load({ REPORT_DOMAIN: 'Reports.Example.COM.' }).reports).toMatchObject({
+      domain: 'reports.example.com',
+      smtp: undefined,
+    });
+    expect(load({ REPORT_SMTP_PORT: '2525', REPORT_DOMAIN: 'reports.example.com' }).reports.smtp).toEqual({
+      port: 2525,
+      host: '0.0.0.0',
+      tls: undefined,
+      maxBytes: 10 * 1024 * 1024,
+      connectionsPerAddress: 5,
+      maxConnections: 100,
+    });
+    expect(refusal({ REPORT_SMTP_PORT: '2525' })).toMatch(
+      /^REPORT_DOMAIN must be set when REPORT_SMTP_PORT is/,
+    );
+    expect(refusal({ REPORT_DOMAIN: '192.0.2.1' })).toMatch(/^REPORT_DOMAIN must be the domain name/);
+    expect(refusal({ REPORT_SMTP_MAX_BYTES: String(10 * 1024 * 1024 + 1) })).toBe(
+      'REPORT_SMTP_MAX_BYTES must be an integer from 65536 to 10485760, got "10485761"',
+    );
+    expect(refusal({ REPORT_SMTP_HOST: 'no host!' })).toMatch(/^REPORT_SMTP_HOST must be an IP address/);
+  });
+
+  it('checks the reporting address’s certificate and key as it starts', () => {
+    expect(refusal({ REPORT_SMTP_TLS_CERT: '/etc/hostname' })).toMatch(
+      /^REPORT_SMTP_TLS_CERT and REPORT_SMTP_TLS_KEY must be set together .* got only REPORT_SMTP_TLS_CERT$/,
+    );
+    expect(
+      refusal({ REPORT_SMTP_TLS_CERT: '/nonexistent.pem', REPORT_SMTP_TLS_KEY: '/nonexistent.pem' }),
+    ).toBe('REPORT_SMTP_TLS_CERT must be a readable PEM file, could not read "/nonexistent.pem" (ENOENT)');
+    expect(refusal({ REPORT_SMTP_TLS_CERT: 'package.json', REPORT_SMTP_TLS_KEY: 'package.json' })).toBe(
+      'REPORT_SMTP_TLS_CERT must be a PEM file, "package.json" is not one',
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { type ReportSmtpConfig, reportDomain, reportSmtp } from './config-reporting.js';
 import {
   ConfigError,
   cookieSecret,
@@ -19,7 +20,7 @@ import {
   webhookAllowList,
 } from './config-values.js';
 
-export { ConfigError, DEFAULT_DATABASE_URL, type LogLevel, type WebhookAllowList };
+export { ConfigError, DEFAULT_DATABASE_URL, type LogLevel, type ReportSmtpConfig, type WebhookAllowList };
 
 /** Server configuration, read from the environment once and validated. */
 export interface Config {
@@ -124,6 +125,13 @@ export interface Config {
   reports: {
     /** How long one reported message may take to read (`REPORT_READ_TIMEOUT_MS`); its thread is ended past it. */
     readTimeoutMs: number;
+    /**
+     * The domain of the reporting addresses, `report+<reporting id>@REPORT_DOMAIN`; unset: no
+     * address is shown. Required where the listener runs; an API-only instance sets it to show it.
+     */
+    domain: string | undefined;
+    /** The reporting address's SMTP listener (`REPORT_SMTP_PORT`); undefined: not in this process. */
+    smtp: ReportSmtpConfig | undefined;
   };
   phishing: {
     /**
@@ -198,14 +206,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     learner: {
       linkTtlMs: integer(env, 'LEARNER_LINK_DAYS', 30, 1, 365) * 86_400_000,
     },
-    reports: {
-      readTimeoutMs: integer(env, 'REPORT_READ_TIMEOUT_MS', 5000, 10, 60_000),
-    },
+    reports: reportsConfig(env),
     phishing: {
       allowLocalSender:
         (env.PHISHING_ALLOW_LOCAL_SENDER ?? '') === ''
           ? undefined
           : onOff(env, 'PHISHING_ALLOW_LOCAL_SENDER', false),
     },
+  };
+}
+
+function reportsConfig(env: NodeJS.ProcessEnv): Config['reports'] {
+  const domain = reportDomain(env.REPORT_DOMAIN);
+  return {
+    readTimeoutMs: integer(env, 'REPORT_READ_TIMEOUT_MS', 5000, 10, 60_000),
+    domain,
+    smtp: reportSmtp(env, domain),
   };
 }
