@@ -8,6 +8,7 @@ import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phis
 import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
+import { adminReportingRows } from './helpers/isolation-matrix/admin-reporting-rows.js';
 import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
 import { adminTriageRows } from './helpers/isolation-matrix/admin-triage-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
@@ -47,6 +48,7 @@ const ROWS = [
   ...adminTriageRows,
   ...scimRows,
   ...webhookRows,
+  ...adminReportingRows,
 ];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */
@@ -61,7 +63,11 @@ beforeAll(async () => {
   const { app } = await buildTestApp(
     // Every route the app can have: /metrics exists only with a token. Sign-ins all come from
     // one address here, more than its default budget allows.
-    { METRICS_TOKEN: 'isolation-matrix-metrics-token', SIGN_IN_LIMIT_PER_ADDRESS: '10000' },
+    {
+      METRICS_TOKEN: 'isolation-matrix-metrics-token',
+      SIGN_IN_LIMIT_PER_ADDRESS: '10000',
+      REPORT_DOMAIN: 'reports.example.com',
+    },
     {
       onRoute: (route) => {
         for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);

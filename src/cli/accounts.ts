@@ -1,8 +1,18 @@
 import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../core/config.js';
 import { presentAccount } from '../modules/access/accounts/accounts.presenter.js';
-import { createAccount, listAllAccounts } from '../modules/access/accounts/accounts.service.js';
+import { createAccount, getAccount, listAllAccounts } from '../modules/access/accounts/accounts.service.js';
+import { reportingAddressOf } from '../modules/phishing/mailbox/mailbox.service.js';
 import { bodyOption } from './body-options.js';
-import { type CliContext, type PageOpts, pageOptions, pageWindow, print, printPage } from './output.js';
+import {
+  type CliContext,
+  idOption,
+  type PageOpts,
+  pageOptions,
+  pageWindow,
+  print,
+  printPage,
+} from './output.js';
 
 export function accountCommands(program: Command, ctx: CliContext): void {
   const account = program.command('account').description('customer accounts');
@@ -29,5 +39,26 @@ export function accountCommands(program: Command, ctx: CliContext): void {
         noun: ['account', 'accounts'],
         empty: 'no accounts yet',
       });
+    });
+
+  account
+    .command('reporting-address')
+    .description(
+      "print the account's reporting address (report+<reporting id>@REPORT_DOMAIN), where its reporting mailbox and employees forward suspicious mail",
+    )
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const accountId = idOption('account', opts.account);
+      const { domain } = loadConfig(ctx.io.env).reports;
+      if (domain === undefined) {
+        throw new ConfigError(
+          'REPORT_DOMAIN is not set: the reporting address is report+<reporting id>@REPORT_DOMAIN (see docs/reporting-address.md)',
+        );
+      }
+      const db = await ctx.db();
+      await getAccount(db, accountId);
+      const address = (await reportingAddressOf(db, accountId, domain)) as string;
+      print(ctx, opts.json, { address }, () => address);
     });
 }

@@ -31,6 +31,7 @@ const PHISHING = [
   'results',
   'reports',
   'addin',
+  'mailbox',
 ];
 
 const ROLES = [
