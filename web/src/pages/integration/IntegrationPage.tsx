@@ -16,6 +16,7 @@ import { KeysTable } from './KeysTable';
 import { NewKeyModal } from './NewKeyModal';
 import { RateLimitModal } from './RateLimitModal';
 import { ReportButtonSection } from './ReportButtonSection';
+import { ReportingAddressSection } from './ReportingAddressSection';
 import { ScimSection } from './ScimSection';
 import { WebhooksSection } from './WebhooksSection';
 
@@ -81,6 +82,7 @@ export function IntegrationPage() {
           keys={keys.data?.results ?? []}
           fetching={keys.isFetching}
         />
+        <ReportingAddressSection />
         <ScimSection />
         <WebhooksSection accountId={account.id} />
       </Stack>
