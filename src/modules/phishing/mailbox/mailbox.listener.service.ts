@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { ReportSmtpConfig } from '../../../core/config.js';
+import type { IncomingReport, ReportOutcome } from '../reports/reports.intake.service.js';
 import { reporterOf } from './mailbox.headers.model.js';
 import { ConnectionsPerClient, clientKey } from './mailbox.limits.model.js';
 import { reportingIdOfRecipient } from './mailbox.model.js';
@@ -16,18 +17,6 @@ import { REPLIES, replyToRefusal, type SmtpReply, smtpError, tooLarge } from './
  * the intake with its reporter (the From header's address); the intake's answer becomes the
  * reply. Nothing of a message is ever logged.
  */
-
-/** What the intake is given (reports.intake.service.ts's IncomingReport). */
-export interface IncomingReport {
-  accountId: number;
-  channel: 'addin' | 'smtp' | 'api';
-  reporter: string;
-  raw: Buffer;
-  envelope: 'direct' | 'forwarded';
-  clientAddress: string | null;
-}
-
-export type ReportOutcome = { kind: 'simulation'; recipientId: number } | { kind: 'real'; reportId: number };
 
 export interface ListenerLog {
   info(obj: object, msg: string): void;
@@ -64,7 +53,7 @@ const MAX_RECIPIENTS = 5;
 /** The longest command line (RFC 5321 allows 512 bytes, extensions a little more). */
 const MAX_COMMAND_BYTES = 4096;
 /** How long close() lets sessions under way end before it cuts them. */
-const CLOSE_TIMEOUT_MS = 30_000;
+const CLOSE_TIMEOUT_MS = 20_000;
 
 interface SessionState {
   client: string;

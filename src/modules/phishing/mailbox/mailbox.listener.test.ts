@@ -12,14 +12,10 @@ import {
 } from '../../../../test/helpers/reporting-mail.js';
 import { smtpTalk } from '../../../../test/helpers/smtp-talk.js';
 import { REPORT_SMTP_MAX_BYTES_LIMIT, type ReportSmtpConfig } from '../../../core/config-reporting.js';
-import { AppError } from '../../../core/errors.js';
+import { AppError, rateLimited } from '../../../core/errors.js';
+import type { IncomingReport, ReportOutcome } from '../reports/reports.intake.service.js';
 import { REPORTED_MESSAGE_MAX_BYTES, ReportedMessageError } from '../reports/reports.model.js';
-import {
-  type IncomingReport,
-  type ReportingListener,
-  type ReportOutcome,
-  startReportingListener,
-} from './mailbox.listener.service.js';
+import { type ReportingListener, startReportingListener } from './mailbox.listener.service.js';
 
 // The listener on a real port, fed by nodemailer (and by raw SMTP where nodemailer would not
 // send it), with the intake replaced by a recorder that answers as told.
@@ -58,7 +54,7 @@ async function start(over: Partial<ReportSmtpConfig> = {}, timeouts = {}): Promi
   const h = {
     received: [] as IncomingReport[],
     logged: [] as Logged[],
-    intake: async () => ({ kind: 'real', reportId: 7 }) as ReportOutcome,
+    intake: async () => ({ kind: 'real', reportId: 7, verdict: null }) as ReportOutcome,
   } as unknown as Harness;
   const log = (level: string) => (obj: object, msg: string) => void h.logged.push({ level, obj, msg });
   h.listener = await startReportingListener({
@@ -126,11 +122,6 @@ const PHISH: Original = {
 };
 const REPORTER = 'Ann Employee <ann@acme.example>';
 
-/** An AppError of the intake's, by code (codes the intake adds are not in this branch's catalogue yet). */
-function intakeError(code: string, message: string): AppError {
-  return Object.assign(Object.create(AppError.prototype) as AppError, { code, message, name: 'AppError' });
-}
-
 let h: Harness;
 beforeAll(async () => {
   h = await start();
@@ -138,7 +129,7 @@ beforeAll(async () => {
 beforeEach(() => {
   h.received.length = 0;
   h.logged.length = 0;
-  h.intake = async () => ({ kind: 'real', reportId: 7 });
+  h.intake = async () => ({ kind: 'real', reportId: 7, verdict: null });
 });
 
 describe('the reporting address', () => {
@@ -185,7 +176,7 @@ describe('the reporting address', () => {
 
   it('refuses a reporter who is not an employee with 550 5.7.1 and the reason', async () => {
     h.intake = async () => {
-      throw intakeError('reporter_not_found', 'The reporter is not one of the account’s employees');
+      throw new AppError('reporter_not_found');
     };
     const raw = gmailForward({
       reporter: 'Mallory <mallory@elsewhere.example>',
@@ -271,7 +262,7 @@ describe('the reporting address', () => {
     expect(small.received).toEqual([]);
   });
 
-  it('answers the intake’s refusals: unreadable 554 5.6.0, busy 451 4.3.2, anything else 451 and a log line without the message', async () => {
+  it('answers the intake’s refusals: unreadable 554 5.6.0, busy 451 4.3.2, too many 451 4.7.0, anything else 451 and a log line without the message', async () => {
     const raw = gmailForward({ reporter: REPORTER, to: ADDRESS, original: PHISH });
     h.intake = async () => {
       throw new ReportedMessageError('unreadable');
@@ -288,6 +279,12 @@ describe('the reporting address', () => {
       throw new AppError('reported_messages_busy');
     };
     expect((await refusal(send(h.listener.port, raw))).response).toMatch(/^451 4\.3\.2 /);
+    h.intake = async () => {
+      throw rateLimited(600);
+    };
+    expect((await refusal(send(h.listener.port, raw))).response).toBe(
+      '451 4.7.0 ann@acme.example has sent more reports this hour than are taken; try again later',
+    );
     h.intake = async () => {
       throw new Error(`a parser quoting the mail: ${PHISH.text}`);
     };

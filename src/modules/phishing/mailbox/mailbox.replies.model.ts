@@ -52,6 +52,13 @@ export function tooLarge(maxBytes: number): SmtpReply {
   return { code: 552, message: `5.3.4 The message is larger than ${maxBytes} bytes and is refused` };
 }
 
+export function tooManyReports(reporter: string): SmtpReply {
+  return {
+    code: 451,
+    message: `4.7.0 ${reporter} has sent more reports this hour than are taken; try again later`,
+  };
+}
+
 export function notAnEmployee(reporter: string): SmtpReply {
   return {
     code: 550,
@@ -70,7 +77,7 @@ export function replyToRefusal(err: unknown, reporter: string, maxBytes: number)
     return { code: 554, message: `5.6.0 ${err.message}` };
   }
   if (!(err instanceof AppError)) return null;
-  switch (err.code as string) {
+  switch (err.code) {
     case 'reporter_not_found':
       return notAnEmployee(reporter);
     case 'reported_message_unreadable':
@@ -79,6 +86,8 @@ export function replyToRefusal(err: unknown, reporter: string, maxBytes: number)
       return tooLarge(maxBytes);
     case 'reported_messages_busy':
       return REPLIES.busy;
+    case 'rate_limited':
+      return tooManyReports(reporter);
     default:
       return null;
   }
