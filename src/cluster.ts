@@ -6,6 +6,7 @@ import type { Config } from './core/config.js';
 import type { Database } from './core/db/database.js';
 import { listeningUrl } from './core/http/links.js';
 import { serveInstanceMetrics } from './metrics/cluster.js';
+import { type ReportsByMail, startReportsByMail } from './modules/phishing/mailbox/mailbox.intake.service.js';
 import { builtInPhishingTemplates } from './modules/phishing/templates/templates.library.service.js';
 import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
@@ -13,7 +14,7 @@ import { type BackgroundWork, startBackgroundWork } from './workers/background.j
 /**
  * WEB_CONCURRENCY > 1: this process supervises that many HTTP worker processes sharing the
  * port (node:cluster), so the server uses every core. The primary migrates the database before
- * any worker starts, runs the background work once (mail, scheduler), counts the instance's
+ * any worker starts, runs the background work (mail, scheduler) and the reporting address once, counts the instance's
  * rate-limit budgets for its workers when there is no Redis (exact across them), starts a
  * worker again if one dies, and on SIGTERM/SIGINT asks each to drain and waits for them.
  */
@@ -29,6 +30,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
   let stopping = false;
   let database: Database | undefined;
   let background: BackgroundWork | undefined;
+  let reports: ReportsByMail | undefined;
 
   const exited = (worker: Worker) =>
     new Promise<void>((resolve) => {
@@ -42,7 +44,7 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
     else log.info({ signal }, 'shutting down');
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     for (const worker of workers) if (worker.isConnected()) worker.send(SHUTDOWN_MESSAGE);
-    await Promise.all(workers.map(exited));
+    await Promise.all([...workers.map(exited), reports?.close()]);
     await background?.stop();
     await database?.close();
     log.flush();
@@ -96,5 +98,9 @@ export async function runPrimary(config: Config, log: Logger): Promise<void> {
       log,
     });
   }
+  // The reporting address (REPORT_SMTP_PORT) runs here, once for the instance, with an intake of its own.
+  reports =
+    (await startReportsByMail({ config, db: database.db, log, baseUrl: linkBase(config, address.port) })) ??
+    undefined;
   await printSetupLink(log, database.db, linkBase(config, address.port));
 }

@@ -9,6 +9,7 @@ import type { Config } from './core/config.js';
 import { describeDatabase } from './core/db/database.js';
 import { listeningUrl } from './core/http/links.js';
 import { createLogger } from './core/http/logging.js';
+import { type ReportsByMail, startReportsByMail } from './modules/phishing/mailbox/mailbox.intake.service.js';
 import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
 
@@ -22,9 +23,11 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const worker = cluster.isWorker;
   let app: FastifyInstance | undefined;
   let background: BackgroundWork | undefined;
+  let reports: ReportsByMail | undefined;
   let stopping = false;
-  // The workers stop first (mail being sent finishes), then requests already received finish
-  // and are answered (readiness says 503 meanwhile); then the database closes.
+  // The workers and the reporting address stop first (mail being sent or received finishes),
+  // then requests already received finish and are answered (readiness says 503 meanwhile); then
+  // the database closes.
   const grace = closeWithGrace(
     { delay: 30_000, onSecondSignal: worker ? () => {} : undefined },
     async ({ signal, err }) => {
@@ -32,7 +35,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
       if (err) log.error({ err }, 'shutting down after an uncaught error');
       else log.info({ signal }, 'shutting down');
       if (app) app.readiness.draining = true;
-      await background?.stop();
+      await Promise.all([background?.stop(), reports?.close()]);
       await app?.close();
       log.flush();
     },
@@ -63,6 +66,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (config.workers.enabled) {
     background = startBackgroundWork({ db: database.db, config, baseUrl: linkBase(config, port), log });
   }
+  // The reporting address (REPORT_SMTP_PORT), with the app's intake; a cluster's primary runs it instead.
+  reports =
+    (await startReportsByMail({ config, db: database.db, log, intake: app.reportIntake })) ?? undefined;
   await printSetupLink(log, database.db, linkBase(config, port));
 }
 

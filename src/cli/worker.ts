@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pino } from 'pino';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/http/logging.js';
+import { startReportsByMail } from '../modules/phishing/mailbox/mailbox.intake.service.js';
 import { linkBase } from '../startup.js';
 import { startBackgroundWork } from '../workers/background.js';
 import type { CliContext } from './output.js';
@@ -23,7 +24,7 @@ export function workerCommands(program: Command, ctx: CliContext): void {
   program
     .command('worker')
     .description(
-      'run the background work (scheduled launches, reminders, the mail queue) without HTTP, until SIGTERM or SIGINT',
+      'run the background work (scheduled launches, reminders, the mail queue, and the reporting address when REPORT_SMTP_PORT is set) without HTTP, until SIGTERM or SIGINT',
     )
     .action(async () => {
       const config = loadConfig(ctx.io.env);
@@ -38,8 +39,9 @@ export function workerCommands(program: Command, ctx: CliContext): void {
         log.warn({ base_url: baseUrl }, 'PUBLIC_URL is not set: links in the mail point to this address');
       }
       const work = startBackgroundWork({ db, config, baseUrl, log });
+      const reports = await startReportsByMail({ config, db, log, baseUrl });
       const signal = await untilStopped();
       log.info({ signal }, 'stopping the background work');
-      await work.stop();
+      await Promise.all([work.stop(), reports?.close()]);
     });
 }
