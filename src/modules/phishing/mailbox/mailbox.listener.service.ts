@@ -44,7 +44,7 @@ export interface ReportingListenerOptions {
 export interface ReportingListener {
   /** The port it listens on (the one chosen when the settings said 0). */
   port: number;
-  /** Stops taking connections, lets sessions under way end (30 s at most), then resolves. */
+  /** Stops taking connections, ends idle sessions, lets a message under way finish (20 s at most). */
   close(): Promise<void>;
 }
 
