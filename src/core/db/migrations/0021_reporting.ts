@@ -6,8 +6,8 @@ import { dialectOf } from '../database.js';
 // - `phishing_settings.simulation_header`: the name of the header simulations carry and every
 //   report path reads; null is `X-Vigil-Simulation`.
 // - `reporting_settings`, one row per account made when first needed: the reporting id (a random
-//   name in `report+<id>@REPORT_DOMAIN`, not a secret, unique across the service) and how many
-//   days a reported message's content is kept (null: 90).
+//   name in `report+<id>@REPORT_DOMAIN`, not a secret, unique across the service; null until the
+//   address is first needed) and how many days a reported message's content is kept (null: 90).
 // - `reports`: a real report, that is identical messages grouped (same sender, subject and body
 //   fingerprint, or the same URLs). `content` is the safe view as JSON (headers, text, HTML,
 //   URLs, attachments by name, type, size and SHA-256); retention sets it null and keeps the
@@ -39,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('reporting_settings')
     .addColumn('account_id', ref, (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
-    .addColumn('reporting_id', 'text', (c) => c.notNull().unique())
+    .addColumn('reporting_id', 'text', (c) => c.unique())
     .addColumn('retention_days', 'integer')
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();

@@ -215,8 +215,8 @@ export interface PhishingActivityTable {
 /** An account's reporting address and retention (migration 0021); made when first needed. */
 export interface ReportingSettingsTable {
   account_id: number;
-  /** The `<id>` of `report+<id>@REPORT_DOMAIN`: random, unique, not a secret. */
-  reporting_id: string;
+  /** The `<id>` of `report+<id>@REPORT_DOMAIN`: random, unique, not a secret; null until first needed. */
+  reporting_id: string | null;
   /** Days a reported message's content is kept after its last report; null: 90. */
   retention_days: number | null;
   updated_at: number;

@@ -7,12 +7,13 @@ export async function reportingIdOfAccount(db: Db, accountId: number): Promise<s
     .select('reporting_id')
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  return row?.reporting_id;
+  return row?.reporting_id ?? undefined;
 }
 
 /**
- * Gives the account this reporting id unless it has one (or the id is taken): several first
- * needs at once keep the first one written, on SQLite and PostgreSQL alike.
+ * Gives the account this reporting id unless it has one: several first needs at once keep the
+ * first one written, on SQLite and PostgreSQL alike (a row with only its retention set has none).
+ * An id another account holds is a unique violation (the caller draws another).
  */
 export async function insertReportingIdIfNone(
   db: Db,
@@ -23,7 +24,12 @@ export async function insertReportingIdIfNone(
   await db
     .insertInto('reporting_settings')
     .values({ account_id: accountId, reporting_id: reportingId, updated_at: now })
-    .onConflict((oc) => oc.doNothing())
+    .onConflict((oc) =>
+      oc
+        .column('account_id')
+        .doUpdateSet({ reporting_id: reportingId, updated_at: now })
+        .where('reporting_settings.reporting_id', 'is', null),
+    )
     .execute();
 }
 

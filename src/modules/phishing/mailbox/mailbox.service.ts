@@ -16,8 +16,12 @@ export async function reportingIdOf(db: Db, accountId: number): Promise<string> 
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const existing = await reportingIdOfAccount(db, accountId);
     if (existing !== undefined) return existing;
-    // Does nothing when another request made it meanwhile, or when the new id is taken: look again.
-    await insertReportingIdIfNone(db, accountId, newReportingId(), Date.now());
+    // Does nothing when another request made it meanwhile; a new id already taken: draw again.
+    try {
+      await insertReportingIdIfNone(db, accountId, newReportingId(), Date.now());
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+    }
   }
   const made = await reportingIdOfAccount(db, accountId);
   if (made === undefined) throw new Error(`could not make a reporting id for account ${accountId}`);

@@ -150,7 +150,6 @@ export const RuleBody = Body({
 
 export const ReportingSettings = Type.Object(
   {
-    reporting_id: Type.String({ description: 'The `<id>` of `report+<id>@REPORT_DOMAIN`.' }),
     retention_days: Type.Integer({
       minimum: 1,
       maximum: RETENTION_DAYS_MAX,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
 import type {
@@ -542,49 +541,25 @@ export async function deleteRule(db: Db, accountId: number, ruleId: number): Pro
   return Number(result.numDeletedRows) > 0;
 }
 
-// Reporting settings
+// Reporting settings (the reporting id is the mailbox's)
 
-export interface ReportingSettingsRow {
-  reporting_id: string;
-  retention_days: number | null;
-}
-
-/** The account's reporting settings, made on first need (two at once make one row). */
-export async function reportingSettingsOf(db: Db, accountId: number): Promise<ReportingSettingsRow> {
-  const found = await db
+/** Days the account keeps reported content; null: the default. */
+export async function retentionDaysOf(db: Db, accountId: number): Promise<number | null> {
+  const row = await db
     .selectFrom('reporting_settings')
-    .select(['reporting_id', 'retention_days'])
+    .select('retention_days')
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  if (found) return found;
-  await db
-    .insertInto('reporting_settings')
-    .values({ account_id: accountId, reporting_id: newReportingId(), updated_at: Date.now() })
-    .onConflict((oc) => oc.column('account_id').doNothing())
-    .execute();
-  return db
-    .selectFrom('reporting_settings')
-    .select(['reporting_id', 'retention_days'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
+  return row?.retention_days ?? null;
 }
 
 export async function saveRetentionDays(db: Db, accountId: number, days: number | null): Promise<void> {
-  await reportingSettingsOf(db, accountId);
+  const now = Date.now();
   await db
-    .updateTable('reporting_settings')
-    .set({ retention_days: days, updated_at: Date.now() })
-    .where('account_id', '=', accountId)
+    .insertInto('reporting_settings')
+    .values({ account_id: accountId, retention_days: days, updated_at: now })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ retention_days: days, updated_at: now }))
     .execute();
-}
-
-/** Ten lower-case base-32 characters: 50 bits, a name to route mail by, not a secret. */
-export function newReportingId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  const bytes = randomBytes(10);
-  let id = '';
-  for (const byte of bytes) id += alphabet[byte & 31];
-  return id;
 }
 
 /**

@@ -32,8 +32,8 @@ import {
   type ReportRow,
   type RuleRow,
   reportersOf,
-  reportingSettingsOf,
   reportRows,
+  retentionDaysOf,
   saveFeedbackTemplate,
   saveRetentionDays,
 } from './triage.repository.js';
@@ -177,13 +177,11 @@ export async function removeReportRule(db: Db, accountId: number, ruleId: number
 // Settings
 
 export interface ReportingSettings {
-  reporting_id: string;
   retention_days: number;
 }
 
 export async function getReportingSettings(db: Db, accountId: number): Promise<ReportingSettings> {
-  const row = await reportingSettingsOf(db, accountId);
-  return { reporting_id: row.reporting_id, retention_days: row.retention_days ?? DEFAULT_RETENTION_DAYS };
+  return { retention_days: (await retentionDaysOf(db, accountId)) ?? DEFAULT_RETENTION_DAYS };
 }
 
 export async function updateReportingSettings(

@@ -244,10 +244,7 @@ describe('the triage inbox', () => {
     const s = await setUp();
     const { report_id } = await s.report(s.ada.email, phish('Old one'));
     const settings = await send()(s.admin, 'PUT', `${s.base}/reporting/settings`, { retention_days: 7 });
-    expect(settings.json()).toMatchObject({
-      retention_days: 7,
-      reporting_id: expect.stringMatching(/^[a-z2-7]{10}$/),
-    });
+    expect(settings.json()).toEqual({ retention_days: 7 });
     await send()(s.admin, 'POST', `${s.base}/reports/${report_id}/verdict`, { verdict: 'spam' });
     await runScheduledWork(t.app.db, Date.now() + 6 * DAY, quietLog);
     expect((await send()(s.admin, 'GET', `${s.base}/reports/${report_id}`)).json().message).not.toBeNull();
