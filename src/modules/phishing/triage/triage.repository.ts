@@ -600,3 +600,59 @@ export async function expireReportContentOfAllAccounts(
     .execute();
   return due.length;
 }
+
+// Figures for the overview
+
+/** Reports (every reporter's) per week since `start`, by week index from it. */
+export async function reportsPerWeek(
+  db: Db,
+  accountId: number,
+  start: number,
+  weekMs: number,
+): Promise<Array<{ week: number; reports: number }>> {
+  const rows = await db
+    .selectFrom('report_reporters')
+    .select([
+      sql<number>`cast((reported_at - cast(${start} as bigint)) / cast(${weekMs} as bigint) as integer)`.as(
+        'week',
+      ),
+      (eb) => eb.fn.countAll<number>().as('reports'),
+    ])
+    .where('account_id', '=', accountId)
+    .where('reported_at', '>=', start)
+    .groupBy('week')
+    .execute();
+  return rows.map((r) => ({ week: Number(r.week), reports: Number(r.reports) }));
+}
+
+/** Reports judged since `since`: their verdicts, and how long an administrator took (rules are instant). */
+export async function judgedSince(
+  db: Db,
+  accountId: number,
+  since: number,
+  limit: number,
+): Promise<Array<{ verdict: ReportVerdict; seconds: number; by_admin: boolean }>> {
+  const rows = await db
+    .selectFrom('reports')
+    .select(['verdict', 'verdict_at', 'first_reported_at', 'verdict_admin_id'])
+    .where('account_id', '=', accountId)
+    .where('verdict_at', '>=', since)
+    .orderBy('verdict_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    verdict: r.verdict as ReportVerdict,
+    seconds: Math.max(0, Math.round((Number(r.verdict_at) - Number(r.first_reported_at)) / 1000)),
+    by_admin: r.verdict_admin_id !== null,
+  }));
+}
+
+export async function countUnjudged(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('reports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('verdict', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -21,11 +21,13 @@ import {
 import {
   countReports,
   countRules,
+  countUnjudged,
   deleteRule,
   expireReportContentOfAllAccounts,
   feedbackTemplatesOf,
   findReport,
   insertRule,
+  judgedSince,
   listRules,
   type ReporterRow,
   type ReportListFilter,
@@ -33,6 +35,7 @@ import {
   type RuleRow,
   reportersOf,
   reportRows,
+  reportsPerWeek,
   retentionDaysOf,
   saveFeedbackTemplate,
   saveRetentionDays,
@@ -258,4 +261,50 @@ export async function saveFeedbackTemplateOf(
 /** Deletes the content of reports past their account's retention (the scheduler calls it). */
 export function expireReportContent(db: Db, now: number): Promise<number> {
   return expireReportContentOfAllAccounts(db, now, DEFAULT_RETENTION_DAYS, 500);
+}
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+/** Weeks of reports the overview shows. */
+export const OVERVIEW_WEEKS = 8;
+/** The window of the verdict figures. */
+export const VERDICT_WINDOW_DAYS = 90;
+
+/**
+ * The reporting loop at a glance, for the account overview: real reports per week (the last
+ * OVERVIEW_WEEKS, oldest first, the current one last), the median time an administrator took to a
+ * verdict and the reporting accuracy (malicious or spam ÷ all judged) over VERDICT_WINDOW_DAYS,
+ * and how many reports wait for a verdict.
+ */
+export async function reportingOverview(db: Db, accountId: number, now: number) {
+  const currentWeekStart = now - (now % WEEK_MS);
+  const start = currentWeekStart - (OVERVIEW_WEEKS - 1) * WEEK_MS;
+  const [weeks, judged, unjudged] = await Promise.all([
+    reportsPerWeek(db, accountId, start, WEEK_MS),
+    judgedSince(db, accountId, now - VERDICT_WINDOW_DAYS * 24 * 60 * 60 * 1000, 10_000),
+    countUnjudged(db, accountId),
+  ]);
+  const perWeek = Array.from({ length: OVERVIEW_WEEKS }, (_, i) => ({
+    week_start: start + i * WEEK_MS,
+    reports: weeks.find((w) => w.week === i)?.reports ?? 0,
+  }));
+  const byAdmin = judged
+    .filter((j) => j.by_admin)
+    .map((j) => j.seconds)
+    .sort((a, b) => a - b);
+  const median =
+    byAdmin.length === 0
+      ? null
+      : byAdmin.length % 2 === 1
+        ? (byAdmin[(byAdmin.length - 1) / 2] as number)
+        : Math.round(
+            ((byAdmin[byAdmin.length / 2 - 1] as number) + (byAdmin[byAdmin.length / 2] as number)) / 2,
+          );
+  const harmful = judged.filter((j) => j.verdict !== 'safe').length;
+  return {
+    reports_per_week: perWeek,
+    judged: judged.length,
+    awaiting_verdict: unjudged,
+    median_seconds_to_verdict: median,
+    reporting_accuracy: judged.length === 0 ? null : Math.round((harmful / judged.length) * 10_000) / 10_000,
+  };
 }

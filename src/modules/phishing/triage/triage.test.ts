@@ -288,6 +288,32 @@ describe('the triage inbox', () => {
   });
 });
 
+describe('the account overview’s reporting figures', () => {
+  it('counts real reports per week, the time to a verdict and the reporting accuracy', async () => {
+    const s = await setUp();
+    const a = await s.report(s.ada.email, phish('One', 'x@one.example', 'https://one.example/'));
+    await s.report(s.bob.email, phish('One', 'x@one.example', 'https://one.example/'));
+    const b = await s.report(s.ada.email, phish('Two', 'x@two.example', 'https://two.example/'));
+    await s.report(s.ada.email, phish('Three', 'x@three.example', 'https://three.example/'));
+    await t.app.db
+      .updateTable('reports')
+      .set({ first_reported_at: Date.now() - 3_600_000 })
+      .where('id', 'in', [a.report_id, b.report_id])
+      .execute();
+    await send()(s.admin, 'POST', `${s.base}/reports/${a.report_id}/verdict`, { verdict: 'malicious' });
+    await send()(s.admin, 'POST', `${s.base}/reports/${b.report_id}/verdict`, { verdict: 'safe' });
+    const { reporting } = (await send()(s.admin, 'GET', `${s.base}/overview`)).json();
+    expect(reporting.reports_per_week).toHaveLength(8);
+    expect(reporting.reports_per_week.at(-1).reports).toBe(4);
+    expect(reporting.reports_per_week.slice(0, 7).every((w: { reports: number }) => w.reports === 0)).toBe(
+      true,
+    );
+    expect(reporting).toMatchObject({ judged: 2, awaiting_verdict: 1, reporting_accuracy: 0.5 });
+    expect(reporting.median_seconds_to_verdict).toBeGreaterThanOrEqual(3600);
+    expect(reporting.median_seconds_to_verdict).toBeLessThan(3700);
+  });
+});
+
 describe('GET /customer/reports/', () => {
   it('lists the account’s real reports with filters, and shows one; reports:read only', async () => {
     const s = await setUp();

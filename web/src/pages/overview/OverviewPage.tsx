@@ -16,6 +16,7 @@ import { ErrorAlert } from '../../components/ErrorAlert';
 import { formatNumber } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { accountPath, useAccount } from '../../layout/account-context';
+import { ReportingFigures } from './ReportingFigures';
 
 interface StatProps {
   label: string;
@@ -108,6 +109,7 @@ export function OverviewPage() {
             />
           ))}
         </SimpleGrid>
+        {data && <ReportingFigures reporting={data.reporting} />}
         <section aria-labelledby="quick-links">
           <Title order={2} size="h4" id="quick-links" mb="sm">
             Quick links
