@@ -167,7 +167,7 @@ beforeAll(async () => {
   usedQuiz = `${learner.path}/courses/phishing/quiz`;
   const only = await learnerClient(t.app).post(usedQuiz, quizForm(builtIn('phishing'), 4));
   expect(only.statusCode).toBe(303);
-  // The reporting settings are made at first read: made now, they are no write of the suite's.
+  // Read now: whatever the settings make at first read is no write of the suite's.
   triageBefore = await triageState();
   watch = await startHealthWatch(server.baseUrl);
   before = await tableCounts(t.app.db, dialectUnderTest);
