@@ -673,6 +673,10 @@ describe('hostile input, sent to the built server', () => {
       const raw = { kind: name, contentType: 'message/rfc822', body: message };
       const url = `${API}/reports/?reporter=${encodeURIComponent(reporter())}`;
       expectReceiptOrClearError(await send('POST', url, raw, asFiler), name);
+      // The JSON form of the smaller ones only: a 9 MiB message as base64 JSON (12 MiB parsed on
+      // the event loop, then decoded) tells nothing the raw form has not, and costs the suite's
+      // memory bound some 45 MiB.
+      if (message.length > 1024 * 1024) continue;
       const eml = json(name, { reporter: reporter(), eml: message.toString('base64') });
       expectReceiptOrClearError(await send('POST', `${API}/reports/`, eml, asFiler), `${name} (JSON)`);
     }

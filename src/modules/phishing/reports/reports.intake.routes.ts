@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { FieldErrorCollector } from '../../../core/errors.js';
+import { FieldErrorCollector, unsupportedMediaType } from '../../../core/errors.js';
 import { OPENAPI_OVERRIDE } from '../../../core/http/openapi-components.js';
 import { ReportMessageBody, ReportMessageQuery, reportMessageResponses } from './reports.intake.schemas.js';
 import { type ReportIntake, receiveReport } from './reports.intake.service.js';
@@ -72,6 +72,8 @@ export const reportIntakeRoutes: FastifyPluginAsyncTypebox<{ intake: ReportIntak
     },
     async (request, reply) => {
       const body = request.body;
+      // No media type and no body: nothing the route reads (the schemas are per media type).
+      if (body === undefined || body === null) throw unsupportedMediaType();
       let report: { reporter: string; raw: Buffer; listed?: ReturnType<typeof messageOfParts>['listed'] };
       if (body instanceof RawReport) {
         const reporter = request.query.reporter;

@@ -163,6 +163,12 @@ describe('POST /customer/reports/', () => {
     expect(neither.json()).toMatchObject({ status: 400, details: { internet_headers: expect.any(Array) } });
   });
 
+  it('answers a request without a body or a media type 415, not a failure', async () => {
+    const { key } = await makeKey(t.app, { grants: ['reports:w'] });
+    const res = await t.app.inject({ method: 'POST', url: URL, headers: { apikey: key } });
+    expect(res.json()).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+  });
+
   it('limits each reporter to 30 reports an hour', async () => {
     const { key, accountId } = await makeKey(t.app, { grants: ['reports:w'] });
     const ada = await makeEmployee(t.app, accountId);

@@ -79,7 +79,7 @@ export function renderFeedback(
   };
   const fill = (source: string, encode: (v: string) => string) =>
     source.replace(/\{\{\s*([a-z_]{1,20})\s*\}\}/g, (whole, name: string) =>
-      name in words ? encode(words[name] as string) : encode(whole),
+      Object.hasOwn(words, name) ? encode(words[name] as string) : encode(whole),
     );
   const subject = fill(template.subject, (v) => v)
     .replace(/[\r\n]+/g, ' ')
