@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../src/modules/access/admins/admins.service.js';
+import { reportingIdOf } from '../src/modules/phishing/mailbox/mailbox.service.js';
 import { addReportRule } from '../src/modules/phishing/triage/triage.service.js';
 import { ADMIN_PASSWORD } from './helpers/admin.js';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
@@ -25,7 +26,8 @@ import {
   setQuizRules,
 } from './helpers/learner.js';
 import { makeScimToken, scimClient } from './helpers/scim.js';
-import { type ServerProcess, startServer } from './helpers/server-process.js';
+import { freePort, type ServerProcess, startServer } from './helpers/server-process.js';
+import { type SmtpTalk, smtpTalk } from './helpers/smtp-talk.js';
 
 /**
  * The standing guard (issue 19): the built server, as `npm start` runs it, on the database under
@@ -71,6 +73,10 @@ let filer: { key: string; accountId: number; reporters: string[]; report: number
 let triageBefore: unknown[];
 /** Rows that reports filed on purpose added, by table: the last test expects them and no other. */
 const filed: Record<string, number> = {};
+/** The server's reporting address: its SMTP port and the tenant account's address. */
+let smtpPort: number;
+let reportingAddress: string;
+const REPORT_DOMAIN = 'reports.hostile.example';
 
 const TOKEN = () => randomBytes(24).toString('base64url');
 
@@ -121,7 +127,18 @@ beforeAll(async () => {
     });
     expect(created.statusCode, created.body).toBe(201);
   }
-  server = await startServer(testEnv(t.databaseUrl, { METRICS_TOKEN, LOG_LEVEL: 'warn' }));
+  // The tenant's reporting address exists before the suite counts rows (it is made on first need).
+  reportingAddress = `report+${await reportingIdOf(t.app.db, made.accountId)}@${REPORT_DOMAIN}`;
+  smtpPort = await freePort();
+  server = await startServer(
+    testEnv(t.databaseUrl, {
+      METRICS_TOKEN,
+      LOG_LEVEL: 'warn',
+      REPORT_SMTP_PORT: String(smtpPort),
+      REPORT_SMTP_HOST: '127.0.0.1',
+      REPORT_DOMAIN,
+    }),
+  );
   startedRssMiB = rssMiB(server.pid);
   const anonymous = await fetch(`${server.baseUrl}/admin/api/session`);
   csrf = {
@@ -893,6 +910,87 @@ describe('hostile input, sent to the built server', () => {
       last = (await send('GET', '/metrics', undefined, { authorization: `Bearer guess-${i}` })).status;
     }
     expect(last).toBe(429);
+  });
+
+  it('answers the reporting address’s garbage, endless DATA, megabyte header lines and crowds, and carries on', async () => {
+    /** A connection whose greeting came (the listener starts just after HTTP: wait for it). */
+    const greeted = async (): Promise<SmtpTalk> => {
+      for (let tries = 0; ; tries++) {
+        try {
+          const talk = await smtpTalk(smtpPort);
+          expect(await talk.reply()).toMatch(/^220 /);
+          return talk;
+        } catch (err) {
+          if (tries >= 50) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    };
+    /** EHLO, MAIL FROM and RCPT TO the tenant's address, then DATA. */
+    const inData = async () => {
+      const talk = await greeted();
+      await talk.command('EHLO hostile.example');
+      expect(await talk.command('MAIL FROM:<x@hostile.example>')).toMatch(/^250/);
+      expect(await talk.command(`RCPT TO:<${reportingAddress}>`)).toMatch(/^250/);
+      expect(await talk.command('DATA')).toMatch(/^354/);
+      return talk;
+    };
+    /** Writes until the server answers or closes, at most `bytes`; returns what it answered. */
+    const flood = async (talk: SmtpTalk, chunk: Buffer, bytes: number) => {
+      const answered = talk.reply(60_000);
+      for (let sent = 0; sent < bytes && !talk.socket.destroyed; sent += chunk.length) {
+        await talk.write(chunk);
+      }
+      return answered;
+    };
+
+    // Garbage commands: refused one by one, then the connection is closed.
+    const garbage = await greeted();
+    const replies: (string | null)[] = [];
+    for (let i = 0; i < 12; i++)
+      replies.push(
+        await garbage.command(
+          randomBytes(64)
+            .toString('latin1')
+            .replace(/[\r\n]/g, ' '),
+        ),
+      );
+    expect(replies.slice(0, 9).every((r) => r?.startsWith('5'))).toBe(true);
+    expect(replies).toContain(null);
+    await garbage.closed;
+
+    // A DATA that never ends: cut off with 552 past 10 MiB, never read whole.
+    const endless = await inData();
+    expect(await flood(endless, Buffer.alloc(256 * 1024, 'a\r\n'), 64 * 1024 * 1024)).toMatch(
+      /^552 5\.3\.4 /,
+    );
+    await endless.closed;
+
+    // A header line of megabytes: refused as unreadable, the message never handed on.
+    const header = await inData();
+    await header.write(
+      `From: x@hostile.example\r\nX-Long: ${'a'.repeat(5 * 1024 * 1024)}\r\n\r\nbody\r\n.\r\n`,
+    );
+    expect(await header.reply(60_000)).toMatch(/^554 5\.6\.0 The message header is larger/);
+    header.end();
+    // (The listener counts the connections it has seen close.)
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // A crowd from one address: five at once are served, the rest refused with 421.
+    const crowd = await Promise.all(Array.from({ length: 40 }, () => smtpTalk(smtpPort)));
+    const greetings = await Promise.all(crowd.map((c) => c.reply()));
+    expect(greetings.filter((g) => g?.startsWith('220')).length).toBe(5);
+    expect(greetings.filter((g) => g?.startsWith('421 4.7.0')).length).toBe(35);
+    for (const c of crowd) c.end();
+    await Promise.all(crowd.map((c) => c.closed));
+
+    // And it still answers a report: a stranger's is refused with the reason.
+    const stranger = await inData();
+    await stranger.write('From: Mallory <mallory@elsewhere.example>\r\nSubject: x\r\n\r\nhello\r\n.\r\n');
+    expect(await stranger.reply(30_000)).toMatch(
+      /^550 5\.7\.1 mallory@elsewhere\.example is not an employee/,
+    );
+    stranger.end();
   });
 
   it('stayed up, answered /healthz within 250 ms throughout, grew by less than 200 MiB, and wrote nothing', async () => {
