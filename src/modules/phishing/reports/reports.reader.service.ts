@@ -22,8 +22,15 @@ import {
 
 /** Threads reading at once, per process (each report takes one for at most its time limit). */
 export const READER_THREADS = 2;
-/** Reports that may wait for a thread when all are reading; one more is refused at once. */
+/** Large reports that may wait for a thread when all are reading; one more is refused at once. */
 export const READER_QUEUE_MAX = 4;
+/**
+ * Small reports (a button's everyday message is tens of KiB) that may wait besides: a burst of
+ * them (100 a second) is read in turn rather than refused, and they hold little memory
+ * (SMALL_REPORT_BYTES each at most: some 15 MiB in all).
+ */
+export const READER_SMALL_QUEUE_MAX = 60;
+export const SMALL_REPORT_BYTES = 256 * 1024;
 /**
  * How long starting a thread may take, at most, counted in a report's wait: some 50 ms on a quiet
  * machine, seconds on one whose every core is busy (from the TypeScript sources, the thread also
@@ -119,11 +126,22 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
     if (isReadingBegan(message)) inFlight.get(message.reportedMessageReadingBegan)?.began();
   });
   let lastId = 0;
+  /** The small reports among those in flight (they have a queue of their own). */
+  let smallInFlight = 0;
 
   async function read(raw: Buffer, how: ReadHow): Promise<ReportedMessageReading> {
     // A phish URL that is no http(s) URL is configuration, not the message: thrown here (a 500).
     phishBases(how.phishUrls);
-    if (inFlight.size >= READER_THREADS + READER_QUEUE_MAX) throw new ReportedMessageError('busy');
+    const small = raw.length <= SMALL_REPORT_BYTES;
+    const large = inFlight.size - smallInFlight;
+    if (
+      small
+        ? smallInFlight >= READER_THREADS + READER_SMALL_QUEUE_MAX
+        : large >= READER_THREADS + READER_QUEUE_MAX
+    ) {
+      throw new ReportedMessageError('busy');
+    }
+    if (small) smallInFlight++;
     const id = ++lastId;
     const controller = new AbortController();
     let stoppedFor: 'busy' | 'too_slow' | undefined;
@@ -157,6 +175,7 @@ export function createReportedMessageReader(options: ReaderOptions): ReportedMes
     } finally {
       clearTimeout(timer);
       inFlight.delete(id);
+      if (small) smallInFlight--;
     }
   }
 

@@ -6,8 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createReportedMessageReader,
   READER_QUEUE_MAX,
+  READER_SMALL_QUEUE_MAX,
   READER_THREADS,
   type ReportedMessageReader,
+  SMALL_REPORT_BYTES,
 } from './reports.reader.service.js';
 
 // The reader with a worker that misbehaves on demand (test/helpers/misbehaving-report-worker.ts).
@@ -88,12 +90,21 @@ describe('the reported-message reader', () => {
     await expectReadable(reader);
   });
 
-  it('refuses at once past the queue (busy, 503); closing refuses the reads in progress', async () => {
+  it('refuses at once past the queue (busy, 503), large and small reports each past their own; closing refuses the reads in progress', async () => {
     const reader = open(60_000);
+    // Large reports that never end fill the threads and the large queue: one more large one is
+    // refused, while a burst of small ones still waits in a queue of its own, up to its length.
+    const large = Buffer.concat([Buffer.from('SPIN'), Buffer.alloc(SMALL_REPORT_BYTES)]);
     const inFlight = Array.from({ length: READER_THREADS + READER_QUEUE_MAX }, () =>
-      refusal(reader.read(Buffer.from('SPIN'), HOW)),
+      refusal(reader.read(large, HOW)),
     );
     const started = Date.now();
+    expect(await refusal(reader.read(large, HOW))).toMatchObject({ reason: 'busy', status: 503 });
+    inFlight.push(
+      ...Array.from({ length: READER_THREADS + READER_SMALL_QUEUE_MAX }, () =>
+        refusal(reader.read(Buffer.from('SPIN'), HOW)),
+      ),
+    );
     expect(await refusal(reader.read(wellBehaved().raw, HOW))).toMatchObject({
       reason: 'busy',
       status: 503,
