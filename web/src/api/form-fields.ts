@@ -153,6 +153,7 @@ export const FORM_FIELDS = {
       sender_name: 'Sender name',
       sender_address: 'Sender address',
       sender_domain: 'Sender domain',
+      simulation_header: 'Simulation header',
     },
   },
   reclassify: {

@@ -51,6 +51,9 @@ export function PhishingSettingsPage() {
 
 type Settings = components['schemas']['PhishingSettings'];
 
+/** The header's name when the account chose none (the server's SIMULATION_HEADER). */
+const DEFAULT_SIMULATION_HEADER = 'X-Vigil-Simulation';
+
 /** The server's message for one field of the form, if it refused it. */
 function fieldError(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError) || !error.details) return undefined;
@@ -77,6 +80,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
     const value = e.currentTarget.value;
     setSender((s) => ({ ...s, [key]: value }));
   };
+  const [header, setHeader] = useState(
+    settings.simulation_header_is_default ? '' : settings.simulation_header,
+  );
   const [sent, setSent] = useState<string[]>([]);
   const save = useMutation({
     mutationFn: () => {
@@ -90,6 +96,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             sender_name: sender.sender_name.trim() || null,
             sender_address: sender.sender_address.trim() || null,
             sender_domain: sender.sender_domain.trim() || null,
+            simulation_header: header.trim() || null,
           },
         }),
       );
@@ -97,6 +104,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     onSuccess: (saved) => {
       queryClient.setQueryData(['phishing-settings', account.id], saved);
       setText(saved.scanner_networks.join('\n'));
+      setHeader(saved.simulation_header_is_default ? '' : saved.simulation_header);
       notifications.show({ color: 'teal', message: 'Saved the phishing settings' });
     },
   });
@@ -152,6 +160,26 @@ function SettingsForm({ settings }: { settings: Settings }) {
             {settings.local_sender_allowed
               ? 'This server lets a sender domain be an IP address or localhost (for trying Vigil on one machine).'
               : 'A sender domain must be a public domain name: an IP address or localhost is refused unless the operator sets PHISHING_ALLOW_LOCAL_SENDER.'}
+          </Text>
+        </Stack>
+      </Card>
+      <Card withBorder padding="lg">
+        <Stack gap="sm">
+          <TextInput
+            label="Simulation header"
+            description={`The header every simulation carries and every report path reads. Empty: ${DEFAULT_SIMULATION_HEADER}.`}
+            placeholder={DEFAULT_SIMULATION_HEADER}
+            maxLength={64}
+            w={{ base: '100%', sm: 360 }}
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            value={header}
+            onChange={(e) => setHeader(e.currentTarget.value)}
+            error={fieldError(save.error, 'simulation_header')}
+          />
+          <Text size="sm" c="dimmed">
+            A name of your own (starting <Code>X-</Code>) keeps employees from filtering simulations out with
+            a mail rule on a name every Vigil customer shares; allow-list it in your mail gateway as well.
           </Text>
         </Stack>
       </Card>
