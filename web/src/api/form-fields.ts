@@ -61,6 +61,10 @@ export const FORM_FIELDS = {
     names: { email: 'Email', name: 'Name', password: 'Password' },
   },
   account: { operations: ['POST /accounts', 'PATCH /accounts/{accountId}'], names: NAME },
+  triagePermission: {
+    operations: ['PUT /accounts/{accountId}/admins/{id}/triage'],
+    names: { can_triage: 'Triage permission' },
+  },
   invitation: { operations: ['POST /accounts/{accountId}/invitations'], names: { email: 'Email' } },
   newKey: {
     operations: ['POST /accounts/{accountId}/keys'],

@@ -1,10 +1,10 @@
-import { Badge, Button, Stack, Text } from '@mantine/core';
+import { Badge, Button, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMailPlus } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
-import { api, call } from '../../api/client';
+import { api, call, errorMessage } from '../../api/client';
 import type { Admin, PendingInvitation } from '../../api/types';
 import { useCurrentUser } from '../../auth/session';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
@@ -99,6 +99,11 @@ export function AdminsPage() {
                 visibleMediaQuery: WIDE_ONLY,
               },
               {
+                accessor: 'can_triage',
+                title: 'Triage',
+                render: (a) => <TriageSwitch admin={a} />,
+              },
+              {
                 accessor: 'last_sign_in_at',
                 title: 'Last sign-in',
                 render: (a) => <DateText value={a.last_sign_in_at} empty="Never" />,
@@ -175,5 +180,46 @@ export function AdminsPage() {
         account. You can invite them again later.
       </ConfirmDeleteOf>
     </>
+  );
+}
+
+/**
+ * The triage permission (reading reported mail, giving verdicts) of one administrator: only a
+ * holder may change it, and the account's last holder keeps it; the server says so when refused.
+ */
+function TriageSwitch({ admin }: { admin: Admin }) {
+  const account = useAccount();
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (canTriage: boolean) =>
+      call(
+        api.PUT('/accounts/{accountId}/admins/{id}/triage', {
+          params: { path: { accountId: account.id, id: admin.id } },
+          body: { can_triage: canTriage },
+        }),
+      ),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: ['admins', account.id] });
+      notifications.show({
+        color: 'teal',
+        message: saved.can_triage
+          ? `${saved.email} can now read and judge reported mail`
+          : `${saved.email} can no longer read reported mail`,
+      });
+    },
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        title: 'Could not change the triage permission',
+        message: errorMessage(error),
+      }),
+  });
+  return (
+    <Switch
+      aria-label={`Triage permission for ${admin.email}`}
+      checked={change.isPending ? change.variables : admin.can_triage}
+      disabled={change.isPending}
+      onChange={(e) => change.mutate(e.currentTarget.checked)}
+    />
   );
 }
