@@ -50,6 +50,15 @@ const accountSettingsPage = async () => ({
 const phishingResultsPage = async () => ({
   Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
 });
+const reportsPage = async () => ({
+  Component: (await import('./pages/reports/ReportsPage')).ReportsPage,
+});
+const reportPage = async () => ({
+  Component: (await import('./pages/reports/ReportPage')).ReportPage,
+});
+const reportingSettingsPage = async () => ({
+  Component: (await import('./pages/reports/ReportingSettingsPage')).ReportingSettingsPage,
+});
 const employeePage = async () => ({
   Component: (await import('./pages/employees/EmployeePage')).EmployeePage,
 });
@@ -106,6 +115,9 @@ const router = createBrowserRouter(
             { path: 'phishing/templates/:templateKey', lazy: phishingTemplatePage },
             { path: 'phishing/templates/:templateKey/edit', lazy: phishingTemplateFormPage },
             { path: 'phishing/settings', lazy: phishingSettingsPage },
+            { path: 'reports', lazy: reportsPage },
+            { path: 'reports/settings', lazy: reportingSettingsPage },
+            { path: 'reports/:reportId', lazy: reportPage },
             { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },

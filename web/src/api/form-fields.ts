@@ -160,6 +160,22 @@ export const FORM_FIELDS = {
       simulation_header: 'Simulation header',
     },
   },
+  verdict: {
+    operations: ['POST /accounts/{accountId}/reports/{reportId}/verdict'],
+    names: { verdict: 'Verdict', note: 'Note' },
+  },
+  reportRule: {
+    operations: ['POST /accounts/{accountId}/report-rules'],
+    names: { kind: 'Kind', value: 'Domain or host', verdict: 'Verdict', note: 'Note' },
+  },
+  reportingSettings: {
+    operations: ['PUT /accounts/{accountId}/reporting/settings'],
+    names: { retention_days: 'Days to keep reported content' },
+  },
+  feedbackTemplate: {
+    operations: ['PUT /accounts/{accountId}/reporting/feedback-templates/{verdict}'],
+    names: { subject: 'Subject', body: 'Body' },
+  },
   reclassify: {
     operations: ['POST /accounts/{accountId}/phishing/campaigns/{campaignId}/events/{eventId}/reclassify'],
     names: { classification: 'Classification', reason: 'Reason' },
