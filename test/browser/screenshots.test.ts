@@ -125,6 +125,92 @@ beforeAll(async () => {
   ).id as number;
 });
 
+/** Plain MIME for the triage screenshots: HTML with links, optionally an attachment. */
+function reportedMail(
+  from: string,
+  subject: string,
+  html: string,
+  attachment?: { name: string; type: string },
+) {
+  const parts = [
+    `From: ${from}`,
+    'To: staff@acme.example',
+    `Subject: ${subject}`,
+    'Date: Tue, 12 May 2026 08:14:03 +0000',
+    `Message-ID: <${subject.length}.${from.length}@mail.example>`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b"',
+    '',
+    '--b',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+  ];
+  if (attachment) {
+    parts.push(
+      '--b',
+      `Content-Type: ${attachment.type}; name="${attachment.name}"`,
+      `Content-Disposition: attachment; filename="${attachment.name}"`,
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from(`${attachment.name} ${'x'.repeat(48_000)}`).toString('base64'),
+    );
+  }
+  parts.push('--b--', '');
+  return parts.join('\r\n');
+}
+
+/** What employees reported: a phish many caught, an invoice lure, a newsletter, spam, a fresh one. */
+const REPORTED: { eml: string; reporters: number; verdict?: 'malicious' | 'spam' | 'safe'; note?: string }[] =
+  [
+    {
+      eml: reportedMail(
+        'IT Service Desk <it-support@micros0ft-login.example>',
+        'Action required: your Microsoft 365 password expires today',
+        '<p>Dear user,</p><p>Your password expires <b>today</b>. To keep your mailbox, confirm your password within 24 hours:</p><p><a href="https://login.micros0ft-login.example/reset?u=staff">Keep my password</a></p><p>If you ignore this message your account will be suspended.</p><p>IT Service Desk</p><img src="https://track.micros0ft-login.example/o.gif?id=8812">',
+      ),
+      reporters: 5,
+    },
+    {
+      eml: reportedMail(
+        'Accounts Receivable <billing@fastpay-invoices.example>',
+        'Invoice INV-22917 overdue: final notice',
+        '<p>Please find the overdue invoice attached. Pay today at <a href="https://pay.fastpay-invoices.example/inv/22917">our portal</a> to avoid a late fee.</p>',
+        { name: 'INV-22917.pdf.html', type: 'text/html' },
+      ),
+      reporters: 3,
+      verdict: 'malicious',
+      note: 'Invoice fraud; the attachment is a fake sign-in page.',
+    },
+    {
+      eml: reportedMail(
+        'Acme Partner News <news@partner-news.example>',
+        'Your weekly digest from Acme Partner News',
+        '<p>This week: new partner tiers and the summer summit. <a href="https://partner-news.example/digest/19">Read online</a></p>',
+      ),
+      reporters: 2,
+      verdict: 'safe',
+      note: 'Our partner programme’s newsletter.',
+    },
+    {
+      eml: reportedMail(
+        'Office Deals <deals@chairs-outlet.example>',
+        'Exclusive offer: 70% off ergonomic office chairs',
+        '<p>Only this week! <a href="https://chairs-outlet.example/sale">Shop now</a></p>',
+      ),
+      reporters: 1,
+      verdict: 'spam',
+    },
+    {
+      eml: reportedMail(
+        'SharePoint <sharepoint-notify@docs-share.example>',
+        'Greta Berg shared “Q3 bonus plan.docx” with you',
+        '<p>Greta Berg shared a file with you.</p><p><a href="https://docs-share.example/s/q3-bonus">Open</a></p>',
+      ),
+      reporters: 1,
+    },
+  ];
+
 /** Creates a custom course through the admin API, as the signed-in page would. */
 async function createCourse(page: Page): Promise<string> {
   const session = await (await page.request.get('/admin/api/session')).json();
@@ -314,4 +400,100 @@ describe('every main page renders without script errors or serious accessibility
     expect(errors).toEqual([]);
     expect(problems).toEqual([]);
   }, 360_000); // every main page in two viewports, each scanned: minutes on a busy CI machine
+
+  it('the triage inbox, a report and the verdict dialog, on a laptop screen and on a phone', async () => {
+    const reports = await customerApi(vigil, accountId, ['reports:w'], 'Outlook report button');
+    // The employees of beforeAll: `first.lastN@acme.example`.
+    const person = (i: number) =>
+      `${FIRST[i % FIRST.length]}.${LAST[(i * 7) % LAST.length]}${i}@acme.example`.toLowerCase();
+    const report = async (reporter: string, eml: string) => {
+      const res = await reports.post('reports/', { reporter, eml: Buffer.from(eml).toString('base64') });
+      if (res.status !== 202) throw new Error(`report refused: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.report_id as number;
+    };
+    const ids: number[] = [];
+    for (const [n, message] of REPORTED.entries()) {
+      let id = 0;
+      for (let r = 0; r < message.reporters; r++) id = await report(person(n * 9 + r), message.eml);
+      ids.push(id);
+    }
+    const page = (await signedInPage(vigil, { accountId })).page;
+    const errors: string[] = [];
+    const problems: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    const session = await (await page.request.get('/admin/api/session')).json();
+    for (const [n, message] of REPORTED.entries()) {
+      if (!message.verdict) continue;
+      const res = await page.request.post(`/admin/api/accounts/${accountId}/reports/${ids[n]}/verdict`, {
+        headers: { 'X-CSRF-Token': session.csrf_token },
+        data: { verdict: message.verdict, note: message.note },
+      });
+      if (res.status() !== 200) throw new Error(`verdict refused: ${res.status()} ${await res.text()}`);
+    }
+    const a = `/admin/a/${accountId}`;
+    const phishId = ids[0] as number;
+    for (const [prefix, viewport] of [
+      ['', DESKTOP],
+      ['phone-', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${a}/reports`);
+      await page.getByRole('table', { name: 'Reports' }).getByRole('row').nth(REPORTED.length).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${OUT}/${prefix}reports.png` });
+      problems.push(...(await accessibilityProblems(page, `${prefix}reports`)));
+
+      // The report, its links defanged (a tall window: reporters, verdict and the safe view).
+      await page.setViewportSize({ width: viewport.width, height: prefix ? 1700 : 1080 });
+      await page.goto(`${a}/reports/${phishId}`);
+      await page.getByRole('tab', { name: /^URLs/ }).click();
+      await page.getByRole('list', { name: 'URLs' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${OUT}/${prefix}report.png` });
+      problems.push(...(await accessibilityProblems(page, `${prefix}report`)));
+
+      await page.setViewportSize(viewport);
+      await page.getByRole('button', { name: 'Give verdict' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Give verdict' });
+      await dialog.getByRole('radio', { name: 'Malicious' }).check();
+      await dialog
+        .getByLabel('Note')
+        .fill('Credential phishing: the sign-in page is not Microsoft’s. Blocked at the gateway.');
+      await dialog.getByText('will be mailed').waitFor();
+      await page.screenshot({ path: `${OUT}/${prefix}report-verdict.png` });
+      problems.push(...(await accessibilityProblems(page, `${prefix}report-verdict`)));
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    // The settings: retention, a rule, the feedback mail of a verdict.
+    await page.setViewportSize({ width: DESKTOP.width, height: 1250 });
+    const added = await page.request.post(`/admin/api/accounts/${accountId}/report-rules`, {
+      headers: { 'X-CSRF-Token': session.csrf_token },
+      data: {
+        kind: 'sender_domain',
+        value: 'partner-news.example',
+        verdict: 'safe',
+        note: 'Partner newsletter',
+      },
+    });
+    if (added.status() !== 201) throw new Error(`rule refused: ${added.status()} ${await added.text()}`);
+    await page.goto(`${a}/reports/settings`);
+    await page.getByRole('table', { name: 'Rules' }).getByText('partner-news.example').waitFor();
+    await page.getByRole('tabpanel', { name: 'Malicious' }).getByLabel('Subject').waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `${OUT}/reporting-settings.png` });
+    problems.push(...(await accessibilityProblems(page, 'reporting-settings')));
+    if (!process.env.SCREENSHOTS) {
+      // The message's HTML in its frame and the attachments, for a look (not in the docs).
+      await page.setViewportSize({ width: DESKTOP.width, height: 1200 });
+      await page.goto(`${a}/reports/${ids[1]}`);
+      await page.getByRole('tab', { name: 'HTML view' }).click();
+      await page.frameLocator('iframe[sandbox]').getByText('overdue invoice').waitFor();
+      await page.screenshot({ path: `${OUT}/report-html.png` });
+      await page.getByRole('tab', { name: /^Attachments/ }).click();
+      await page.screenshot({ path: `${OUT}/report-attachments.png` });
+    }
+    expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 240_000);
 });
