@@ -13,7 +13,7 @@ import { createCampaign } from '../../src/modules/training/campaigns/campaigns.s
 
 const unique = () => randomBytes(5).toString('hex');
 
-export const ALL_GRANTS = ['employees:rw', 'groups:rw', 'campaigns:rw', 'reports:w'];
+export const ALL_GRANTS = ['employees:rw', 'groups:rw', 'campaigns:rw', 'reports:rw'];
 
 export function makeAccount(app: FastifyInstance, name = `Account ${unique()}`) {
   return createAccount(app.db, { name });

@@ -206,6 +206,8 @@ export const CUSTOMER_API_CODES: readonly ErrorCode[] = [
   'employee_not_found',
   'group_not_found',
   'simulation_not_found',
+  'report_not_found',
+  'reporter_not_found',
   'webhook_endpoint_not_found',
   'webhook_delivery_not_found',
   'method_not_allowed',
