@@ -74,7 +74,6 @@ describe('vigil key create', () => {
     await expectFailure(base, /--grant/);
     await expectFailure([...base, '--grant', 'foo:rw'], /invalid grant "foo:rw"/);
     await expectFailure([...base, '--grant', 'groups:x'], /invalid grant "groups:x"/);
-    await expectFailure([...base, '--grant', 'reports:rw'], /reports is written only \(reports:w\)/);
     await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', '0'], /--rate-limit/);
     await expectFailure([...base, '--grant', 'groups:r', '--rate-limit', 'many'], /--rate-limit/);
     await expectFailure([...base, '--grant', 'groups:r', '--expires-at', 'soon'], /--expires-at/);

@@ -25,19 +25,14 @@ describe('parseGrant', () => {
     expect(parseGrant(' Employees:RW ')).toEqual(['employees:read', 'employees:write']);
   });
 
-  it('knows exactly the four access points; reports is written only', () => {
+  it('knows exactly the four access points; reports is written (a report button) and read (the triage inbox)', () => {
     expect(ACCESS_POINTS).toEqual(['employees', 'groups', 'campaigns', 'reports']);
-    for (const point of ['employees', 'groups', 'campaigns'])
+    for (const point of ['employees', 'groups', 'campaigns', 'reports'])
       expect(parseGrant(`${point}:r`)).toEqual([`${point}:read`]);
     expect(parseGrant('reports:w')).toEqual(['reports:write']);
-    expect(parseGrant('reports:write')).toEqual(['reports:write']);
-    for (const grant of ['reports:r', 'reports:rw', 'reports:read']) {
-      expect(() => parseGrant(grant), grant).toThrow(
-        `invalid grant "${grant}": reports is written only (reports:w)`,
-      );
-    }
+    expect(parseGrant('reports:rw')).toEqual(['reports:read', 'reports:write']);
     expect(isPermission('reports:write')).toBe(true);
-    expect(isPermission('reports:read')).toBe(false);
+    expect(isPermission('reports:read')).toBe(true);
   });
 
   it('rejects unknown access points with a message listing the known ones', () => {
@@ -90,7 +85,7 @@ describe('normalizePermissions and isPermission', () => {
     for (const value of [
       'groups:r',
       'groups:rw',
-      'reports:read',
+      'reports:r',
       'groups',
       'groups:read:x',
       'Groups:read',
