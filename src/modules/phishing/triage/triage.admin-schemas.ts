@@ -41,7 +41,14 @@ export const ReportSummaryProperties = {
   verdict_note: Type.Union([Type.String(), Type.Null()]),
   verdict_at: NullableTimestamp,
   verdict_by: Type.Union([
-    Type.Object({ kind: Type.Union([Type.Literal('admin'), Type.Literal('rule')]), id: Type.Integer() }),
+    Type.Object({
+      kind: Type.Union([Type.Literal('admin'), Type.Literal('rule')]),
+      id: Type.Integer(),
+      name: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The administrator’s name (or address), or the rule (`sender domain news.example.com`); null once deleted.',
+      }),
+    }),
     Type.Null(),
   ]),
   content_deleted_at: Type.Union([Timestamp, Type.Null()], {

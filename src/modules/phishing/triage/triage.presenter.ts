@@ -18,7 +18,7 @@ function presentReporter(r: ReporterRow) {
 }
 
 /** One report in a list: what it is, who reported it (the first few), its verdict. */
-export function presentReportSummary({ report, reporters }: ReportWithReporters) {
+export function presentReportSummary({ report, reporters, verdictAuthor }: ReportWithReporters) {
   return {
     id: report.id,
     sender: report.sender,
@@ -34,9 +34,9 @@ export function presentReportSummary({ report, reporters }: ReportWithReporters)
       report.verdict === null
         ? null
         : report.verdict_rule_id !== null
-          ? { kind: 'rule' as const, id: report.verdict_rule_id }
+          ? { kind: 'rule' as const, id: report.verdict_rule_id, name: verdictAuthor }
           : report.verdict_admin_id !== null
-            ? { kind: 'admin' as const, id: report.verdict_admin_id }
+            ? { kind: 'admin' as const, id: report.verdict_admin_id, name: verdictAuthor }
             : null,
     content_deleted_at: isoOrNull(report.content_deleted_at),
     reporters: reporters.map(presentReporter),

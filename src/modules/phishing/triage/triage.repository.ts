@@ -656,3 +656,35 @@ export async function countUnjudged(db: Db, accountId: number): Promise<number> 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Who gave these verdicts: administrators' names (or addresses) and rules' kinds and values. */
+export async function verdictAuthors(
+  db: Db,
+  accountId: number,
+  adminIds: number[],
+  ruleIds: number[],
+): Promise<{ admins: Map<number, string>; rules: Map<number, string> }> {
+  const admins =
+    adminIds.length === 0
+      ? []
+      : await db
+          .selectFrom('admin_users')
+          .select(['id', 'name', 'email'])
+          .where('id', 'in', adminIds)
+          .execute();
+  const rules =
+    ruleIds.length === 0
+      ? []
+      : await db
+          .selectFrom('report_rules')
+          .select(['id', 'kind', 'value'])
+          .where('account_id', '=', accountId)
+          .where('id', 'in', ruleIds)
+          .execute();
+  return {
+    admins: new Map(admins.map((a) => [a.id, a.name || a.email])),
+    rules: new Map(
+      rules.map((r) => [r.id, `${r.kind === 'sender_domain' ? 'sender domain' : 'link host'} ${r.value}`]),
+    ),
+  };
+}

@@ -39,6 +39,7 @@ import {
   retentionDaysOf,
   saveFeedbackTemplate,
   saveRetentionDays,
+  verdictAuthors,
 } from './triage.repository.js';
 
 /**
@@ -61,6 +62,8 @@ export type { ReporterRow, ReportListFilter, ReportRow, RuleRow };
 export interface ReportWithReporters {
   report: ReportRow;
   reporters: ReporterRow[];
+  /** Who gave its verdict, in words ("Ann Lee", "sender domain news.example.com"); null: gone or none. */
+  verdictAuthor: string | null;
 }
 
 async function withReporters(
@@ -75,7 +78,22 @@ async function withReporters(
     rows.map((r) => r.id),
     perReport,
   );
-  return rows.map((report) => ({ report, reporters: reporters.filter((r) => r.report_id === report.id) }));
+  const authors = await verdictAuthors(
+    db,
+    accountId,
+    [...new Set(rows.flatMap((r) => (r.verdict_admin_id === null ? [] : [r.verdict_admin_id])))],
+    [...new Set(rows.flatMap((r) => (r.verdict_rule_id === null ? [] : [r.verdict_rule_id])))],
+  );
+  return rows.map((report) => ({
+    report,
+    reporters: reporters.filter((r) => r.report_id === report.id),
+    verdictAuthor:
+      report.verdict_rule_id !== null
+        ? (authors.rules.get(report.verdict_rule_id) ?? null)
+        : report.verdict_admin_id !== null
+          ? (authors.admins.get(report.verdict_admin_id) ?? null)
+          : null,
+  }));
 }
 
 /** A page of the inbox (admin API), the most recently reported first. */

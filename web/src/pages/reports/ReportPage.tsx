@@ -12,11 +12,10 @@ import {
   Text,
 } from '@mantine/core';
 import { IconClock, IconGavel } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { API_BASE, ApiError, api, call } from '../../api/client';
+import { API_BASE, ApiError } from '../../api/client';
 import { BackLink } from '../../components/BackLink';
 import { CopyButton } from '../../components/CopyButton';
 import { DateText } from '../../components/DateText';
@@ -34,7 +33,6 @@ import {
   type ReportDetail,
   type Reporter,
   type ReportMessage,
-  RULE_KIND_LABELS,
   useReport,
   VERDICT_LABELS,
 } from './reports-api';
@@ -133,33 +131,10 @@ function VerdictCard({ report }: { report: ReportDetail }) {
   );
 }
 
-/** An administrator by name (the account's list), or the rule that judged it. */
+/** The administrator (by name) or the rule that judged it, as the server names them. */
 function JudgedBy({ by }: { by: NonNullable<ReportDetail['verdict_by']> }) {
-  const account = useAccount();
-  const admins = useQuery({
-    queryKey: ['admins', account.id],
-    queryFn: () =>
-      call(api.GET('/accounts/{accountId}/admins', { params: { path: { accountId: account.id } } })),
-    enabled: by.kind === 'admin',
-  });
-  const rules = useQuery({
-    queryKey: ['report-rules', account.id],
-    queryFn: () =>
-      call(api.GET('/accounts/{accountId}/report-rules', { params: { path: { accountId: account.id } } })),
-    enabled: by.kind === 'rule',
-  });
-  if (by.kind === 'rule') {
-    const rule = rules.data?.results.find((x) => x.id === by.id);
-    return rule ? (
-      <>
-        The rule {RULE_KIND_LABELS[rule.kind].toLowerCase()} <Code>{rule.value}</Code>
-      </>
-    ) : (
-      <>A rule (since deleted)</>
-    );
-  }
-  const admin = admins.data?.results.find((a) => a.id === by.id);
-  return <>{admin ? admin.name || admin.email : 'An administrator'}</>;
+  if (by.kind === 'rule') return <>{by.name ? `The rule on ${by.name}` : 'A rule (since deleted)'}</>;
+  return <>{by.name ?? 'An administrator'}</>;
 }
 
 /** Everyone who reported the message: how, when, and whether they were told the verdict. */
