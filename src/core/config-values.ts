@@ -248,3 +248,43 @@ export function webhookAllowList(env: NodeJS.ProcessEnv): WebhookAllowList {
   }
   return list;
 }
+
+/**
+ * `PHISHING_SENDING_IPS`: comma-separated addresses or networks (CIDR) the SMTP relay sends
+ * simulations from, for the allow-listing sheet (Microsoft 365's advanced delivery policy and
+ * Gmail's allowlist need them). Normalised: a single address without a prefix, a network as its
+ * network address and prefix. Empty: unknown (the sheet says to ask the SMTP provider).
+ */
+export function sendingIps(raw: string | undefined): string[] {
+  const name = 'PHISHING_SENDING_IPS';
+  const list: string[] = [];
+  for (const entry of (raw ?? '').split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const [text = '', prefixText, ...rest] = entry.split('/');
+    const address = parseStrictAddress(text);
+    if (!address || rest.length > 0 || (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText))) {
+      throw new ConfigError(
+        `${name} must be comma-separated IP addresses or networks (203.0.113.25, 198.51.100.0/24, 2001:db8::/48), got ${quoted(entry)}`,
+      );
+    }
+    const bits = address.kind() === 'ipv4' ? 32 : 128;
+    const prefix = prefixText === undefined ? bits : Number(prefixText);
+    if (prefix > bits || prefix < (bits === 32 ? 8 : 16)) {
+      throw new ConfigError(
+        `${name}: ${quoted(entry)} must have a prefix between /${bits === 32 ? 8 : 16} and /${bits}`,
+      );
+    }
+    const network = (address.kind() === 'ipv4' ? ipaddr.IPv4 : ipaddr.IPv6)
+      .networkAddressFromCIDR(`${text}/${prefix}`)
+      .toString();
+    if (network !== address.toString()) {
+      throw new ConfigError(
+        `${name}: ${quoted(entry)} has bits set past its prefix; write the network, ${network}/${prefix}`,
+      );
+    }
+    const value = prefix === bits ? network : `${network}/${prefix}`;
+    if (!list.includes(value)) list.push(value);
+    if (list.length > 100) throw new ConfigError(`${name} lists more than 100 entries`);
+  }
+  return list;
+}

@@ -14,6 +14,7 @@ import {
   onOff,
   publicUrl,
   redisUrl,
+  sendingIps,
   smtpUrl,
   trustProxy,
   type WebhookAllowList,
@@ -141,6 +142,11 @@ export interface Config {
      * on a development start, whose mail nobody else receives.
      */
     allowLocalSender: boolean | undefined;
+    /**
+     * The addresses or networks the SMTP relay sends simulations from (`PHISHING_SENDING_IPS`),
+     * normalised, for the allow-listing sheet; empty: unknown.
+     */
+    sendingIps: string[];
   };
 }
 
@@ -212,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         (env.PHISHING_ALLOW_LOCAL_SENDER ?? '') === ''
           ? undefined
           : onOff(env, 'PHISHING_ALLOW_LOCAL_SENDER', false),
+      sendingIps: sendingIps(env.PHISHING_SENDING_IPS),
     },
   };
 }
