@@ -5,6 +5,7 @@ import { registerMailComposer } from './modules/mail/index.js';
 import { phishingCampaignKind } from './modules/phishing/campaigns/campaigns.kind.service.js';
 import { simulationMailComposer } from './modules/phishing/campaigns/campaigns.mail.js';
 import { subscribePhishingCampaigns } from './modules/phishing/campaigns/campaigns.subscribers.js';
+import { testSendMailComposer } from './modules/phishing/delivery/delivery.mail.js';
 import { reportMailComposer } from './modules/phishing/triage/triage.mail.js';
 import { subscribeTrainingCampaigns } from './modules/training/campaigns/campaigns.subscribers.js';
 import { subscribeEnrollments } from './modules/training/enrollments/enrollments.subscribers.js';
@@ -35,6 +36,7 @@ export function loadSubscriptions(): void {
   registerMailComposer('simulation', simulationMailComposer);
   registerMailComposer('report_feedback', reportMailComposer);
   registerMailComposer('report_thanks', reportMailComposer);
+  registerMailComposer('simulation_test', testSendMailComposer);
 
   // Campaign kinds: the scheduler runs them in this order (training's launches and reminders,
   // then phishing's).

@@ -5,6 +5,7 @@ import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-row
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
 import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phishing-campaign-rows.js';
+import { adminPhishingDeliveryRows } from './helpers/isolation-matrix/admin-phishing-delivery-rows.js';
 import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
@@ -44,6 +45,7 @@ const ROWS = [
   ...adminPhishingResultsRows,
   ...adminPhishingEventRows,
   ...adminPhishingCampaignRows,
+  ...adminPhishingDeliveryRows,
   ...customerReportRows,
   ...adminTriageRows,
   ...scimRows,

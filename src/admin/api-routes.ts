@@ -19,6 +19,7 @@ import { webhooksAdminRoutes } from '../modules/integrations/webhooks/webhooks.a
 import { messagesAdminRoutes } from '../modules/mail/mail.messages.admin-routes.js';
 import { overviewAdminRoutes } from '../modules/overview/index.js';
 import { phishingCampaignsAdminRoutes } from '../modules/phishing/campaigns/campaigns.admin-routes.js';
+import { phishingDeliveryAdminRoutes } from '../modules/phishing/delivery/delivery.admin-routes.js';
 import { mailboxAdminRoutes } from '../modules/phishing/mailbox/mailbox.admin-routes.js';
 import { phishingResultsAdminRoutes } from '../modules/phishing/results/results.admin-routes.js';
 import { phishingEventsAdminRoutes } from '../modules/phishing/results/results.events.admin-routes.js';
@@ -73,6 +74,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(phishingEventsAdminRoutes);
       await account.register(employeeTrainingAdminRoutes);
       await account.register(phishingCampaignsAdminRoutes);
+      await account.register(phishingDeliveryAdminRoutes);
       await account.register(webhooksAdminRoutes);
       await account.register(triageAdminRoutes);
       await account.register(mailboxAdminRoutes);

@@ -263,6 +263,11 @@ export const ERRORS = {
     message: 'Phishing template not found',
     meaning: 'No such phishing template for this account (`builtin:<slug>` or `custom:<id>`).',
   },
+  test_send_not_found: {
+    status: 404,
+    message: 'Test send not found',
+    meaning: 'Phishing settings: no such test send for this account.',
+  },
   simulation_not_found: {
     status: 404,
     message: 'Simulation not found',
@@ -479,6 +484,12 @@ export const ERRORS = {
     message: 'Rate limit exceeded',
     meaning:
       'The API key used up its per-minute budget, or this address failed authentication too often; see `Retry-After`.',
+  },
+  too_many_test_sends: {
+    status: 429,
+    message: 'Too many test sends',
+    meaning:
+      'Phishing settings: the account sent 10 test simulations within the last hour; see `Retry-After` for when the next one may go.',
   },
   too_many_sign_ins: {
     status: 429,

@@ -27,6 +27,7 @@ const PHISHING = [
   'settings',
   'templates',
   'campaigns',
+  'delivery',
   'tracking',
   'results',
   'reports',

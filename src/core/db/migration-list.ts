@@ -15,6 +15,7 @@ import * as m0018 from './migrations/0018_quiz_attempts.js';
 import * as m0019 from './migrations/0019_phishing_sending.js';
 import * as m0020 from './migrations/0020_name_sort_indexes.js';
 import * as m0021 from './migrations/0021_reporting.js';
+import * as m0022 from './migrations/0022_delivery_tests.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0019_phishing_sending': m0019,
   '0020_name_sort_indexes': m0020,
   '0021_reporting': m0021,
+  '0022_delivery_tests': m0022,
 };

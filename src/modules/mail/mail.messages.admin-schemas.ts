@@ -18,6 +18,7 @@ const messageFields = {
     Type.Literal('simulation'),
     Type.Literal('report_feedback'),
     Type.Literal('report_thanks'),
+    Type.Literal('simulation_test'),
   ]),
   status: Type.Unsafe<MessageStatus>({ type: 'string', enum: [...MESSAGE_STATUSES] }),
   to_address: Nullable(Type.String()),

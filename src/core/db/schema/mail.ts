@@ -8,7 +8,9 @@ export type MessageKind =
   | 'link'
   | 'simulation'
   | 'report_feedback'
-  | 'report_thanks';
+  | 'report_thanks'
+  /** A test send of Phishing settings (phishing_test_sends.message_id, migration 0022). */
+  | 'simulation_test';
 
 export type MessageStatus = 'queued' | 'sending' | 'sent' | 'failed' | 'cancelled';
 

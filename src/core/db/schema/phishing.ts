@@ -289,6 +289,48 @@ export interface ReportFeedbackTemplatesTable {
   updated_at: number;
 }
 
+/**
+ * One test send (migration 0022): a simulation an administrator sent to one of the account's
+ * employees to see whether mail lands, outside every campaign.
+ */
+export interface PhishingTestSendsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** 30 random bytes in base64url (40 characters): a recipient's token has 32. */
+  token: string;
+  employee_id: number | null;
+  email: string;
+  template_key: string;
+  template_name: string;
+  /** The template as it was sent (JSON). */
+  snapshot: string;
+  admin_id: number | null;
+  /** Its message in the mail queue (kind `simulation_test`). */
+  message_id: number | null;
+  /** `queued`, then `sent` or `failed` as the mail worker records it. */
+  status: Generated<string>;
+  /** Hits recorded (at most TEST_HITS_MAX). */
+  hits: Generated<number>;
+  created_at: number;
+  /** When the SMTP server accepted it. */
+  delivered_at: number | null;
+}
+
+/** A hit on a test send's image or link, classified as a simulation's would be. */
+export interface PhishingTestHitsTable {
+  id: Generated<number>;
+  account_id: number;
+  test_send_id: number;
+  kind: 'open' | 'click';
+  method: string;
+  classification: PhishingClassification;
+  reason: string;
+  detail: string | null;
+  client_address: string | null;
+  user_agent: string | null;
+  occurred_at: number;
+}
+
 export interface PhishingTables {
   phishing_templates: PhishingTemplatesTable;
   phishing_settings: PhishingSettingsTable;
@@ -306,4 +348,6 @@ export interface PhishingTables {
   report_reporters: ReportReportersTable;
   report_rules: ReportRulesTable;
   report_feedback_templates: ReportFeedbackTemplatesTable;
+  phishing_test_sends: PhishingTestSendsTable;
+  phishing_test_hits: PhishingTestHitsTable;
 }

@@ -85,7 +85,7 @@ function simulationContent(
 }
 
 /** The From header of a rendered simulation: `"<sender name>" <local@sender_domain>`. */
-function fromOf(rendered: { sender_name: string; sender_address: string }): string {
+export function fromOf(rendered: { sender_name: string; sender_address: string }): string {
   return rendered.sender_name
     ? `${quotedName(rendered.sender_name)} <${rendered.sender_address}>`
     : rendered.sender_address;

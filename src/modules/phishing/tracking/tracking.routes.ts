@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { acceptBodies, type BodyPolicy, FORM_BODY_LIMIT } from '../../../core/http/bodies.js';
 import { linkTo, phishBaseUrl, publicBaseUrl } from '../../../core/http/links.js';
+import { recordTestHit, trackedTestSend } from '../delivery/delivery.hits.commands.js';
+import { isTestToken } from '../delivery/delivery.model.js';
 import {
   campaignChangedSince,
   campaignChangesSeen,
@@ -23,6 +25,7 @@ import {
   genericTeachablePage,
   TEACHABLE_PAGE_HEADERS,
   teachablePageHeaders,
+  testSendPage,
 } from './tracking.teachable.presenter.js';
 
 /**
@@ -177,6 +180,38 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     return limited(limiter.known(address, token, route)) ? 'limited' : found;
   }
 
+  /**
+   * A test send's image or link (Phishing settings' test of delivery): told from a recipient's
+   * token by its length alone, read under the same budgets, and recorded in the test send's own
+   * hits, never a campaign's. True when recorded; false for a token that is none (answered as
+   * an unknown one); 'limited' past the address's budgets.
+   */
+  async function testHit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    route: TrackedRoute,
+    kind: 'open' | 'click',
+  ): Promise<boolean | 'limited'> {
+    const limited = (wait: number | null) => {
+      if (wait !== null) reply.header('retry-after', String(wait));
+      return wait !== null;
+    };
+    const address = request.ip;
+    if (limited(limiter.beforeRead(address, route))) return 'limited';
+    const send = await trackedTestSend(app.db, token);
+    if (send === null) return limited(limiter.unknown(address)) ? 'limited' : false;
+    if (limited(limiter.known(address, token, route))) return 'limited';
+    await recordTestHit(app.db, send, {
+      kind,
+      at: Date.now(),
+      method: request.method,
+      headers: request.headers,
+      clientAddress: request.ip,
+    });
+    return true;
+  }
+
   const record = async (
     request: FastifyRequest,
     found: RecipientWithCampaign,
@@ -240,6 +275,13 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     async (request, reply) => {
       const param = request.params.token;
       const token = param.endsWith('.png') ? param.slice(0, -4) : '';
+      if (isTestToken(token)) {
+        const tested = await testHit(request, reply, token, 'open', 'open');
+        return reply
+          .code(tested === 'limited' ? 429 : 200)
+          .headers(IMAGE_HEADERS)
+          .send(TRACKING_PIXEL);
+      }
       const found = await lookUp(request, reply, token, 'open');
       if (found !== 'limited' && found !== null) await record(request, found, 'open');
       return reply
@@ -253,7 +295,14 @@ export const phishingTrackingRoutes: FastifyPluginAsyncTypebox<TrackingOptions> 
     '/v/:token',
     { schema: { hide: true, params: TokenParams }, config: LINK },
     async (request, reply) => {
-      const found = await lookUp(request, reply, request.params.token, clickOrProbe(request));
+      const route = clickOrProbe(request);
+      if (isTestToken(request.params.token)) {
+        const tested = await testHit(request, reply, request.params.token, route, 'click');
+        if (tested === 'limited') return generic(reply, 429);
+        if (tested === false) return generic(reply);
+        return reply.code(200).headers(TEACHABLE_PAGE_HEADERS).send(testSendPage());
+      }
+      const found = await lookUp(request, reply, request.params.token, route);
       if (found === 'limited') return generic(reply, 429);
       if (found === null) return generic(reply);
       const { found: now, ...result } = await record(request, found, 'click');

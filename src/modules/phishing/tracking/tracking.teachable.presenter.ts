@@ -188,3 +188,14 @@ export function genericTeachablePage(): string {
 <p>Before you click a link or type a password, check who really sent the message and where the link leads. When in doubt, report the email to your security team.</p>`,
   );
 }
+
+/** The page a test send's link shows (Phishing settings' test of delivery): nothing of the account. */
+export function testSendPage(): string {
+  return page(
+    'Security awareness',
+    html`<h1>This was a test message</h1>
+<div class="notice"><p class="lead">Your security team sent this message to check that their phishing simulations reach people. There is nothing to do: you can close this page and delete the message.</p></div>
+<h2>Next time</h2>
+<p>Before you click a link or type a password, check who really sent the message and where the link leads. When in doubt, report the email to your security team.</p>`,
+  );
+}

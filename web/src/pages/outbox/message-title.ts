@@ -11,6 +11,7 @@ export function messageTitle(m: Message): string {
       simulation: 'Phishing simulation',
       report_feedback: 'Report feedback',
       report_thanks: 'Thanks for a report',
+      simulation_test: 'Test simulation',
     }[m.kind] ?? 'Message';
   return m.employee ? `${kind} to ${m.employee.first_name} ${m.employee.last_name}` : kind;
 }
