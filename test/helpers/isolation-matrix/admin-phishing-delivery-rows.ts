@@ -8,7 +8,7 @@ import { adminApi, type Side } from './world.js';
 
 const API = '/admin/api';
 const TEMPLATE = 'builtin:benefits-enrolment-deadline';
-const sends = (side: Pick<Side, 'accountId'>) => `${acct(side)}/phishing/delivery/test-sends`;
+const sends = (side: Side) => `${acct(side)}/phishing/delivery/test-sends`;
 
 /** A test send of the side's account to its first employee. */
 async function freshTestSend(app: FastifyInstance, side: Side): Promise<number> {

@@ -176,6 +176,10 @@ export const FORM_FIELDS = {
     operations: ['PUT /accounts/{accountId}/reporting/feedback-templates/{verdict}'],
     names: { subject: 'Subject', body: 'Body' },
   },
+  testSend: {
+    operations: ['POST /accounts/{accountId}/phishing/delivery/test-sends'],
+    names: { email: 'Employee’s address', template_key: 'Template' },
+  },
   reclassify: {
     operations: ['POST /accounts/{accountId}/phishing/campaigns/{campaignId}/events/{eventId}/reclassify'],
     names: { classification: 'Classification', reason: 'Reason' },

@@ -14,6 +14,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { SaveForm } from '../../../components/SaveForm';
 import { accountPath, useAccount } from '../../../layout/account-context';
 import { usePhishingSettings } from '../campaigns/phishing-api';
+import { DeliverySection } from './DeliverySection';
 
 /** The server's messages for the lines of the list (`scanner_networks[3]` is line 4 of what was sent). */
 function lineErrors(error: unknown, sent: string[]): string[] {
@@ -45,6 +46,7 @@ export function PhishingSettingsPage() {
       ) : (
         <ErrorAlert error={settings.error} title="Could not load the settings" />
       )}
+      <DeliverySection />
     </>
   );
 }
