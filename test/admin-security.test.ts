@@ -400,7 +400,11 @@ describe('roles and tenancy', () => {
       headers: operator.headers,
     });
     expect(overview.json()).toMatchObject({ employees: 0, groups: 0, campaigns: 0, active_keys: 0 });
-    expect(overview.json().reporting).toMatchObject({ judged: 0, awaiting_verdict: 0, reporting_accuracy: null });
+    expect(overview.json().reporting).toMatchObject({
+      judged: 0,
+      awaiting_verdict: 0,
+      reporting_accuracy: null,
+    });
   });
 
   it('answers unknown admin API paths with a JSON 404, and app pages with the app', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { makeEmployee } from '../factories.js';
 import { acct } from './admin-access-rows.js';
 import { na, type Row, row } from './matrix.js';
 import { adminApi, type Side } from './world.js';
@@ -68,7 +69,8 @@ export const adminPhishingDeliveryRows: Row[] = [
       kind: 'custom',
       // Only an address is named: another account's employee is no employee of this one.
       run: async (w) => {
-        const theirs = w.b.employees[0] as { email: string };
+        // A fresh employee of theirs: earlier rows may have given the world's first ones addresses both accounts hold.
+        const theirs = await makeEmployee(w.app, w.b.accountId);
         const before = await adminApi(w.app, w.b.admin, 'GET', sends(w.b).slice(API.length), 200);
         const res = await w.app.inject({
           method: 'POST',
