@@ -6,7 +6,9 @@ import { phishingCampaignKind } from './modules/phishing/campaigns/campaigns.kin
 import { simulationMailComposer } from './modules/phishing/campaigns/campaigns.mail.js';
 import { subscribePhishingCampaigns } from './modules/phishing/campaigns/campaigns.subscribers.js';
 import { testSendMailComposer } from './modules/phishing/delivery/delivery.mail.js';
+import { subscribeDelivery } from './modules/phishing/delivery/delivery.subscribers.js';
 import { reportMailComposer } from './modules/phishing/triage/triage.mail.js';
+import { subscribeTriage } from './modules/phishing/triage/triage.subscribers.js';
 import { subscribeTrainingCampaigns } from './modules/training/campaigns/campaigns.subscribers.js';
 import { subscribeEnrollments } from './modules/training/enrollments/enrollments.subscribers.js';
 import { trainingCampaignKind } from './modules/training/index.js';
@@ -26,6 +28,8 @@ export function loadSubscriptions(): void {
   subscribeTrainingCampaigns();
   subscribeEnrollments();
   subscribePhishingCampaigns();
+  subscribeTriage();
+  subscribeDelivery();
   subscribeWebhooks();
 
   // Mail composers: who writes each kind of message. Mail sends, records and shows them but

@@ -21,6 +21,8 @@ describe('domain events', () => {
     expect(subscribersOf('employee.deleting')).toEqual([
       'training.keep-enrollments',
       'phishing.keep-recipients',
+      'phishing.forget-reporter',
+      'phishing.forget-test-sends',
       'webhooks',
     ]);
     expect(subscribersOf('group.deleted')).toEqual(['sync.tombstone', 'webhooks']);

@@ -276,3 +276,16 @@ export async function recordTestSendOutcome(
     .where('message_id', '=', messageId)
     .execute();
 }
+
+/** A deleted employee's test sends go, their hits with them (a test send is a diagnosis, not a record). */
+export async function deleteTestSendsOfEmployee(
+  db: Db,
+  accountId: number,
+  employeeId: number,
+): Promise<void> {
+  await db
+    .deleteFrom('phishing_test_sends')
+    .where('account_id', '=', accountId)
+    .where('employee_id', '=', employeeId)
+    .execute();
+}

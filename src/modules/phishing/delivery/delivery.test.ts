@@ -255,6 +255,21 @@ describe('a test send', () => {
     expect(crossed.statusCode).toBe(404);
   });
 
+  it('forgets a deleted employee’s test sends', async () => {
+    const { admin, send, base, accountId, ann } = await setup();
+    const created = await send(admin, 'POST', `${base}/delivery/test-sends`, {
+      email: ann.email,
+      template_key: TEMPLATE,
+    });
+    expect(created.statusCode).toBe(201);
+    const del = await send(admin, 'DELETE', `/accounts/${accountId}/employees/${ann.id}`);
+    expect(del.statusCode).toBe(204);
+    expect((await send(admin, 'GET', `${base}/delivery/test-sends`)).json().data).toEqual([]);
+    expect((await send(admin, 'GET', `${base}/delivery/test-sends/${created.json().id}`)).statusCode).toBe(
+      404,
+    );
+  });
+
   it('answers a made-up test token as any unknown token, and records nothing', async () => {
     const res = await t.app.inject({
       method: 'GET',

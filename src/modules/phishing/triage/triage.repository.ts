@@ -688,3 +688,16 @@ export async function verdictAuthors(
     ),
   };
 }
+
+/**
+ * A deleted employee's address leaves the reports they made: the reporter row stays (the report's
+ * count and times are the account's figures) as "deleted-<employee id>", without the employee.
+ */
+export async function forgetReporter(db: Db, accountId: number, employeeId: number): Promise<void> {
+  await db
+    .updateTable('report_reporters')
+    .set({ address: `deleted-${employeeId}`, employee_id: null })
+    .where('account_id', '=', accountId)
+    .where('employee_id', '=', employeeId)
+    .execute();
+}

@@ -288,6 +288,25 @@ describe('the triage inbox', () => {
   });
 });
 
+describe('a deleted employee', () => {
+  it('leaves the reports they made without their address, the counts kept', async () => {
+    const s = await setUp();
+    const { report_id } = await s.report(s.ada.email, phish('Forget me'));
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/api/accounts/${s.accountId}/employees/${s.ada.id}`,
+      headers: s.admin.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    const detail = (await send()(s.admin, 'GET', `${s.base}/reports/${report_id}`)).json();
+    expect(detail).toMatchObject({
+      reporter_count: 1,
+      reporters: [{ address: `deleted-${s.ada.id}`, employee_id: null }],
+    });
+    expect(JSON.stringify(detail.reporters)).not.toContain(s.ada.email);
+  });
+});
+
 describe('the account overview’s reporting figures', () => {
   it('counts real reports per week, the time to a verdict and the reporting accuracy', async () => {
     const s = await setUp();
