@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OfficeAddinManifest, validateManifest } from 'office-addin-manifest';
+import { convert } from 'office-addin-manifest-converter';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unifiedManifest, xmlManifest } from './addin.manifests.presenter.js';
 import { addinIdOf } from './addin.model.js';
@@ -11,8 +12,9 @@ import { addinIdOf } from './addin.model.js';
  * (office-addin-manifest). The unified manifest is checked against the JSON schema it names, which
  * the package ships (@microsoft/app-manifest's json-schemas/teams/v1.24): offline, in full. The XML
  * manifest's validation is a Microsoft web service (validationgateway.omex.office.net): without the
- * network, the package's own reading of it (xml2js, then every field it extracts) is what runs;
- * with VALIDATE_ADDIN_ONLINE=1, the service is asked too.
+ * network, the package's own reading of it (xml2js, then every field it extracts) runs, and
+ * Microsoft's manifest converter (office-addin-manifest-converter) turns it into a unified
+ * manifest that the same schema then checks; with VALIDATE_ADDIN_ONLINE=1, the service is asked too.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'vigil-addin-'));
@@ -64,6 +66,29 @@ describe('the add-in manifests, through office-addin-manifest', () => {
   it('the XML manifest check does fail malformed XML (the check is real)', async () => {
     const path = write('broken.xml', xmlManifest(props).replace('</OfficeApp>', ''));
     await expect(OfficeAddinManifest.readManifestFile(path)).rejects.toThrow();
+  });
+
+  it('the XML manifest converts with Microsoft’s manifest converter, and what it makes passes the unified schema', async () => {
+    const out = join(dir, 'converted');
+    await convert(write('to-convert.xml', xmlManifest(props)), out, false, undefined, undefined, false);
+    const validation = await validateManifest(join(out, 'manifest.json'));
+    expect(validation).toEqual({ isValid: true });
+    const converted = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(converted.id).toBe(props.id);
+  });
+
+  it('the converter does refuse an XML manifest without its required elements (the check is real)', async () => {
+    const broken = xmlManifest(props).replace(/<Id>[^<]*<\/Id>/, '');
+    await expect(
+      convert(
+        write('to-convert-broken.xml', broken),
+        join(dir, 'converted-broken'),
+        false,
+        undefined,
+        undefined,
+        false,
+      ),
+    ).rejects.toThrow();
   });
 
   it.runIf(process.env.VALIDATE_ADDIN_ONLINE === '1')(
