@@ -197,6 +197,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: AccountParams,
         response: responses({ 200: ReportingSettings }),
       },
+      config: triage,
     },
     async (request) => getReportingSettings(app.db, accountOf(request).accountId),
   );

@@ -130,6 +130,7 @@ describe('the triage inbox', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toContain('triage permission');
     expect((await send()(other, 'GET', `${s.base}/reports`)).statusCode).toBe(403);
+    expect((await send()(other, 'GET', `${s.base}/reporting/settings`)).statusCode).toBe(403);
     const stranger = await setUp();
     expect((await send()(stranger.admin, 'GET', `${stranger.base}/reports/${report_id}`)).statusCode).toBe(
       404,
