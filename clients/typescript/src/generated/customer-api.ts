@@ -1768,6 +1768,8 @@ export interface components {
             verdict_by: {
                 kind: "admin" | "rule";
                 id: number;
+                /** @description The administrator’s name (or address), or the rule (`sender domain news.example.com`); null once deleted. */
+                name: string | null;
             } | null;
             /** @description When retention deleted the message’s content (the rest is kept). */
             content_deleted_at: string | null;
@@ -1841,6 +1843,8 @@ export interface components {
             verdict_by: {
                 kind: "admin" | "rule";
                 id: number;
+                /** @description The administrator’s name (or address), or the rule (`sender domain news.example.com`); null once deleted. */
+                name: string | null;
             } | null;
             /** @description When retention deleted the message’s content (the rest is kept). */
             content_deleted_at: string | null;

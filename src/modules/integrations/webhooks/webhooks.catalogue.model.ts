@@ -182,7 +182,7 @@ export const WEBHOOK_EVENTS = [
       verdict: 'malicious',
       verdict_note: 'Credential phishing; sender blocked at the gateway.',
       verdict_at: at,
-      verdict_by: { kind: 'admin', id: 2 },
+      verdict_by: { kind: 'admin', id: 2, name: 'Sam Rivera' },
     },
   },
   {
