@@ -12167,7 +12167,8 @@ export interface operations {
                  *         "verdict_at": "2026-11-22T09:14:03.512Z",
                  *         "verdict_by": {
                  *           "kind": "admin",
-                 *           "id": 2
+                 *           "id": 2,
+                 *           "name": "Sam Rivera"
                  *         },
                  *         "content_deleted_at": null,
                  *         "reporters": [
