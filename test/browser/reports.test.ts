@@ -310,7 +310,7 @@ describe('Reporting settings', () => {
       { accountId },
       { at: `/admin/a/${accountId}/phishing/settings` },
     );
-    const header = page.getByLabel('Simulation header');
+    const header = page.getByRole('textbox', { name: 'Simulation header', exact: true });
     await expect.poll(() => header.getAttribute('placeholder')).toBe('X-Vigil-Simulation');
     await header.fill('X-Acme-Check');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -318,8 +318,10 @@ describe('Reporting settings', () => {
     const saved = await (await page.request.get(`/admin/api/accounts/${accountId}/phishing/settings`)).json();
     expect(saved).toMatchObject({ simulation_header: 'X-Acme-Check', simulation_header_is_default: false });
     await page.reload();
-    await expect.poll(() => page.getByLabel('Simulation header').inputValue()).toBe('X-Acme-Check');
-    await page.getByLabel('Simulation header').fill('');
+    await expect
+      .poll(() => page.getByRole('textbox', { name: 'Simulation header', exact: true }).inputValue())
+      .toBe('X-Acme-Check');
+    await page.getByRole('textbox', { name: 'Simulation header', exact: true }).fill('');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect
       .poll(async () => (await page.request.get(`/admin/api/accounts/${accountId}/phishing/settings`)).json())

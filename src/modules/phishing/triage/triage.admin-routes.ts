@@ -52,6 +52,12 @@ const HtmlDocument = Type.Unsafe<string>({
   content: { 'text/html': { schema: Type.String() } },
 });
 
+/** The feedback templates with the placeholders a template may use. */
+const templatesAnswer = (results: Awaited<ReturnType<typeof feedbackTemplates>>) => ({
+  results,
+  placeholders: [...FEEDBACK_PLACEHOLDERS],
+});
+
 /** The triage inbox's admin routes, relative to `/admin/api/accounts/:accountId`. */
 export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -228,10 +234,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: triage,
     },
-    async (request) => ({
-      results: await feedbackTemplates(app.db, accountOf(request).accountId),
-      placeholders: [...FEEDBACK_PLACEHOLDERS],
-    }),
+    async (request) => templatesAnswer(await feedbackTemplates(app.db, accountOf(request).accountId)),
   );
 
   app.put(
@@ -246,15 +249,15 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: triage,
     },
-    async (request) => ({
-      results: await saveFeedbackTemplateOf(
-        app.db,
-        accountOf(request).accountId,
-        request.params.verdict,
-        request.body,
+    async (request) =>
+      templatesAnswer(
+        await saveFeedbackTemplateOf(
+          app.db,
+          accountOf(request).accountId,
+          request.params.verdict,
+          request.body,
+        ),
       ),
-      placeholders: [...FEEDBACK_PLACEHOLDERS],
-    }),
   );
 
   app.delete(
@@ -268,14 +271,9 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       config: triage,
     },
-    async (request) => ({
-      results: await saveFeedbackTemplateOf(
-        app.db,
-        accountOf(request).accountId,
-        request.params.verdict,
-        null,
+    async (request) =>
+      templatesAnswer(
+        await saveFeedbackTemplateOf(app.db, accountOf(request).accountId, request.params.verdict, null),
       ),
-      placeholders: [...FEEDBACK_PLACEHOLDERS],
-    }),
   );
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
 import type {
   ReportChannel,
+  ReportReportersTable,
   ReportRuleKind,
   ReportsTable,
   ReportVerdict,
@@ -153,16 +154,7 @@ export async function findReport(
     .executeTakeFirst();
 }
 
-export interface ReporterRow {
-  report_id: number;
-  employee_id: number | null;
-  address: string;
-  channel: ReportChannel;
-  reported_at: number;
-  last_reported_at: number;
-  feedback_verdict: ReportVerdict | null;
-  feedback_at: number | null;
-}
+export type ReporterRow = Omit<ReportReportersTable, 'id' | 'account_id'>;
 
 /** The reporters of these reports, first reporter first (at most `perReport` of each). */
 export async function reportersOf(

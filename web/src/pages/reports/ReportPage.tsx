@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconClock, IconGavel } from '@tabler/icons-react';
 import { DataTable } from 'mantine-datatable';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 import { API_BASE, ApiError } from '../../api/client';
 import { BackLink } from '../../components/BackLink';
@@ -337,21 +337,34 @@ function SafeView({
   );
 }
 
-function UrlList({ urls }: { urls: ReportMessage['urls'] }) {
-  if (urls.length === 0) {
+/** A list of cards (links, attachments) with a line of help above, or a line saying there are none. */
+function CardList<T>({
+  items,
+  label,
+  none,
+  help,
+  render,
+}: {
+  items: T[];
+  label: string;
+  none: string;
+  help: string;
+  render: (item: T) => ReactNode;
+}) {
+  if (items.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        The message has no links.
+        {none}
       </Text>
     );
   }
   return (
     <Stack gap="xs">
       <Text size="sm" c="dimmed">
-        Defanged so that nothing opens them: paste them into a ticket or a chat as they are.
+        {help}
       </Text>
-      <Stack gap={0} component="ul" p={0} m={0} aria-label="URLs" style={{ listStyle: 'none' }}>
-        {urls.map((u, i) => (
+      <Stack gap={0} component="ul" p={0} m={0} aria-label={label} style={{ listStyle: 'none' }}>
+        {items.map((item, i) => (
           <Card
             // biome-ignore lint/suspicious/noArrayIndexKey: the list never changes order
             key={i}
@@ -361,22 +374,7 @@ function UrlList({ urls }: { urls: ReportMessage['urls'] }) {
             padding="sm"
             style={{ marginTop: i === 0 ? 0 : -1 }}
           >
-            <Stack gap={4}>
-              <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
-                {u.defanged}
-              </Code>
-              <Row justify="space-between" wrap="nowrap" gap="sm">
-                <Text size="sm">
-                  <Text span c="dimmed" size="sm">
-                    Host{' '}
-                  </Text>
-                  <Text span fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {u.host.replaceAll('.', '[.]')}
-                  </Text>
-                </Text>
-                <CopyButton value={u.defanged} size="xs" aria-label={`Copy ${u.defanged}`} />
-              </Row>
-            </Stack>
+            <Stack gap={4}>{render(item)}</Stack>
           </Card>
         ))}
       </Stack>
@@ -384,57 +382,68 @@ function UrlList({ urls }: { urls: ReportMessage['urls'] }) {
   );
 }
 
-function AttachmentList({ attachments }: { attachments: ReportMessage['attachments'] }) {
-  if (attachments.length === 0) {
-    return (
-      <Text size="sm" c="dimmed">
-        The message has no attachments.
-      </Text>
-    );
-  }
+function UrlList({ urls }: { urls: ReportMessage['urls'] }) {
   return (
-    <Stack gap="xs">
-      <Text size="sm" c="dimmed">
-        Never opened or kept: look a file up by its SHA-256 in your malware scanner or threat intelligence.
-      </Text>
-      <Stack gap={0} component="ul" p={0} m={0} aria-label="Attachments" style={{ listStyle: 'none' }}>
-        {attachments.map((a, i) => (
-          <Card
-            // biome-ignore lint/suspicious/noArrayIndexKey: the list never changes order
-            key={i}
-            component="li"
-            withBorder
-            radius={0}
-            padding="sm"
-            style={{ marginTop: i === 0 ? 0 : -1 }}
-          >
-            <Stack gap={4}>
-              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {a.name || '(no name)'}
+    <CardList
+      items={urls}
+      label="URLs"
+      none="The message has no links."
+      help="Defanged so that nothing opens them: paste them into a ticket or a chat as they are."
+      render={(u) => (
+        <>
+          <Code block style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+            {u.defanged}
+          </Code>
+          <Row justify="space-between" wrap="nowrap" gap="sm">
+            <Text size="sm">
+              <Text span c="dimmed" size="sm">
+                Host{' '}
               </Text>
-              <Text size="xs" c="dimmed">
-                {a.content_type} · {formatBytes(a.size)}
+              <Text span fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {u.host.replaceAll('.', '[.]')}
               </Text>
-              {a.sha256 ? (
-                <Row justify="space-between" wrap="nowrap" gap="sm">
-                  <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                    SHA-256 {a.sha256}
-                  </Text>
-                  <CopyButton
-                    value={a.sha256}
-                    size="xs"
-                    aria-label={`Copy the SHA-256 of ${a.name || 'the attachment'}`}
-                  />
-                </Row>
-              ) : (
-                <Text size="xs" c="dimmed">
-                  Only its name was reported (no content, so no SHA-256).
-                </Text>
-              )}
-            </Stack>
-          </Card>
-        ))}
-      </Stack>
-    </Stack>
+            </Text>
+            <CopyButton value={u.defanged} size="xs" aria-label={`Copy ${u.defanged}`} />
+          </Row>
+        </>
+      )}
+    />
+  );
+}
+
+function AttachmentList({ attachments }: { attachments: ReportMessage['attachments'] }) {
+  return (
+    <CardList
+      items={attachments}
+      label="Attachments"
+      none="The message has no attachments."
+      help="Never opened or kept: look a file up by its SHA-256 in your malware scanner or threat intelligence."
+      render={(a) => (
+        <>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {a.name || '(no name)'}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {a.content_type} · {formatBytes(a.size)}
+          </Text>
+          {a.sha256 ? (
+            <Row justify="space-between" wrap="nowrap" gap="sm">
+              <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                SHA-256 {a.sha256}
+              </Text>
+              <CopyButton
+                value={a.sha256}
+                size="xs"
+                aria-label={`Copy the SHA-256 of ${a.name || 'the attachment'}`}
+              />
+            </Row>
+          ) : (
+            <Text size="xs" c="dimmed">
+              Only its name was reported (no content, so no SHA-256).
+            </Text>
+          )}
+        </>
+      )}
+    />
   );
 }
