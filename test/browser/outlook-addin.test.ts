@@ -170,7 +170,9 @@ describe('the Outlook add-in’s task pane', () => {
     expect(answer).toMatchObject({ outcome: 'simulation', report_id: null });
 
     const status = page.getByRole('status');
-    await expect.poll(() => status.textContent()).toBe(answer.message);
+    await expect
+      .poll(() => status.textContent())
+      .toBe(`${answer.message} It has been moved to Deleted Items.`);
     expect(await page.getByRole('alert').isHidden()).toBe(true);
     const calls = await officeCalls(page);
     const move = calls.find((c) => c.name === 'makeEwsRequestAsync');

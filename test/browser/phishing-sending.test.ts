@@ -74,7 +74,9 @@ describe('predictable sending and the sender, in the web interface', () => {
       await page.getByText('Default sender').waitFor();
       await page.getByLabel('Sender name').fill('IT Service Desk');
       await page.getByLabel('Sender address').fill('it-desk');
-      await page.getByLabel('Sender domain').fill('mail.acme-notices.example');
+      await page
+        .getByRole('textbox', { name: 'Sender domain', exact: true })
+        .fill('mail.acme-notices.example');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await page.getByText('Saved the phishing settings').waitFor();
       await page.screenshot({ path: `${OUT}/phishing-settings-sender-${size}.png`, fullPage: true });

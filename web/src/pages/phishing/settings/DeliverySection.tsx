@@ -53,7 +53,7 @@ function Values({ values, label }: { values: string[]; label: string }) {
 function SendingIps({ sheet }: { sheet: Sheet }) {
   if (sheet.sending_ips.length > 0) return <Values values={sheet.sending_ips} label="sending IP" />;
   return (
-    <Text size="sm" c="orange.9" mt={4}>
+    <Text size="sm" fw={500} mt={4}>
       Not known to Vigil: ask your SMTP provider for the outbound addresses of{' '}
       {sheet.smtp_host ? <Code>{sheet.smtp_host}</Code> : 'the mail server Vigil sends through'} (the operator
       can show them here with <Code>PHISHING_SENDING_IPS</Code>). Microsoft 365 needs at least one.
