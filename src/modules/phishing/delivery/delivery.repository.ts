@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
-import type { PhishingClassification } from '../../../core/db/schema.js';
+import type { PhishingTestHitsTable } from '../../../core/db/schema.js';
 import { TEST_HITS_MAX } from './delivery.model.js';
 
 /** SQL of the allow-listing sheet and of test sends (phishing_test_sends, phishing_test_hits). */
@@ -107,17 +107,7 @@ export interface TestSendRow {
   delivered_at: number | null;
 }
 
-export interface TestHitRow {
-  test_send_id: number;
-  kind: 'open' | 'click';
-  method: string;
-  classification: PhishingClassification;
-  reason: string;
-  detail: string | null;
-  client_address: string | null;
-  user_agent: string | null;
-  occurred_at: number;
-}
+export type TestHitRow = Omit<PhishingTestHitsTable, 'id' | 'account_id'>;
 
 const SEND_COLUMNS = [
   'id',

@@ -6,6 +6,7 @@ import { ReportMessageBody, ReportMessageQuery, reportMessageResponses } from '.
 import { type ReportIntake, receiveReport } from './reports.intake.service.js';
 import { REPORTED_MESSAGE_MAX_BYTES } from './reports.model.js';
 import { messageOfParts } from './reports.parts.model.js';
+import { acceptReportedMessages, ReportedMessage } from './reports.routes.js';
 
 /** A JSON report's body may carry a 10 MiB message in base64, with room for the rest. */
 const JSON_REPORT_MAX_BYTES = 15 * 1024 * 1024;
@@ -14,11 +15,6 @@ const THANKS = {
   simulation: 'Well spotted: this was a phishing simulation, and your report counts.',
   real: 'Thank you: your security team will look at it.',
 };
-
-/** The reported message's bytes as they came (a `message/rfc822` body). */
-class RawReport {
-  constructor(readonly raw: Buffer) {}
-}
 
 /**
  * `POST /customer/reports/` (v2.3.0): every report of a message, a simulation or not. The Outlook
@@ -29,11 +25,7 @@ export const reportIntakeRoutes: FastifyPluginAsyncTypebox<{ intake: ReportIntak
   app,
   { intake },
 ) => {
-  app.addContentTypeParser(
-    'message/rfc822',
-    { parseAs: 'buffer', bodyLimit: REPORTED_MESSAGE_MAX_BYTES },
-    (_request, body, done) => done(null, new RawReport(body as Buffer)),
-  );
+  acceptReportedMessages(app);
 
   app.post(
     '/customer/reports/',
@@ -75,7 +67,7 @@ export const reportIntakeRoutes: FastifyPluginAsyncTypebox<{ intake: ReportIntak
       // No media type and no body: nothing the route reads (the schemas are per media type).
       if (body === undefined || body === null) throw unsupportedMediaType();
       let report: { reporter: string; raw: Buffer; listed?: ReturnType<typeof messageOfParts>['listed'] };
-      if (body instanceof RawReport) {
+      if (body instanceof ReportedMessage) {
         const reporter = request.query.reporter;
         if (reporter === undefined) {
           const errors = new FieldErrorCollector();
@@ -90,7 +82,7 @@ export const reportIntakeRoutes: FastifyPluginAsyncTypebox<{ intake: ReportIntak
       }
       const outcome = await receiveReport(intake, {
         accountId: request.auth.accountId,
-        channel: body instanceof RawReport ? 'api' : 'addin',
+        channel: body instanceof ReportedMessage ? 'api' : 'addin',
         reporter: report.reporter,
         raw: report.raw,
         envelope: 'direct',

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorSchema, idempotencyErrors, standardErrors } from '../../../core/http/error-responses.js';
 import { INTERNET_HEADERS_MAX, LISTED_ATTACHMENTS_MAX } from './reports.parts.model.js';
+import { messageBodyErrors } from './reports.schemas.js';
 
 /** Schemas of `POST /customer/reports/`: a report button's (or a gateway's) report of a message. */
 
@@ -111,11 +112,5 @@ export const reportMessageResponses = {
     { code: 'payload_too_large' },
     { code: 'reported_message_too_large' },
   ]),
-  415: errorSchema('The body is neither `application/json` nor `message/rfc822`.', [
-    { code: 'unsupported_media_type' },
-  ]),
-  503: errorSchema(
-    'The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off.',
-    [{ code: 'service_unavailable' }, { code: 'reported_messages_busy' }],
-  ),
+  ...messageBodyErrors,
 };

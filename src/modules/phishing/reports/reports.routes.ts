@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { UNUSED_BODY_LIMIT } from '../../../core/http/bodies.js';
 import { phishBaseUrl, publicBaseUrl } from '../../../core/http/links.js';
 import { OPENAPI_OVERRIDE } from '../../../core/http/openapi-components.js';
@@ -12,9 +13,18 @@ import { reportSimulation } from './reports.service.js';
 
 const tags = ['Phishing simulations'];
 
-/** The reported message's bytes as they came: nothing of it is logged or kept but the tokens. */
-class ReportedMessage {
+/** The reported message's bytes as they came (a `message/rfc822` body); nothing of it is logged. */
+export class ReportedMessage {
   constructor(readonly raw: Buffer) {}
+}
+
+/** Lets the routes of this scope take a reported message as `message/rfc822`, up to 10 MiB. */
+export function acceptReportedMessages(app: FastifyInstance): void {
+  app.addContentTypeParser(
+    'message/rfc822',
+    { parseAs: 'buffer', bodyLimit: REPORTED_MESSAGE_MAX_BYTES },
+    (_request, body, done) => done(null, new ReportedMessage(body as Buffer)),
+  );
 }
 
 export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ reader: ReportedMessageReader }> = async (
@@ -22,11 +32,7 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ reader: ReportedM
   { reader },
 ) => {
   const machine = createStepMachine();
-  app.addContentTypeParser(
-    'message/rfc822',
-    { parseAs: 'buffer', bodyLimit: REPORTED_MESSAGE_MAX_BYTES },
-    (_request, body, done) => done(null, new ReportedMessage(body as Buffer)),
-  );
+  acceptReportedMessages(app);
 
   app.post(
     '/customer/campaigns/phishing/reports/',

@@ -14,6 +14,17 @@ export const ReportBody = Type.Object(
   { title: 'PhishingReport', examples: [{ token: 'q1Jb3T0yS5d8n2lK4pXw7A9cVe6RtUhZ' }] },
 );
 
+/** The errors of a route that takes JSON or a reported message, and reads the message in the reader's threads. */
+export const messageBodyErrors = {
+  415: errorSchema('The body is neither `application/json` nor `message/rfc822`.', [
+    { code: 'unsupported_media_type' },
+  ]),
+  503: errorSchema(
+    'The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off.',
+    [{ code: 'service_unavailable' }, { code: 'reported_messages_busy' }],
+  ),
+};
+
 export const reportResponses = {
   202: RecipientResult,
   ...standardErrors('reports', 'write'),
@@ -33,11 +44,5 @@ export const reportResponses = {
     { code: 'payload_too_large' },
     { code: 'reported_message_too_large' },
   ]),
-  415: errorSchema('The body is neither `application/json` nor `message/rfc822`.', [
-    { code: 'unsupported_media_type' },
-  ]),
-  503: errorSchema(
-    'The database is unreachable, or every reader of reported messages is busy; retry after `Retry-After` seconds (when given) or with back-off.',
-    [{ code: 'service_unavailable' }, { code: 'reported_messages_busy' }],
-  ),
+  ...messageBodyErrors,
 };
