@@ -235,7 +235,7 @@ export async function buildApp({
       await api.register(groupsRoutes);
       await api.register(campaignsRoutes);
       await api.register(phishingRoutes);
-      await api.register(phishingReportRoutes, { reader: reportReader });
+      await api.register(phishingReportRoutes, { intake: reportIntake });
       await api.register(reportIntakeRoutes, { intake: reportIntake });
       await api.register(triageRoutes);
       await api.register(webhooksRoutes);

@@ -174,14 +174,10 @@ describe('a report while every reader is busy', () => {
   it('is answered 503 reported_messages_busy with Retry-After, nothing recorded', async () => {
     const { accountId, campaignId, person } = await simulation(t.app);
     const busy = { read: () => Promise.reject(new ReportedMessageError('busy')), close: async () => {} };
-    const err = await reportSimulation(t.app.db, createStepMachine(), {
+    const intake = { db: t.app.db, machine: createStepMachine(), reader: busy, phishUrls: () => [] };
+    const err = await reportSimulation(intake, {
       accountId,
-      report: {
-        kind: 'message',
-        raw: Buffer.from(reportedWith(person.token, 'Hi')),
-        phishUrls: [],
-        reader: busy,
-      },
+      report: { kind: 'message', raw: Buffer.from(reportedWith(person.token, 'Hi')) },
       clientAddress: '203.0.113.7',
       headers: {},
     }).catch((e: unknown) => e);

@@ -2,12 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { UNUSED_BODY_LIMIT } from '../../../core/http/bodies.js';
-import { phishBaseUrl, publicBaseUrl } from '../../../core/http/links.js';
 import { OPENAPI_OVERRIDE } from '../../../core/http/openapi-components.js';
 import { presentRecipientResult } from '../results/results.presenter.js';
-import { createStepMachine } from '../tracking/tracking.steps.batch.commands.js';
+import type { ReportIntake } from './reports.intake.service.js';
 import { REPORTED_MESSAGE_MAX_BYTES } from './reports.model.js';
-import type { ReportedMessageReader } from './reports.reader.service.js';
 import { ReportBody, reportResponses } from './reports.schemas.js';
 import { reportSimulation } from './reports.service.js';
 
@@ -27,11 +25,10 @@ export function acceptReportedMessages(app: FastifyInstance): void {
   );
 }
 
-export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ reader: ReportedMessageReader }> = async (
+export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ intake: ReportIntake }> = async (
   app,
-  { reader },
+  { intake },
 ) => {
-  const machine = createStepMachine();
   acceptReportedMessages(app);
 
   app.post(
@@ -67,12 +64,9 @@ export const phishingReportRoutes: FastifyPluginAsyncTypebox<{ reader: ReportedM
     },
     async (request, reply) => {
       const body = request.body;
-      const result = await reportSimulation(app.db, machine, {
+      const result = await reportSimulation(intake, {
         accountId: request.auth.accountId,
-        report:
-          body instanceof ReportedMessage
-            ? { kind: 'message', raw: body.raw, phishUrls: [phishBaseUrl(app), publicBaseUrl(app)], reader }
-            : { kind: 'json', body },
+        report: body instanceof ReportedMessage ? { kind: 'message', raw: body.raw } : { kind: 'json', body },
         clientAddress: request.ip,
         headers: request.headers,
       });

@@ -1,4 +1,3 @@
-import type { Db } from '../../../core/db/database.js';
 import { AppError } from '../../../core/errors.js';
 import type { RecipientResultRow } from '../results/results.presenter.js';
 import { recipientResultRow } from '../results/results.repository.js';
@@ -6,11 +5,9 @@ import { simulationHeaderOf } from '../settings/settings.repository.js';
 import type { HitHeaders } from '../simulation/simulation.classify.model.js';
 import { SIMULATION_HEADER } from '../simulation/simulation.links.model.js';
 import { recipientsByTokens } from '../simulation/simulation.recipients.repository.js';
-import type { StepMachine } from '../tracking/tracking.steps.batch.commands.js';
 import { recordStep } from '../tracking/tracking.steps.commands.js';
-import { readMessage } from './reports.intake.service.js';
+import { type ReportIntake, readMessage } from './reports.intake.service.js';
 import { tokenFromReportBody } from './reports.model.js';
-import type { ReportedMessageReader } from './reports.reader.service.js';
 
 /**
  * An employee reported a simulation (a report button, a mail gateway, a script): the first of
@@ -19,21 +16,19 @@ import type { ReportedMessageReader } from './reports.reader.service.js';
  * reader's threads; its tokens (REPORT_TOKENS_MAX at most) are looked up in one query.
  */
 export async function reportSimulation(
-  db: Db,
-  machine: StepMachine,
+  intake: ReportIntake,
   props: {
     accountId: number;
-    report:
-      | { kind: 'json'; body: unknown }
-      | { kind: 'message'; raw: Buffer; phishUrls: string[]; reader: ReportedMessageReader };
+    report: { kind: 'json'; body: unknown } | { kind: 'message'; raw: Buffer };
     clientAddress: string;
     headers: HitHeaders;
   },
 ): Promise<RecipientResultRow> {
+  const { db, machine } = intake;
   const tokens =
     props.report.kind === 'json'
       ? [tokenFromReportBody(props.report.body)]
-      : await tokensOf(db, props.accountId, props.report);
+      : await tokensOf(intake, props.accountId, props.report.raw);
   const recipients = await recipientsByTokens(db, props.accountId, tokens);
   const byToken = new Map(recipients.map((recipient) => [recipient.token, recipient]));
   for (const token of tokens) {
@@ -53,16 +48,7 @@ export async function reportSimulation(
   throw new AppError('simulation_not_found');
 }
 
-async function tokensOf(
-  db: Db,
-  accountId: number,
-  report: {
-    raw: Buffer;
-    phishUrls: string[];
-    reader: ReportedMessageReader;
-  },
-): Promise<string[]> {
-  const headerName = (await simulationHeaderOf(db, accountId)) ?? SIMULATION_HEADER;
-  const intake = { reader: report.reader, phishUrls: () => report.phishUrls };
-  return (await readMessage(intake, report.raw, { headerName, envelope: 'direct' })).tokens;
+async function tokensOf(intake: ReportIntake, accountId: number, raw: Buffer): Promise<string[]> {
+  const headerName = (await simulationHeaderOf(intake.db, accountId)) ?? SIMULATION_HEADER;
+  return (await readMessage(intake, raw, { headerName, envelope: 'direct' })).tokens;
 }
