@@ -904,6 +904,50 @@ describe('hostile input, sent to the built server', () => {
     expect(await triageState()).toEqual(triageBefore);
   });
 
+  it('answers a tenant’s hostile test sends and ids to the delivery sheet with a clear error, and sends nothing', async () => {
+    const base = `/admin/api/accounts/${tenantAccount}/phishing/delivery`;
+    const sends = `${base}/test-sends`;
+    const cases: unknown[] = [
+      { email: 'stranger@elsewhere.example', template_key: 'builtin:benefits-enrolment-deadline' },
+      { email: tenantReporter, template_key: 'builtin:__proto__' },
+      { email: tenantReporter, template_key: 'constructor' },
+      { email: { __proto__: { polluted: true } }, template_key: 'x' },
+      { email: 'x'.repeat(64 * 1024), template_key: 'x' },
+      { email: [tenantReporter], template_key: ['x'] },
+      '{"email":"a@b.c","template_key":"x","__proto__":{"polluted":true}}',
+    ];
+    for (const value of cases) {
+      const what = `POST ${sends} ${JSON.stringify(value).slice(0, 100)}`;
+      const body =
+        typeof value === 'string'
+          ? { kind: 'raw', contentType: 'application/json', body: Buffer.from(value) }
+          : json('hostile', value);
+      const answer = await send('POST', sends, body, tenant);
+      expect([400, 404], `${what}: ${answer.text.slice(0, 300)}`).toContain(answer.status);
+      expectClearError(answer, ['contract'], what);
+    }
+    await fc.assert(
+      fc.asyncProperty(hostilePayloads, async (payload) => {
+        expectClearError(
+          await send('POST', sends, payload, tenant),
+          ['contract'],
+          `test send ← ${payload.kind}`,
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 300 }), async (id) => {
+        const answer = await send('GET', `${sends}/${encodeURIComponent(id)}`, undefined, tenant);
+        expectClearError(answer, ['contract'], `test send ${JSON.stringify(id).slice(0, 80)}`);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const listed = await send('GET', sends, undefined, tenant);
+    expect(JSON.parse(listed.text).data).toEqual([]);
+  });
+
   it('limits guessing the metrics token with the failed authentications', async () => {
     let last = 0;
     for (let i = 0; i < 120 && last !== 429; i++) {
