@@ -13,6 +13,7 @@ import type { Config } from './core/config.js';
 import type { Database, Db } from './core/db/database.js';
 import { invalidHost } from './core/errors.js';
 import { API_VERSION, answerPinnedVersion, registerRouteVersions } from './core/http/api-version.js';
+import { registerAuditScope } from './core/http/audit-scope.js';
 import { acceptBodies, jsonBody, registerBodyPolicies, UNUSED_BODY_LIMIT } from './core/http/bodies.js';
 import { httpServerOptions } from './core/http/client-errors.js';
 import { registerErrorHandler, sendError, toAppError } from './core/http/errors.js';
@@ -141,6 +142,7 @@ export async function buildApp({
   // Routes declare the credentials their addresses carry; log lines never show them.
   registerSecretRoutes(app);
   registerErrorHandler(app);
+  registerAuditScope(app);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(STATIC_HEADERS);

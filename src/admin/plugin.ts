@@ -54,6 +54,14 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
         if (request.is404) return;
         request.adminSession = await resumeSession(app.db, request.cookies[SESSION_COOKIE], options.lifetime);
         if (!request.adminSession && !request.routeOptions.config?.adminPublic) throw signInRequired();
+        const admin = request.adminSession?.admin;
+        if (admin) {
+          request.auditActor = {
+            kind: admin.role === 'operator' ? 'operator' : 'admin',
+            id: admin.id,
+            label: admin.email,
+          };
+        }
       });
       // The plugin answers a missing or wrong token itself (403, rendered by the error handler).
       api.addHook('onRequest', (request, reply, done) => {

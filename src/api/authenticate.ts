@@ -65,6 +65,7 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     if (!key) return rejectAuthentication(request, invalidApiKey());
     // Known from here on (a 429 or 403 included): the request's log line names the account and key.
     request.auth = { accountId: key.accountId, keyId: key.keyId, permissions: key.permissions };
+    request.auditActor = { kind: 'api_key', id: key.keyId, label: key.label };
 
     options.lastUsed.touch(key.keyId, now);
     const budget = await options.limiter.consume(key.budgetId, key.rateLimit);

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { Command, CommanderError } from 'commander';
+import { type AuditActor, withAuditScope } from '../core/audit/audit.js';
 import { type Config, ConfigError, DEFAULT_DATABASE_URL, loadConfig } from '../core/config.js';
 import { type Database, describeDatabase, openDatabase, sqliteFile } from '../core/db/database.js';
 import { hasBeenMigrated, migrateToLatest } from '../core/db/migrate.js';
@@ -16,6 +18,15 @@ import type { CliContext, Io } from './output.js';
 import { NoDatabaseError, print, UsageError } from './output.js';
 import { phishingCommands } from './phishing.js';
 import { workerCommands } from './worker.js';
+
+/** The operator running `vigil`, as the audit log names them: the machine's user. */
+function cliActor(): AuditActor {
+  let user = '';
+  try {
+    user = userInfo().username;
+  } catch {}
+  return { kind: 'cli', id: null, label: `vigil CLI (${user || 'unknown user'}@${hostname()})` };
+}
 
 /** The version in package.json. */
 function version(): string {
@@ -105,7 +116,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
   });
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // Every change a command makes is recorded in the audit log as the operator's, at this machine.
+    await withAuditScope({ actor: cliActor(), address: null, requestId: null }, () =>
+      program.parseAsync(argv, { from: 'user' }),
+    );
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {

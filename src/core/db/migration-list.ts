@@ -16,6 +16,7 @@ import * as m0019 from './migrations/0019_phishing_sending.js';
 import * as m0020 from './migrations/0020_name_sort_indexes.js';
 import * as m0021 from './migrations/0021_reporting.js';
 import * as m0022 from './migrations/0022_delivery_tests.js';
+import * as m0023 from './migrations/0023_admin_platform.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0020_name_sort_indexes': m0020,
   '0021_reporting': m0021,
   '0022_delivery_tests': m0022,
+  '0023_admin_platform': m0023,
 };

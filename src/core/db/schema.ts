@@ -4,6 +4,7 @@
  */
 
 export * from './schema/access.js';
+export * from './schema/audit.js';
 export * from './schema/directory.js';
 export * from './schema/integrations.js';
 export * from './schema/mail.js';
@@ -12,6 +13,7 @@ export * from './schema/service.js';
 export * from './schema/training.js';
 
 import type { AccessTables } from './schema/access.js';
+import type { AuditTables } from './schema/audit.js';
 import type { DirectoryTables } from './schema/directory.js';
 import type { IntegrationsTables } from './schema/integrations.js';
 import type { MailTables } from './schema/mail.js';
@@ -23,6 +25,7 @@ import type { TrainingTables } from './schema/training.js';
 export interface DB
   extends ServiceTables,
     AccessTables,
+    AuditTables,
     DirectoryTables,
     MailTables,
     TrainingTables,

@@ -37,6 +37,11 @@ declare module 'fastify' {
     operatorOnly?: boolean;
     /** Admin API routes that read reported mail or judge it: the triage permission (403 without it). */
     triage?: boolean;
+    /**
+     * The permission an account route needs (`access/roles/roles.model.ts` lists them, e.g.
+     * `directory:write`): 403 for a role without it. Every route under an account declares one.
+     */
+    adminPermission?: string;
   }
 }
 

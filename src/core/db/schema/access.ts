@@ -61,6 +61,36 @@ export interface AdminUsersTable {
   last_sign_in_at: number | null;
   /** May read reported mail and give verdicts (migration 0021): 1 or 0. */
   can_triage: Generated<number>;
+  /** An account administrator's built-in role (migration 0023, `access/roles`); null for operators. */
+  account_role: AccountRole | null;
+  /** When the administrator was disabled: no sign-in, no session (migration 0023). */
+  disabled_at: number | null;
+  /** An owner who may sign in with a password when the account is SSO only (1 or 0; migration 0023). */
+  break_glass: Generated<number>;
+}
+
+/** The built-in roles of an account's administrators (their permissions: `access/roles/roles.model.ts`). */
+export type AccountRole = 'owner' | 'administrator' | 'campaign_manager' | 'triage_analyst' | 'auditor';
+
+/** The groups an administrator's role is limited to (migration 0023); none: every group. */
+export interface AdminRoleGroupsTable {
+  account_id: number;
+  admin_id: number;
+  group_id: number;
+}
+
+/** An account's sign-in and audit settings (migration 0023); no row: the defaults. */
+export interface AccountSecurityTable {
+  account_id: number;
+  /** Every administrator must have a second factor (1 or 0). */
+  require_mfa: Generated<number>;
+  /** Password sign-in refused but for break-glass owners (1 or 0). */
+  sso_only: Generated<number>;
+  /** The role of an administrator made at first SSO sign-in when no group claim maps one. */
+  default_role: Generated<AccountRole>;
+  /** Days the audit log is kept; null: 400. */
+  audit_retention_days: number | null;
+  updated_at: number;
 }
 
 export interface AdminSessionsTable {
@@ -72,6 +102,10 @@ export interface AdminSessionsTable {
   last_seen_at: number;
   /** Absolute end of the session. */
   expires_at: number;
+  /** Where it signed in from, which browser, and how: password, link, oidc, saml (migration 0023). */
+  address: string | null;
+  user_agent: string | null;
+  method: string | null;
 }
 
 export type InvitationKind = 'setup' | 'invite';
@@ -98,4 +132,6 @@ export interface AccessTables {
   admin_users: AdminUsersTable;
   admin_sessions: AdminSessionsTable;
   admin_invitations: AdminInvitationsTable;
+  admin_role_groups: AdminRoleGroupsTable;
+  account_security: AccountSecurityTable;
 }

@@ -143,6 +143,8 @@ export async function setKeyRateLimit(
 export interface AuthenticatedKey {
   keyId: number;
   accountId: number;
+  /** How the audit log names the key: its name and prefix. */
+  label: string;
   /** Identifies the key's rate-limit budget: derived from the hash, never the secret. */
   budgetId: string;
   permissions: Permission[];
@@ -169,6 +171,7 @@ export async function authenticateKey(
   const authenticated: AuthenticatedKey = {
     keyId: row.id,
     accountId: row.account_id,
+    label: `${row.name} (${row.prefix}…)`,
     budgetId: `key:${hash.slice(0, 32)}`,
     permissions: parsePermissions(row.permissions),
     rateLimit: row.rate_limit,

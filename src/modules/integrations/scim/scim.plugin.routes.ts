@@ -85,6 +85,7 @@ export const scimPlugin: FastifyPluginAsync<ScimPluginOptions> = async (app, opt
     const token = await authenticateScimToken(app.db, match[1]);
     if (!token) return refuse(request, 'invalid_scim_token');
     request.scim = { accountId: token.accountId, tokenId: token.tokenId };
+    request.auditActor = { kind: 'scim_token', id: token.tokenId, label: token.label };
     const now = Date.now();
     options.lastUsed.touch(token.tokenId, now);
     const budget = await options.limiter.consume(token.budgetId, options.perMinute);

@@ -58,6 +58,8 @@ export async function revokeScimToken(db: Db, accountId: number, tokenId: number
 export interface AuthenticatedScimToken {
   tokenId: number;
   accountId: number;
+  /** How the audit log names the token. */
+  label: string;
   /** Identifies the token's rate-limit budget: derived from the hash, never the secret. */
   budgetId: string;
 }
@@ -68,5 +70,10 @@ export async function authenticateScimToken(db: Db, token: string): Promise<Auth
   const hash = hashScimToken(token);
   const row = await findScimTokenByHash(db, hash);
   if (!row || row.revoked_at !== null) return null;
-  return { tokenId: row.id, accountId: row.account_id, budgetId: `scim:${hash.slice(0, 32)}` };
+  return {
+    tokenId: row.id,
+    accountId: row.account_id,
+    label: row.name,
+    budgetId: `scim:${hash.slice(0, 32)}`,
+  };
 }

@@ -1,0 +1,138 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import type { AuditLogTable } from '../db/schema.js';
+import { appendAuditRow, lockChainHead } from './audit.repository.js';
+
+/**
+ * The audit log's writer. Every change an administrator, an operator, an API key or a SCIM token
+ * makes is recorded by `recordAudit(trx, …)` in the transaction of the change itself: both, or
+ * neither. Who acted, from where and in which request comes from the audit scope the HTTP hooks
+ * and the CLI open (`withAuditScope`), so commands name only what they did.
+ */
+
+/** Who acts: an administrator (web), an operator (web or CLI), an API key, a SCIM token, the service itself. */
+export type ActorKind = 'admin' | 'operator' | 'api_key' | 'scim_token' | 'cli' | 'system' | 'anonymous';
+
+export interface AuditActor {
+  kind: ActorKind;
+  /** The administrator's, key's or token's id; null for the CLI, the system, a stranger. */
+  id: string | number | null;
+  /** Their email or name as it is now: the record keeps it when they are renamed or deleted. */
+  label: string;
+}
+
+export interface AuditScope {
+  actor: AuditActor;
+  address: string | null;
+  requestId: string | null;
+}
+
+/** A field's change: before → after, or only that it changed (a secret's value is never recorded). */
+export type FieldChange = { from: unknown; to: unknown } | { changed: true };
+export type AuditChanges = Record<string, FieldChange>;
+
+export interface AuditRecord {
+  /** The account whose chain records it; null: the service's own chain (0). */
+  accountId: number | null;
+  /** `<object>.<verb>`, e.g. `group.updated`, `admin.signed_in`, `api_key.revoked`. */
+  action: string;
+  object: { type: string; id?: string | number | null; label?: string | null };
+  changes?: AuditChanges | null;
+  /** Instead of the scope's actor: a sign-in is the person signing in, not the anonymous request. */
+  actor?: AuditActor;
+}
+
+const SYSTEM: AuditActor = { kind: 'system', id: null, label: 'Vigil' };
+const storage = new AsyncLocalStorage<AuditScope>();
+
+/** Runs `fn` with this scope: every `recordAudit` inside it names this actor, address and request. */
+export function withAuditScope<T>(scope: AuditScope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+/** The current scope, if any (tests and the CLI read it to check who will be recorded). */
+export function currentAuditScope(): AuditScope | undefined {
+  return storage.getStore();
+}
+
+/** Names who acts, once authentication has decided it, in the scope the request opened. */
+export function setAuditActor(actor: AuditActor): void {
+  const scope = storage.getStore();
+  if (scope) scope.actor = actor;
+}
+
+/**
+ * The changed fields between two versions of an object; `secrets` are fields whose values are
+ * never recorded, only that they changed. Fields equal in both (as JSON) are left out.
+ */
+export function diffFields(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+  options: { fields?: readonly string[]; secrets?: readonly string[] } = {},
+): AuditChanges {
+  const secrets = new Set(options.secrets ?? []);
+  const names = options.fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const changes: AuditChanges = {};
+  for (const name of names) {
+    const from = before?.[name] ?? null;
+    const to = after?.[name] ?? null;
+    if (JSON.stringify(from) === JSON.stringify(to)) continue;
+    changes[name] = secrets.has(name) ? { changed: true } : { from, to };
+  }
+  return changes;
+}
+
+/** The hash of a row: SHA-256 over the previous row's hash and this row's fields, in a fixed order. */
+export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
+  const canonical = JSON.stringify([
+    row.account_id,
+    Number(row.seq),
+    Number(row.at),
+    row.actor_kind,
+    row.actor_id,
+    row.actor_label,
+    row.address,
+    row.request_id,
+    row.action,
+    row.object_type,
+    row.object_id,
+    row.object_label,
+    row.changes,
+  ]);
+  return createHash('sha256').update(row.prev_hash).update('\n').update(canonical).digest('hex');
+}
+
+/**
+ * Records one change in its account's chain, inside `db`'s transaction (a new one when `db` is
+ * not one, which the change should then share: pass the change's transaction).
+ */
+export async function recordAudit(db: Db, record: AuditRecord): Promise<void> {
+  if (!db.isTransaction) {
+    await db.transaction().execute((trx) => recordAudit(trx, record));
+    return;
+  }
+  const scope = storage.getStore();
+  const actor = record.actor ?? scope?.actor ?? SYSTEM;
+  const accountId = record.accountId ?? 0;
+  const head = await lockChainHead(db, accountId);
+  const changes =
+    record.changes && Object.keys(record.changes).length > 0 ? JSON.stringify(record.changes) : null;
+  const row: Omit<AuditLogTable, 'id' | 'hash'> = {
+    account_id: accountId,
+    seq: head.seq + 1,
+    at: Date.now(),
+    actor_kind: actor.kind,
+    actor_id: actor.id === null ? null : String(actor.id),
+    actor_label: actor.label,
+    address: scope?.address ?? null,
+    request_id: scope?.requestId ?? null,
+    action: record.action,
+    object_type: record.object.type,
+    object_id: record.object.id === undefined || record.object.id === null ? null : String(record.object.id),
+    object_label: record.object.label ?? null,
+    changes,
+    prev_hash: head.hash,
+  };
+  await appendAuditRow(db, { ...row, hash: hashAuditRow(row) });
+}

@@ -1,0 +1,39 @@
+import type { Generated } from 'kysely';
+
+/** The audit log (migration 0023): every change, one hash chain per account. */
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** 0: the service's own chain (accounts made or changed by an operator). */
+  account_id: number;
+  /** Position in the account's chain, from 1. */
+  seq: number;
+  at: number;
+  /** Who acted: admin, operator, api_key, scim_token, cli, system, anonymous (a failed sign-in). */
+  actor_kind: string;
+  actor_id: string | null;
+  /** Their email or name when it happened (a later rename does not change the record). */
+  actor_label: string;
+  address: string | null;
+  request_id: string | null;
+  /** What was done, `<object>.<verb>`: `group.updated`, `admin.signed_in`, `api_key.revoked`. */
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  object_label: string | null;
+  /** JSON: field → { from, to }, or { changed: true } for a secret. */
+  changes: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditHeadsTable {
+  account_id: number;
+  seq: number;
+  hash: string;
+}
+
+export interface AuditTables {
+  audit_log: AuditLogTable;
+  audit_heads: AuditHeadsTable;
+}

@@ -1,0 +1,88 @@
+import type { AccountRole } from '../../../core/db/schema.js';
+
+/**
+ * What an account's administrators may do: permissions as data, roles as named sets of them.
+ * Every admin API route under an account declares the permission it needs
+ * (`config.adminPermission`); the account scope's hook refuses the others with 403.
+ */
+export const ADMIN_PERMISSIONS = [
+  'overview:read',
+  'account:read',
+  'account:write',
+  'admins:read',
+  /** Invite and remove administrators, change their roles and group scopes, reset their MFA. */
+  'roles:write',
+  /** SSO, the MFA requirement, SSO only. */
+  'security:write',
+  'audit:read',
+  /** The audit log's retention. */
+  'audit:settings',
+  /** API keys, SCIM tokens, webhooks, the report button's keys. */
+  'integrations:read',
+  'integrations:write',
+  'directory:read',
+  'directory:write',
+  'training:read',
+  'training:write',
+  'phishing:read',
+  'phishing:write',
+  'results:read',
+  'mail:read',
+  /** Read reported mail (it may hold personal data). */
+  'reports:read',
+  /** Give verdicts, rules, feedback templates, reporting settings. */
+  'reports:write',
+] as const;
+export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
+
+export const ACCOUNT_ROLES: readonly AccountRole[] = [
+  'owner',
+  'administrator',
+  'campaign_manager',
+  'triage_analyst',
+  'auditor',
+];
+
+const ALL = ADMIN_PERMISSIONS;
+const READS = ADMIN_PERMISSIONS.filter((p) => p.endsWith(':read'));
+
+/** The built-in roles and what each may do. */
+export const ROLE_PERMISSIONS: Record<AccountRole, readonly AdminPermission[]> = {
+  owner: ALL,
+  administrator: ALL.filter((p) => p !== 'security:write' && p !== 'roles:write' && p !== 'audit:settings'),
+  campaign_manager: [
+    'overview:read',
+    'account:read',
+    'directory:read',
+    'training:read',
+    'training:write',
+    'phishing:read',
+    'phishing:write',
+    'results:read',
+    'mail:read',
+  ],
+  triage_analyst: ['overview:read', 'account:read', 'reports:read', 'reports:write'],
+  auditor: READS,
+};
+
+export const ROLE_NAMES: Record<AccountRole, string> = {
+  owner: 'Owner',
+  administrator: 'Administrator',
+  campaign_manager: 'Campaign manager',
+  triage_analyst: 'Triage analyst',
+  auditor: 'Auditor',
+};
+
+export function isAccountRole(value: unknown): value is AccountRole {
+  return typeof value === 'string' && (ACCOUNT_ROLES as readonly string[]).includes(value);
+}
+
+/** Whether this role holds this permission (operators hold every one, in every account). */
+export function roleAllows(
+  role: AccountRole | null,
+  operator: boolean,
+  permission: AdminPermission,
+): boolean {
+  if (operator) return true;
+  return role !== null && ROLE_PERMISSIONS[role].includes(permission);
+}
