@@ -8,6 +8,7 @@ import { docsRoutes } from './api/docs.routes.js';
 import { registerOpenApi } from './api/openapi.js';
 import { LastUsedTracker } from './core/auth/last-used.js';
 import { createRateLimiter } from './core/auth/rate-limit.js';
+import { openSecretBox, type SecretBox } from './core/auth/secret-box.js';
 import { createSignInThrottle } from './core/auth/sign-in-throttle.js';
 import type { Config } from './core/config.js';
 import type { Database, Db } from './core/db/database.js';
@@ -61,6 +62,8 @@ declare module 'fastify' {
     config: Config;
     /** Takes every report of a message (the add-in, the Customer API, the reporting address). */
     reportIntake: ReportIntake;
+    /** Seals and opens the secrets Vigil reads back (TOTP seeds, SSO client secrets): SECRETS_KEY's. */
+    secretBox: SecretBox;
   }
 }
 
@@ -134,6 +137,7 @@ export async function buildApp({
   app.decorate('db', database.db);
   app.decorate('apiPrefix', API_PREFIX);
   app.decorate('config', config);
+  app.decorate('secretBox', await openSecretBox(database.db, config.admin.secretsKey));
   app.setValidatorCompiler(validatorCompiler);
   app.removeContentTypeParser('text/plain');
   registerRouteFallbacks(app);

@@ -36,6 +36,7 @@ const BAD: Record<string, string> = {
   SESSION_IDLE_MINUTES: '0',
   SESSION_MAX_DAYS: '1000',
   SESSION_SECRET: 'too short',
+  SECRETS_KEY: 'short too',
   SIGN_IN_LIMIT_PER_ADDRESS: '0',
   SIGN_IN_LIMIT_PER_EMAIL: 'ten',
   PUBLIC_URL: 'training.example.com',

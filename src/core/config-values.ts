@@ -105,9 +105,9 @@ export function redactPassword(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
-export function cookieSecret(raw: string | undefined): string | undefined {
+export function cookieSecret(raw: string | undefined, name = 'SESSION_SECRET'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
+  if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
   return raw;
 }
 

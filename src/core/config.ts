@@ -69,6 +69,8 @@ export interface Config {
     sessionMaxMs: number;
     /** Signs cookies; generated on first start and kept in the database when unset. */
     cookieSecret: string | undefined;
+    /** Seals secrets Vigil reads back (TOTP seeds, SSO client secrets); generated and kept like the cookie secret when unset. */
+    secretsKey: string | undefined;
     /** Sign-in attempts per client address, and per address and email, per 15 minutes. */
     signInPerAddress: number;
     signInPerEmail: number;
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionIdleMs: integer(env, 'SESSION_IDLE_MINUTES', 12 * 60, 1, 525_600) * 60_000,
       sessionMaxMs: integer(env, 'SESSION_MAX_DAYS', 7, 1, 365) * 86_400_000,
       cookieSecret: cookieSecret(env.SESSION_SECRET),
+      secretsKey: cookieSecret(env.SECRETS_KEY, 'SECRETS_KEY'),
       signInPerAddress: integer(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 1_000_000),
       signInPerEmail: integer(env, 'SIGN_IN_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
     },
