@@ -10,6 +10,7 @@ import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishin
 import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
 import { adminReportingRows } from './helpers/isolation-matrix/admin-reporting-rows.js';
+import { adminSessionRows } from './helpers/isolation-matrix/admin-session-rows.js';
 import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
 import { adminTriageRows } from './helpers/isolation-matrix/admin-triage-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
@@ -36,6 +37,7 @@ const ROWS = [
   ...customerRows,
   ...customerPhishingReportRows,
   ...adminAccessRows,
+  ...adminSessionRows,
   ...adminSettingsRows,
   ...adminDataRows,
   ...adminContentRows,

@@ -7,9 +7,14 @@ import { accountBrandingAdminRoutes } from '../modules/access/accounts/accounts.
 import { accountNotFound, getAccount } from '../modules/access/accounts/accounts.service.js';
 import { adminsAdminRoutes } from '../modules/access/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/access/admins/admins.service.js';
+import { adminStatusAdminRoutes } from '../modules/access/admins/admins.status.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/access/sessions/sessions.admin-routes.js';
+import {
+  adminSessionsAdminRoutes,
+  ownSessionsAdminRoutes,
+} from '../modules/access/sessions/sessions.devices.admin-routes.js';
 import { invitationLinkRoutes } from '../modules/access/sessions/sessions.invitation-links.admin-routes.js';
 import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
 import { employeesAdminRoutes } from '../modules/directory/employees/employees.admin-routes.js';
@@ -39,6 +44,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
   await api.register(adminOpenApiRoutes);
   await api.register(limitsRoutes);
   await api.register(sessionsAdminRoutes, options);
+  await api.register(ownSessionsAdminRoutes);
   await api.register(invitationLinkRoutes, options);
   await api.register(accountsAdminRoutes);
   await api.register(
@@ -61,6 +67,8 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(accountBrandingAdminRoutes);
       await account.register(overviewAdminRoutes);
       await account.register(adminsAdminRoutes);
+      await account.register(adminStatusAdminRoutes);
+      await account.register(adminSessionsAdminRoutes);
       await account.register(invitationsAdminRoutes);
       await account.register(keysAdminRoutes, options);
       await account.register(scimTokensAdminRoutes);

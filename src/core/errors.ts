@@ -159,6 +159,29 @@ export const ERRORS = {
     message: 'Invalid email or password',
     meaning: 'Admin API sign-in: wrong email or password.',
   },
+  last_owner: {
+    status: 409,
+    message: 'An account keeps at least one enabled owner',
+    meaning:
+      'Admin API: the change would leave the account without an enabled owner (disabling, removing or demoting its last one).',
+  },
+  self_change_refused: {
+    status: 409,
+    message: 'You cannot do this to yourself; another owner can',
+    meaning:
+      'Admin API: an administrator tried to disable, remove or change the role of themselves; another owner (or an operator) does it.',
+  },
+  admin_disabled: {
+    status: 403,
+    message: 'This administrator is disabled',
+    meaning:
+      'Admin API sign-in: the email and password are right, but an owner or operator disabled this administrator; they sign in again once enabled.',
+  },
+  session_not_found: {
+    status: 404,
+    message: 'Session not found',
+    meaning: 'Admin API: no session of this administrator has this id (it ended, or it is another’s).',
+  },
   forbidden: {
     status: 403,
     message: 'API key lacks permission',

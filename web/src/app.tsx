@@ -62,6 +62,9 @@ const reportingSettingsPage = async () => ({
 const employeePage = async () => ({
   Component: (await import('./pages/employees/EmployeePage')).EmployeePage,
 });
+const sessionsPage = async () => ({
+  Component: (await import('./pages/sessions/SessionsPage')).OwnSessionsPage,
+});
 const courseFormPage = async () => ({
   Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
 });
@@ -86,6 +89,7 @@ const router = createBrowserRouter(
             </RequireOperator>
           ),
         },
+        { path: '/sessions', lazy: sessionsPage },
         {
           path: '/a/:accountId',
           element: <AccountLayout />,

@@ -28,6 +28,7 @@ export type {
   CampaignProgress as Progress,
   Course,
   CourseSummary,
+  DeviceSession,
   Employee,
   EmployeeWithGroups as EmployeeDetail,
   Group,

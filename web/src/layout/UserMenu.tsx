@@ -1,11 +1,11 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { signOut, useCurrentUser, useRefreshSession } from '../auth/session';
 import { ChangePasswordModal } from './ChangePasswordModal';
 
-/** The signed-in user's name and role, "Change password" and "Sign out". */
+/** The signed-in user's name and role, "Change password", "Your sessions" and "Sign out". */
 export function UserMenu() {
   const user = useCurrentUser();
   const refresh = useRefreshSession();
@@ -54,6 +54,12 @@ export function UserMenu() {
           </Menu.Label>
           <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => setChanging(true)}>
             Change password
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconDevices size={16} aria-hidden />}
+            onClick={() => navigate('/sessions')}
+          >
+            Your sessions
           </Menu.Item>
           <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={leave} disabled={busy}>
             Sign out

@@ -17,7 +17,7 @@ import { adminsOfAccount, removeAccountAdmin, setTriagePermission } from './admi
 
 const tags = ['Administrators'];
 
-const AdminItem = Type.Composite(
+export const AdminItem = Type.Composite(
   [
     User,
     Type.Object({
@@ -25,6 +25,9 @@ const AdminItem = Type.Composite(
       last_sign_in_at: NullableTimestamp,
       can_triage: Type.Boolean({
         description: 'May read reported mail and give verdicts (the triage permission).',
+      }),
+      disabled_at: Type.Union([Timestamp, Type.Null()], {
+        description: 'When an owner or operator disabled them: no sign-in, no session. Null: enabled.',
       }),
     }),
   ],

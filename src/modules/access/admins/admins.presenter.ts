@@ -18,5 +18,6 @@ export function presentAdmin(admin: Admin) {
     created_at: iso(admin.created_at),
     last_sign_in_at: isoOrNull(admin.last_sign_in_at),
     can_triage: admin.can_triage === 1,
+    disabled_at: isoOrNull(admin.disabled_at),
   };
 }

@@ -64,7 +64,9 @@ export async function updateAdmin(
   db: Db,
   accountId: AdminAccountId,
   adminId: number,
-  changes: Partial<Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at' | 'can_triage'>>,
+  changes: Partial<
+    Pick<AdminRow, 'password_hash' | 'updated_at' | 'last_sign_in_at' | 'can_triage' | 'disabled_at'>
+  >,
 ): Promise<void> {
   await db.updateTable('admin_users').set(changes).where(adminOfAccount(accountId, adminId)).execute();
 }
@@ -78,4 +80,32 @@ export async function deleteAccountAdmin(db: Db, accountId: number, adminId: num
     .where('role', '=', 'account_admin')
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+/** Ends every session of an administrator of this account (null: an operator); returns how many. */
+export async function deleteSessionsOfAdmin(
+  db: Db,
+  accountId: AdminAccountId,
+  adminId: number,
+): Promise<number> {
+  const result = await db
+    .deleteFrom('admin_sessions')
+    .where('user_id', '=', (eb) =>
+      eb.selectFrom('admin_users').select('id').where(adminOfAccount(accountId, adminId)),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** How many enabled owners the account has besides this administrator. */
+export async function countOtherEnabledOwners(db: Db, accountId: number, adminId: number): Promise<number> {
+  const row = await db
+    .selectFrom('admin_users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('account_role', '=', 'owner')
+    .where('disabled_at', 'is', null)
+    .where('id', '!=', adminId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -8,7 +8,7 @@ import {
 } from '../../../core/auth/password.js';
 import type { Db } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/errors.js';
-import type { AdminRole, AdminUsersTable } from '../../../core/db/schema.js';
+import type { AccountRole, AdminRole, AdminUsersTable } from '../../../core/db/schema.js';
 import {
   AppError,
   accountRequired,
@@ -66,6 +66,8 @@ export interface CreateAdminProps {
   /** The account of an account administrator; null for an operator. */
   accountId: AdminAccountId;
   role: AdminRole;
+  /** An account administrator's role (owner when not given); operators have none. */
+  accountRole?: AccountRole;
   email: unknown;
   password: unknown;
   name?: unknown;
@@ -97,6 +99,7 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
       name,
       password_hash: await hashPassword(password),
       role: props.role,
+      account_role: props.role === 'operator' ? null : (props.accountRole ?? 'owner'),
     },
   };
 }
@@ -136,12 +139,20 @@ export async function checkCredentials(db: Db, email: unknown, password: unknown
   const row = await findAdminByEmail(db, normalizeEmail(email));
   const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
   if (!row || !ok) throw invalidCredentials();
+  if (row.disabled_at !== null) throw new AppError('admin_disabled');
   const now = Date.now();
   await updateAdmin(db, row.account_id, row.id, { last_sign_in_at: now });
   return toAdmin({ ...row, last_sign_in_at: now });
 }
 
 export const hasOperator = operatorExists;
+
+/** An administrator of this account (404 `admin_not_found` for anyone else, operators included). */
+export async function getAccountAdmin(db: Db, accountId: number, adminId: number): Promise<Admin> {
+  const row = await findAdmin(db, accountId, adminId);
+  if (!row || row.role !== 'account_admin') throw adminNotFound();
+  return toAdmin(row);
+}
 
 export async function adminsOfAccount(db: Db, accountId: number): Promise<Admin[]> {
   await getAccount(db, accountId);

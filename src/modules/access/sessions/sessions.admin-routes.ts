@@ -57,6 +57,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
         proof: { email: request.body.email, password: request.body.password },
         previous: request.adminSession?.idHash ?? null,
         clientAddress: request.ip,
+        userAgent: request.headers['user-agent'],
         throttle: options.throttle,
         lifetime: options.lifetime,
       });

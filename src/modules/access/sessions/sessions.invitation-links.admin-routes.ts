@@ -61,6 +61,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         proof: { ...request.body, linkToken: request.params.token },
         previous: request.adminSession?.idHash ?? null,
         clientAddress: request.ip,
+        userAgent: request.headers['user-agent'],
         throttle: options.throttle,
         lifetime: options.lifetime,
       });

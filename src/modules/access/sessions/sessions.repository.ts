@@ -25,6 +25,9 @@ export function findSessionWithAdmin(db: Db, idHash: string) {
       'u.updated_at',
       'u.last_sign_in_at',
       'u.can_triage',
+      'u.account_role',
+      'u.disabled_at',
+      'u.break_glass',
     ])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst() as Promise<
@@ -63,4 +66,48 @@ export async function deleteOtherSessions(
     )
     .where('id_hash', '!=', keepIdHash)
     .execute();
+}
+
+/** A session as the sessions page shows it (its id hash stays on the server: `public_id` names it). */
+export interface SessionListRow {
+  id_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  address: string | null;
+  user_agent: string | null;
+  method: string | null;
+}
+
+/** The sessions of an administrator of this account (null: an operator), newest use first. */
+export function listSessionsOfAdmin(
+  db: Db,
+  accountId: AdminAccountId,
+  adminId: number,
+): Promise<SessionListRow[]> {
+  return db
+    .selectFrom('admin_sessions')
+    .select(['id_hash', 'created_at', 'last_seen_at', 'expires_at', 'address', 'user_agent', 'method'])
+    .where('user_id', '=', (eb) =>
+      eb.selectFrom('admin_users').select('id').where(adminOfAccount(accountId, adminId)),
+    )
+    .orderBy('last_seen_at', 'desc')
+    .execute() as Promise<SessionListRow[]>;
+}
+
+/** Ends one session of an administrator of this account; false when they have no such session. */
+export async function deleteSessionOfAdmin(
+  db: Db,
+  accountId: AdminAccountId,
+  adminId: number,
+  idHash: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('admin_sessions')
+    .where('user_id', '=', (eb) =>
+      eb.selectFrom('admin_users').select('id').where(adminOfAccount(accountId, adminId)),
+    )
+    .where('id_hash', '=', idHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -18,6 +18,13 @@ export interface SessionLifetime {
   maxMs: number;
 }
 
+/** How much of a User-Agent is kept: enough to name the browser and system, never unbounded. */
+export const USER_AGENT_MAX = 400;
+
+export function boundedUserAgent(value: string | undefined): string | null {
+  return value ? value.slice(0, USER_AGENT_MAX) : null;
+}
+
 // "Last seen" is written at most this often, so browsing does not write on every request.
 const TOUCH_EVERY_MS = 60_000;
 
@@ -38,8 +45,10 @@ export interface SignInProps {
   proof: SignInProof;
   /** The session the browser signs in from (its id hash), which ends: a new id at every sign-in. */
   previous: string | null;
-  /** Where the attempt comes from, for the throttle. */
+  /** Where the attempt comes from, for the throttle (and the sessions page). */
   clientAddress: string;
+  /** The browser's User-Agent, for the sessions page. */
+  userAgent?: string | undefined;
   throttle: SignInThrottle;
   lifetime: SessionLifetime;
 }
@@ -73,6 +82,9 @@ export async function signIn(db: Db, props: SignInProps): Promise<SignedInSessio
     created_at: now,
     last_seen_at: now,
     expires_at: now + props.lifetime.maxMs,
+    address: props.clientAddress,
+    user_agent: boundedUserAgent(props.userAgent),
+    method: 'linkToken' in proof ? 'link' : 'password',
   });
   // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
   await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
@@ -90,7 +102,8 @@ export async function resumeSession(
   const row = await findSessionWithAdmin(db, idHash);
   if (!row) return null;
   const now = Date.now();
-  if (row.expires_at <= now || row.last_seen_at + lifetime.idleMs <= now) {
+  // A disabled administrator's sessions end at once (disabling deletes them; this covers a race).
+  if (row.disabled_at !== null || row.expires_at <= now || row.last_seen_at + lifetime.idleMs <= now) {
     await deleteSession(db, idHash);
     return null;
   }

@@ -1,6 +1,6 @@
-import { Badge, Button, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconMailPlus } from '@tabler/icons-react';
+import { IconDevices, IconLock, IconLockOpen, IconMailPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -11,11 +11,13 @@ import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorAlert } from '../../components/ErrorAlert';
+import { IconButton } from '../../components/IconButton';
 import { PageHeader } from '../../components/PageHeader';
 import { PageSection } from '../../components/PageSection';
 import { WIDE_ONLY } from '../../components/table';
 import { useDialog } from '../../components/use-dialog';
 import { useAccount } from '../../layout/account-context';
+import { AdminSessionsModal } from './AdminSessionsModal';
 import { InviteModal } from './InviteModal';
 
 const tableProps = { withTableBorder: true, borderRadius: 'md', minHeight: 220 } as const;
@@ -23,7 +25,9 @@ const tableProps = { withTableBorder: true, borderRadius: 'md', minHeight: 220 }
 /** /a/:accountId/admins — who administers this account, and pending invitations (operators manage them). */
 export function AdminsPage() {
   const account = useAccount();
-  const isOperator = useCurrentUser().role === 'operator';
+  const me = useCurrentUser();
+  const isOperator = me.role === 'operator';
+  const [sessionsOf, setSessionsOf] = useState<Admin | null>(null);
   const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const revoking = useDialog<PendingInvitation>();
@@ -106,7 +110,14 @@ export function AdminsPage() {
               {
                 accessor: 'last_sign_in_at',
                 title: 'Last sign-in',
-                render: (a) => <DateText value={a.last_sign_in_at} empty="Never" />,
+                render: (a) =>
+                  a.disabled_at ? (
+                    <Badge color="gray" variant="light">
+                      Disabled
+                    </Badge>
+                  ) : (
+                    <DateText value={a.last_sign_in_at} empty="Never" />
+                  ),
               },
               {
                 accessor: 'created_at',
@@ -118,17 +129,25 @@ export function AdminsPage() {
                 accessor: 'actions',
                 title: 'Actions',
                 textAlign: 'right',
-                hidden: !isOperator,
                 render: (a) => (
-                  <Button
-                    size="compact-sm"
-                    variant="light"
-                    color="red"
-                    aria-label={`Remove ${a.email}`}
-                    onClick={() => removing.open(a)}
-                  >
-                    Remove
-                  </Button>
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    <IconButton
+                      tooltip="Sessions"
+                      label={`Sessions of ${a.email}`}
+                      icon={IconDevices}
+                      onClick={() => setSessionsOf(a)}
+                    />
+                    {a.id !== me.id && <StatusButton admin={a} />}
+                    {isOperator && (
+                      <IconButton
+                        tooltip="Remove"
+                        label={`Remove ${a.email}`}
+                        icon={IconTrash}
+                        color="red"
+                        onClick={() => removing.open(a)}
+                      />
+                    )}
+                  </Group>
                 ),
               },
             ]}
@@ -161,6 +180,7 @@ export function AdminsPage() {
           />
         </PageSection>
       </Stack>
+      <AdminSessionsModal accountId={account.id} admin={sessionsOf} onClose={() => setSessionsOf(null)} />
       <InviteModal
         accountId={account.id}
         accountName={account.name}
@@ -220,6 +240,49 @@ function TriageSwitch({ admin }: { admin: Admin }) {
       checked={change.isPending ? change.variables : admin.can_triage}
       disabled={change.isPending}
       onChange={(e) => change.mutate(e.currentTarget.checked)}
+    />
+  );
+}
+
+/** Disables an administrator (signed out at once, no sign-in) or enables them again. */
+function StatusButton({ admin }: { admin: Admin }) {
+  const account = useAccount();
+  const queryClient = useQueryClient();
+  const disabled = admin.disabled_at !== null;
+  const change = useMutation({
+    mutationFn: () =>
+      call(
+        disabled
+          ? api.POST('/accounts/{accountId}/admins/{id}/enable', {
+              params: { path: { accountId: account.id, id: admin.id } },
+            })
+          : api.POST('/accounts/{accountId}/admins/{id}/disable', {
+              params: { path: { accountId: account.id, id: admin.id } },
+            }),
+      ),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: ['admins', account.id] });
+      notifications.show({
+        color: 'teal',
+        message: saved.disabled_at
+          ? `${saved.email} is disabled and signed out everywhere`
+          : `${saved.email} can sign in again`,
+      });
+    },
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        title: disabled ? 'Could not enable the administrator' : 'Could not disable the administrator',
+        message: errorMessage(error),
+      }),
+  });
+  return (
+    <IconButton
+      tooltip={disabled ? 'Enable' : 'Disable'}
+      label={`${disabled ? 'Enable' : 'Disable'} ${admin.email}`}
+      icon={disabled ? IconLockOpen : IconLock}
+      color={disabled ? undefined : 'red'}
+      onClick={() => change.mutate()}
     />
   );
 }
