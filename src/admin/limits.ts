@@ -116,7 +116,7 @@ export const limitsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The bounds and per-status rules the forms apply (the server checks them all the same)',
         response: responses({ 200: Limits }),
       },
-      config: { adminPublic: true },
+      config: { adminPermission: 'public', adminPublic: true },
     },
     async () => limits,
   );

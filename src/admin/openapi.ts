@@ -159,6 +159,7 @@ export const adminOpenApiRoutes: FastifyPluginAsync = async (api) => {
   api.get(
     '/openapi.json',
     {
+      config: { adminPermission: 'signed-in' },
       schema: {
         tags: ['Session'],
         summary: 'This document',

@@ -26,7 +26,8 @@ import { getMessage, listMessagesPage, messageCounts, retryMessage } from './mai
 const tags = ['Outbox'];
 
 /** The options of a route on one of the account's messages, answering `message`. */
-const onMessage = <T extends TSchema>(summary: string, message: T) => ({
+const onMessage = <T extends TSchema>(summary: string, message: T, adminPermission: string) => ({
+  config: { adminPermission },
   schema: { tags, summary, params: MessageIdParams, response: responses({ 200: message }) },
 });
 
@@ -41,6 +42,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/messages',
     {
+      config: { adminPermission: 'mail:read' },
       schema: {
         tags,
         summary: 'Messages (invitations, reminders, new links), newest first',
@@ -67,6 +69,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/messages/summary',
     {
+      config: { adminPermission: 'mail:read' },
       schema: {
         tags,
         summary: 'How mail is delivered (`smtp`, or kept in the `outbox`) and the messages per status',
@@ -85,6 +88,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     onMessage(
       'One message with its bodies (null until an attempt hands it over for delivery)',
       AdminMessageDetail,
+      'mail:read',
     ),
     async (request) => {
       const { accountId } = accountOf(request);
@@ -100,7 +104,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/messages/:messageId/retry',
-    onMessage('Queues a failed message again', AdminMessage),
+    onMessage('Queues a failed message again', AdminMessage, 'mail:write'),
     async (request) => {
       const { accountId } = accountOf(request);
       const message = await retryMessage(app.db, accountId, request.params.messageId);

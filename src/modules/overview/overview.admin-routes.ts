@@ -39,6 +39,7 @@ export const overviewAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/overview',
     {
+      config: { adminPermission: 'overview:read' },
       schema: {
         tags: ['Accounts'],
         summary:

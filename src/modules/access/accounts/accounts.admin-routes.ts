@@ -15,6 +15,7 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/accounts',
     {
+      config: { adminPermission: 'signed-in' },
       schema: {
         tags,
         summary: 'Customer accounts by name (an account administrator sees only their own)',
@@ -38,7 +39,7 @@ export const accountsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NameBody,
         response: responses({ 201: Account }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'operator', operatorOnly: true },
     },
     async (request, reply) => reply.code(201).send(presentAccount(await createAccount(app.db, request.body))),
   );
@@ -49,6 +50,7 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
     {
+      config: { adminPermission: 'account:read' },
       schema: { tags, summary: 'One account', params: AccountParams, response: responses({ 200: Account }) },
     },
     async (request) => presentAccount(await getAccount(app.db, accountOf(request).accountId)),
@@ -64,7 +66,7 @@ export const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: NameBody,
         response: responses({ 200: Account }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'operator', operatorOnly: true },
     },
     async (request) =>
       presentAccount(await renameAccount(app.db, accountOf(request).accountId, request.body)),

@@ -36,6 +36,7 @@ export const accountBrandingAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/settings',
     {
+      config: { adminPermission: 'account:read' },
       schema: {
         tags,
         summary: 'What employees see of the account: display name and logo',
@@ -56,7 +57,7 @@ export const accountBrandingAdminRoutes: FastifyPluginAsyncTypebox = async (app)
         body: AccountSettingsBody,
         response: responses({ 200: AccountSettings }),
       },
-      config: { body: jsonBody(4 * KIB) },
+      config: { adminPermission: 'account:write', body: jsonBody(4 * KIB) },
     },
     async (request) =>
       presentAccountSettings(await setAccountDisplayName(app.db, accountOf(request).accountId, request.body)),
@@ -77,6 +78,7 @@ export const accountBrandingAdminRoutes: FastifyPluginAsyncTypebox = async (app)
         response: responses({ 200: AccountSettings }),
       },
       config: {
+        adminPermission: 'account:write',
         body: { accepts: Object.fromEntries(LOGO_UPLOAD_TYPES.map((type) => [type, LOGO_MAX_BYTES])) },
       },
     },
@@ -89,6 +91,7 @@ export const accountBrandingAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/settings/logo',
     {
+      config: { adminPermission: 'account:read' },
       schema: {
         tags,
         summary: 'The logo, as employees see it',
@@ -119,7 +122,7 @@ export const accountBrandingAdminRoutes: FastifyPluginAsyncTypebox = async (app)
         params: AccountParams,
         response: responses({ 204: NoContent }),
       },
-      config: { body: jsonBody(UNUSED_BODY_LIMIT) },
+      config: { adminPermission: 'account:write', body: jsonBody(UNUSED_BODY_LIMIT) },
     },
     async (request, reply) => {
       await removeAccountLogo(app.db, accountOf(request).accountId);

@@ -39,6 +39,7 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/admins',
     {
+      config: { adminPermission: 'admins:read' },
       schema: {
         tags,
         summary: "The account's administrators",
@@ -55,6 +56,7 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/admins/:id/triage',
     {
+      config: { adminPermission: 'roles:write' },
       schema: {
         tags,
         summary:
@@ -82,7 +84,7 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: IdParams,
         response: responses({ 204: NoContent }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'roles:write', operatorOnly: true },
     },
     async (request, reply) => {
       await removeAccountAdmin(app.db, accountOf(request).accountId, request.params.id);

@@ -35,6 +35,7 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
   app.get(
     '/invitations',
     {
+      config: { adminPermission: 'admins:read' },
       schema: {
         tags: ['Administrators'],
         summary: "The account's pending invitations",
@@ -58,7 +59,7 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         body: Body({ email: Type.String() }),
         response: responses({ 201: CreatedInvitation }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'roles:write', operatorOnly: true },
     },
     async (request, reply) => {
       const { token, invitation } = await inviteAdmin(app.db, {
@@ -81,7 +82,7 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         params: IdParams,
         response: responses({ 204: NoContent }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'roles:write', operatorOnly: true },
     },
     async (request, reply) => {
       await revokeInvitation(app.db, accountOf(request).accountId, request.params.id);

@@ -45,6 +45,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
   app.get(
     '/keys',
     {
+      config: { adminPermission: 'integrations:read' },
       schema: {
         tags,
         summary: "The account's API keys, newest first, revoked ones included",
@@ -64,6 +65,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
   app.post(
     '/keys',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Creates an API key: the only answer that holds its secret',
@@ -97,6 +99,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
   app.post(
     '/keys/:id/revoke',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: { tags, summary: 'Revokes a key', params: IdParams, response: responses({ 200: Key }) },
     },
     async (request) => presentKey(await revokeKey(app.db, accountOf(request).accountId, request.params.id)),
@@ -112,7 +115,7 @@ export const keysAdminRoutes: FastifyPluginAsyncTypebox<{ defaultRateLimit: numb
         body: Body({ rate_limit: Type.Integer() }),
         response: responses({ 200: Key }),
       },
-      config: { operatorOnly: true },
+      config: { adminPermission: 'operator', operatorOnly: true },
     },
     async (request) =>
       presentKey(

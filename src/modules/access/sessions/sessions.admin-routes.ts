@@ -28,7 +28,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
           ),
         }),
       },
-      config: { adminPublic: true },
+      config: { adminPermission: 'public', adminPublic: true },
     },
     async (request, reply) => {
       const session = request.adminSession;
@@ -50,7 +50,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
         body: Body({ email: Type.String(), password: Type.String() }),
         response: responses({ 200: SignedIn }),
       },
-      config: { adminPublic: true },
+      config: { adminPermission: 'public', adminPublic: true },
     },
     async (request, reply) => {
       const signedIn = await signIn(app.db, {
@@ -68,6 +68,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
   app.post(
     '/session/password',
     {
+      config: { adminPermission: 'signed-in' },
       schema: {
         tags: ['Session'],
         summary:
@@ -90,6 +91,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
   app.delete(
     '/session',
     {
+      config: { adminPermission: 'signed-in' },
       schema: {
         tags: ['Session'],
         summary: 'Signs out: the session ends and its cookie is cleared',

@@ -31,7 +31,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         params: TokenParams,
         response: responses({ 200: InvitationLink }),
       },
-      config: { adminPublic: true, secretParams: ['token'] },
+      config: { adminPermission: 'public', adminPublic: true, secretParams: ['token'] },
     },
     async (request) => {
       const { invitation, account } = await openInvitation(app.db, request.params.token);
@@ -54,7 +54,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         }),
         response: responses({ 200: SignedIn }),
       },
-      config: { adminPublic: true, secretParams: ['token'] },
+      config: { adminPermission: 'public', adminPublic: true, secretParams: ['token'] },
     },
     async (request, reply) => {
       const signedIn = await signIn(app.db, {

@@ -36,6 +36,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees',
     {
+      config: { adminPermission: 'directory:read' },
       schema: {
         tags,
         summary: 'Employees, searched, sorted (by last name unless told) and paged',
@@ -54,6 +55,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/employees',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Creates an employee; 409 when the address is taken',
@@ -71,6 +73,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/employees/import',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Checks (`dry_run`) or creates up to `limits.import_rows` employees; one result per row',
@@ -88,6 +91,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees/export.csv',
     {
+      config: { adminPermission: 'directory:read' },
       schema: {
         tags,
         summary:
@@ -103,6 +107,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/employees/:employeeId',
     {
+      config: { adminPermission: 'directory:read' },
       schema: {
         tags,
         summary: 'One employee and their groups',
@@ -119,6 +124,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/employees/:employeeId',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Changes the fields sent, with the create rules; 409 on a taken address',
@@ -136,6 +142,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/employees/:employeeId',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Deletes an employee, who leaves every group (their counts and ETags move)',

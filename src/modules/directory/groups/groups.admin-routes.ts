@@ -40,6 +40,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups',
     {
+      config: { adminPermission: 'directory:read' },
       schema: {
         tags,
         summary: 'Groups by name',
@@ -58,6 +59,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Creates a group',
@@ -75,6 +77,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:groupId',
     {
+      config: { adminPermission: 'directory:read' },
       schema: { tags, summary: 'One group', params: GroupIdParams, response: responses({ 200: AdminGroup }) },
     },
     async (request) =>
@@ -84,6 +87,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/groups/:groupId',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Renames a group or changes its description',
@@ -101,6 +105,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/groups/:groupId',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Deletes a group; 409 while a scheduled or active campaign targets it',
@@ -117,6 +122,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:groupId/members',
     {
+      config: { adminPermission: 'directory:read' },
       schema: {
         tags,
         summary: 'Members of a group by last name',
@@ -141,6 +147,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups/:groupId/members',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary:
@@ -164,6 +171,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups/:groupId/members/remove',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Removes employees from a group (their campaign progress stays)',
@@ -186,6 +194,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups/:groupId/members/by-email',
     {
+      config: { adminPermission: 'directory:write' },
       schema: {
         tags,
         summary: 'Adds employees by address, up to `limits.by_email_addresses` a request',

@@ -47,6 +47,7 @@ export const scimTokensAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/scim-tokens',
     {
+      config: { adminPermission: 'integrations:read' },
       schema: {
         tags,
         summary: "The account's SCIM tokens, newest first, revoked ones included, and the SCIM base URL",
@@ -63,6 +64,7 @@ export const scimTokensAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/scim-tokens',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Creates a SCIM bearer token: the only answer that holds its secret',
@@ -83,6 +85,7 @@ export const scimTokensAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/scim-tokens/:id/revoke',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Revokes a SCIM token at once',

@@ -58,6 +58,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/settings',
     {
+      config: { adminPermission: 'integrations:read' },
       schema: {
         tags,
         summary: 'What an endpoint may be: the event types and what the operator allows',
@@ -77,6 +78,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/endpoints',
     {
+      config: { adminPermission: 'integrations:read' },
       schema: {
         tags,
         summary: "The account's webhook endpoints, oldest first",
@@ -93,6 +95,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks/endpoints',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Creates an endpoint: the answer holds its secret',
@@ -120,6 +123,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(
     '/webhooks/endpoints/:id',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Changes the URL, description or filter; enables or disables it',
@@ -150,6 +154,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/webhooks/endpoints/:id',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Deletes an endpoint and its log',
@@ -166,6 +171,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/endpoints/:id/secret',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: "Reveals the endpoint's signing secret",
@@ -184,6 +190,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks/endpoints/:id/rotate-secret',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Makes a new secret; the old one also signs for 24 hours',
@@ -198,6 +205,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks/endpoints/:id/test',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: 'Queues a `webhook.test` event to this endpoint',
@@ -214,6 +222,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/webhooks/endpoints/:id/deliveries',
     {
+      config: { adminPermission: 'integrations:read' },
       schema: {
         tags,
         summary: "The endpoint's deliveries, newest first",
@@ -232,6 +241,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/webhooks/endpoints/:id/deliveries/:deliveryId/resend',
     {
+      config: { adminPermission: 'integrations:write' },
       schema: {
         tags,
         summary: "Sends a delivery's event again (a new delivery, same webhook-id)",

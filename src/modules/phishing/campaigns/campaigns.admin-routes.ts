@@ -46,7 +46,8 @@ const TRANSITIONS = {
 
 const tags = ['Phishing campaigns'];
 
-const onCampaign = (summary: string) => ({
+const onCampaign = (summary: string, adminPermission: string) => ({
+  config: { adminPermission },
   schema: {
     tags,
     summary,
@@ -61,6 +62,7 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.get(
     '/phishing/campaigns',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary: 'Phishing campaigns, newest first, with their figures',
@@ -81,6 +83,7 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.post(
     '/phishing/campaigns',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Creates a phishing campaign in `draft`',
@@ -100,15 +103,19 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
     },
   );
 
-  app.get('/phishing/campaigns/:campaignId', onCampaign('One phishing campaign'), async (request) =>
-    presentAdminPhishingCampaign(
-      await getPhishingCampaign(app.db, accountOf(request).accountId, request.params.campaignId),
-    ),
+  app.get(
+    '/phishing/campaigns/:campaignId',
+    onCampaign('One phishing campaign', 'phishing:read'),
+    async (request) =>
+      presentAdminPhishingCampaign(
+        await getPhishingCampaign(app.db, accountOf(request).accountId, request.params.campaignId),
+      ),
   );
 
   app.patch(
     '/phishing/campaigns/:campaignId',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Changes the fields sent; a field its status does not let change is a 409',
@@ -132,6 +139,7 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.delete(
     '/phishing/campaigns/:campaignId',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Deletes a draft (409 otherwise)',
@@ -149,6 +157,7 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
     '/phishing/campaigns/:campaignId/launch',
     onCampaign(
       'Draft or scheduled → running now: plans each person’s moment in the window and queues one simulation each',
+      'phishing:write',
     ),
     async (request) =>
       presentAdminPhishingCampaign(
@@ -164,6 +173,7 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.get(
     '/phishing/campaigns/:campaignId/launch-preview',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary:
@@ -184,10 +194,13 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   );
 
   for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
-    app.post(`/phishing/campaigns/:campaignId/${action}`, onCampaign(summary), async (request) =>
-      presentAdminPhishingCampaign(
-        await run(app.db, accountOf(request).accountId, request.params.campaignId, sender()),
-      ),
+    app.post(
+      `/phishing/campaigns/:campaignId/${action}`,
+      onCampaign(summary, 'phishing:write'),
+      async (request) =>
+        presentAdminPhishingCampaign(
+          await run(app.db, accountOf(request).accountId, request.params.campaignId, sender()),
+        ),
     );
   }
 };

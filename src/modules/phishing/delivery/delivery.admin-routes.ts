@@ -24,6 +24,7 @@ export const phishingDeliveryAdminRoutes: FastifyPluginAsyncTypebox = async (app
   app.get(
     '/phishing/delivery',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary:
@@ -43,6 +44,7 @@ export const phishingDeliveryAdminRoutes: FastifyPluginAsyncTypebox = async (app
   app.get(
     '/phishing/delivery/test-sends',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary: "The account's latest ten test sends with their hits, newest first",
@@ -60,6 +62,7 @@ export const phishingDeliveryAdminRoutes: FastifyPluginAsyncTypebox = async (app
   app.post(
     '/phishing/delivery/test-sends',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary:
@@ -83,6 +86,7 @@ export const phishingDeliveryAdminRoutes: FastifyPluginAsyncTypebox = async (app
   app.get(
     '/phishing/delivery/test-sends/:testSendId',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary: 'One test send with the hits that followed (the page polls it)',

@@ -21,6 +21,7 @@ export const mailboxAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/reporting/address',
     {
+      config: { adminPermission: 'reports:read' },
       schema: {
         tags,
         summary: "The account's reporting address (made on first need)",
@@ -36,6 +37,7 @@ export const mailboxAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reporting/address/regenerate',
     {
+      config: { adminPermission: 'reports:write' },
       schema: {
         tags,
         summary: 'Gives the account a new reporting address; mail to the old one is refused from now on',

@@ -33,6 +33,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/phishing/campaigns/:campaignId/results',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary:
@@ -53,6 +54,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/phishing/campaigns/:campaignId/results/recipients',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary:
@@ -78,6 +80,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/phishing/campaigns/:campaignId/results/recipients.csv',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary:
@@ -95,6 +98,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
   app.get(
     '/employees/:employeeId/phishing',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary: 'An employee’s phishing simulations across campaigns, newest first',

@@ -21,6 +21,7 @@ export const phishingEventsAdminRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.get(
     '/phishing/campaigns/:campaignId/recipients/:recipientId/events',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary:
@@ -41,6 +42,7 @@ export const phishingEventsAdminRoutes: FastifyPluginAsyncTypebox = async (app) 
   app.post(
     '/phishing/campaigns/:campaignId/events/:eventId/reclassify',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary:

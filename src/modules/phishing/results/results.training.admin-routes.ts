@@ -20,6 +20,7 @@ export const employeeTrainingAdminRoutes: FastifyPluginAsyncTypebox = async (app
   app.get(
     '/employees/:employeeId/training',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags: ['Employees'],
         summary:

@@ -45,6 +45,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.get(
     '/phishing/templates',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary: "The built-in library (easiest first), then the account's own templates by name",
@@ -68,6 +69,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.post(
     '/phishing/templates',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Creates a template of the account (`custom:<id>`)',
@@ -85,6 +87,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.post(
     '/phishing/templates/preview',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary:
@@ -105,6 +108,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.get(
     '/phishing/templates/:templateKey',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary: 'One template, as written, with its red flags',
@@ -119,6 +123,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.put(
     '/phishing/templates/:templateKey',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Replaces a template of the account; a built-in one is a 409 (clone it)',
@@ -136,6 +141,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.delete(
     '/phishing/templates/:templateKey',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary:
@@ -153,6 +159,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.post(
     '/phishing/templates/:templateKey/clone',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary: 'Copies a built-in or own template into a new one of the account ("… (copy)")',
@@ -179,6 +186,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.get(
     '/phishing/settings',
     {
+      config: { adminPermission: 'phishing:read' },
       schema: {
         tags,
         summary:
@@ -194,6 +202,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.put(
     '/phishing/settings',
     {
+      config: { adminPermission: 'phishing:write' },
       schema: {
         tags,
         summary:

@@ -71,7 +71,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ReportListQuery,
         response: responses({ 200: ReportList }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request) =>
       listEnvelope(
@@ -92,7 +92,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ReportParams,
         response: responses({ 200: ReportDetail }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request) =>
       presentReportDetail(await getReport(app.db, accountOf(request).accountId, request.params.reportId)),
@@ -107,7 +107,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: ReportParams,
         response: responses({ 200: HtmlDocument }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request, reply) => {
       const found = await getReport(app.db, accountOf(request).accountId, request.params.reportId);
@@ -132,7 +132,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: VerdictBody,
         response: responses({ 200: ReportDetail }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request) => {
       const { accountId, user } = accountOf(request);
@@ -151,7 +151,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: AccountParams,
         response: responses({ 200: RuleList }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request) => ({
       results: (await reportRules(app.db, accountOf(request).accountId)).map(presentRule),
@@ -169,7 +169,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RuleBody,
         response: responses({ 201: Rule }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request, reply) =>
       reply
@@ -186,7 +186,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: RuleParams,
         response: responses({ 204: NoContent }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request, reply) => {
       await removeReportRule(app.db, accountOf(request).accountId, request.params.ruleId);
@@ -203,7 +203,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: AccountParams,
         response: responses({ 200: ReportingSettings }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request) => getReportingSettings(app.db, accountOf(request).accountId),
   );
@@ -218,7 +218,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ReportingSettingsBody,
         response: responses({ 200: ReportingSettings }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request) => updateReportingSettings(app.db, accountOf(request).accountId, request.body),
   );
@@ -232,7 +232,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: AccountParams,
         response: responses({ 200: FeedbackTemplates }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:read' },
     },
     async (request) => templatesAnswer(await feedbackTemplates(app.db, accountOf(request).accountId)),
   );
@@ -247,7 +247,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: FeedbackTemplateBody,
         response: responses({ 200: FeedbackTemplates }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request) =>
       templatesAnswer(
@@ -269,7 +269,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: VerdictParams,
         response: responses({ 200: FeedbackTemplates }),
       },
-      config: triage,
+      config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request) =>
       templatesAnswer(

@@ -40,7 +40,8 @@ const TRANSITIONS = {
 const tags = ['Training campaigns'];
 
 /** The options of a route on one of the account's campaigns that answers the campaign. */
-const onCampaign = (summary: string) => ({
+const onCampaign = (summary: string, adminPermission: string) => ({
+  config: { adminPermission },
   schema: { tags, summary, params: CampaignIdParams, response: responses({ 200: AdminCampaign }) },
 });
 
@@ -52,6 +53,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/campaigns',
     {
+      config: { adminPermission: 'training:read' },
       schema: {
         tags,
         summary: 'Campaigns, newest first',
@@ -72,6 +74,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/campaigns',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary: 'Creates a campaign in `draft`',
@@ -86,13 +89,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/campaigns/:campaignId', onCampaign('One campaign'), async (request) =>
+  app.get('/campaigns/:campaignId', onCampaign('One campaign', 'training:read'), async (request) =>
     presentAdminCampaign(await getCampaign(app.db, accountOf(request).accountId, request.params.campaignId)),
   );
 
   app.patch(
     '/campaigns/:campaignId',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary:
@@ -111,6 +115,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/campaigns/:campaignId',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary: 'Deletes a draft (409 otherwise)',
@@ -128,6 +133,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/campaigns/:campaignId/launch',
     onCampaign(
       'Draft or scheduled → active now: enrolls every member of the target groups once and queues their invitations',
+      'training:write',
     ),
     async (request) =>
       presentAdminCampaign(
@@ -140,7 +146,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   for (const [action, { run, summary }] of Object.entries(TRANSITIONS)) {
-    app.post(`/campaigns/:campaignId/${action}`, onCampaign(summary), async (request) =>
+    app.post(`/campaigns/:campaignId/${action}`, onCampaign(summary, 'training:write'), async (request) =>
       presentAdminCampaign(await run(app.db, accountOf(request).accountId, request.params.campaignId)),
     );
   }
@@ -148,6 +154,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/campaigns/:campaignId/progress',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary: 'Completion figures of a launched campaign',
@@ -161,6 +168,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/campaigns/:campaignId/enrollments',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary: 'The people enrolled, by last name',
@@ -185,6 +193,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/campaigns/:campaignId/enrollments/:enrollmentId/resend',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary:
@@ -207,6 +216,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/campaigns/:campaignId/enrollments.csv',
     {
+      config: { adminPermission: 'results:read' },
       schema: {
         tags,
         summary: 'Every enrollment as CSV',

@@ -118,6 +118,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/courses',
     {
+      config: { adminPermission: 'training:read' },
       schema: {
         tags,
         summary: "Built-in courses first, then the account's by title",
@@ -133,6 +134,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/courses',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary: 'Creates a course of the account (`custom-<id>`)',
@@ -149,7 +151,10 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/courses/:courseKey',
-    { schema: { tags, summary: 'One course', params: CourseParams, response: responses({ 200: Course }) } },
+    {
+      config: { adminPermission: 'training:read' },
+      schema: { tags, summary: 'One course', params: CourseParams, response: responses({ 200: Course }) },
+    },
     async (request) =>
       presentCourse(await getCourse(app.db, accountOf(request).accountId, request.params.courseKey)),
   );
@@ -157,6 +162,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/courses/:courseKey',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary: 'Replaces a course of the account; a built-in one is a 409',
@@ -174,6 +180,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/courses/:courseKey/quiz-rules',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary:
@@ -192,6 +199,7 @@ export const coursesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(
     '/courses/:courseKey',
     {
+      config: { adminPermission: 'training:write' },
       schema: {
         tags,
         summary: 'Deletes a course of the account; a built-in one or one a campaign uses is a 409',
