@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../core/errors.js';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { forbidden, roleLacksPermission } from '../core/errors.js';
 import { sessionOf } from '../core/http/admin-request.js';
 import { parseId } from '../core/ids.js';
 import { accountAdminRoutes, accountsAdminRoutes } from '../modules/access/accounts/accounts.admin-routes.js';
@@ -10,6 +10,14 @@ import { canActInAccount } from '../modules/access/admins/admins.service.js';
 import { adminStatusAdminRoutes } from '../modules/access/admins/admins.status.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
+import {
+  ADMIN_PERMISSIONS,
+  isAdminPermission,
+  ROLE_NAMES,
+  ROUTE_ACCESS,
+  roleAllows,
+} from '../modules/access/roles/roles.model.js';
+import { groupScopeOf } from '../modules/access/roles/roles.repository.js';
 import { sessionsAdminRoutes } from '../modules/access/sessions/sessions.admin-routes.js';
 import {
   adminSessionsAdminRoutes,
@@ -41,6 +49,7 @@ import { adminOpenApiRoutes } from './openapi.js';
  * session and CSRF hooks; the OpenAPI document is made from the same registration.
  */
 export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions): Promise<void> {
+  api.addHook('onRoute', checkDeclaredPermission);
   await api.register(adminOpenApiRoutes);
   await api.register(limitsRoutes);
   await api.register(sessionsAdminRoutes, options);
@@ -57,11 +66,22 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         const id = parseId((request.params as { accountId: string }).accountId);
         if (id === null || !canActInAccount(user, id)) throw accountNotFound();
         await getAccount(account.db, id);
+        const operator = user.role === 'operator';
+        const needed = request.routeOptions.config?.adminPermission;
+        // `operator` routes: the plugin's operatorOnly hook has refused everyone else.
+        if (isAdminPermission(needed) && !roleAllows(user.account_role, operator, needed)) {
+          const role = user.account_role ? ROLE_NAMES[user.account_role] : 'No role';
+          throw roleLacksPermission(`${role} lacks the permission ${needed}`);
+        }
         // Reported mail may hold personal data: only administrators with the triage permission read it.
         if (request.routeOptions.config?.triage && user.can_triage !== 1) {
           throw forbidden('Reading reported mail needs the triage permission');
         }
-        request.admin = { user, accountId: id };
+        request.admin = {
+          user,
+          accountId: id,
+          groups: operator ? null : await groupScopeOf(account.db, id, user.id),
+        };
       });
       await account.register(accountAdminRoutes);
       await account.register(accountBrandingAdminRoutes);
@@ -89,4 +109,29 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
     },
     { prefix: '/accounts/:accountId' },
   );
+}
+
+const ACCOUNT_PREFIX = '/admin/api/accounts/:accountId';
+
+/**
+ * Refuses at boot an admin route that declares no permission, or one that does not fit where it
+ * is: under an account an ADMIN_PERMISSIONS entry (or `operator`), elsewhere `public`,
+ * `signed-in` or `operator`; `public` exactly on the routes open to anyone, `operator` exactly
+ * on the operators' routes.
+ */
+function checkDeclaredPermission(route: RouteOptions): void {
+  const declared = route.config?.adminPermission;
+  const where = `admin route ${[route.method].flat().join(',')} ${route.url}`;
+  const inAccount = route.url.startsWith(ACCOUNT_PREFIX);
+  const allowed: readonly string[] = inAccount ? [...ADMIN_PERMISSIONS, 'operator'] : ROUTE_ACCESS;
+  if (declared === undefined) throw new Error(`${where} declares no config.adminPermission`);
+  if (!allowed.includes(declared)) {
+    throw new Error(`${where} declares adminPermission '${declared}', not one of ${allowed.join(', ')}`);
+  }
+  if ((declared === 'public') !== Boolean(route.config?.adminPublic)) {
+    throw new Error(`${where}: adminPermission 'public' goes with adminPublic: true, and only with it`);
+  }
+  if ((declared === 'operator') !== Boolean(route.config?.operatorOnly)) {
+    throw new Error(`${where}: adminPermission 'operator' goes with operatorOnly: true, and only with it`);
+  }
 }

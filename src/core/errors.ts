@@ -163,7 +163,7 @@ export const ERRORS = {
     status: 409,
     message: 'An account keeps at least one enabled owner',
     meaning:
-      'Admin API: the change would leave the account without an enabled owner (disabling, removing or demoting its last one).',
+      'Admin API: the change would leave the account without an enabled owner (disabling, removing or demoting its last one); make another administrator an owner first.',
   },
   self_change_refused: {
     status: 409,
@@ -198,6 +198,12 @@ export const ERRORS = {
     status: 403,
     message: 'Operator access required',
     meaning: 'Admin API: the route is for operators, the user is an account administrator.',
+  },
+  role_lacks_permission: {
+    status: 403,
+    message: 'Your role does not allow this',
+    meaning:
+      'Admin API: the administrator’s role lacks the permission the route needs; the message names both (`Auditor lacks the permission directory:write`).',
   },
   learner_link_expired: {
     status: 403,
@@ -609,6 +615,7 @@ export const invalidCredentials = () => new AppError('invalid_credentials');
 export const forbidden = (message: string) => new AppError('forbidden', { message });
 export const invalidCsrfToken = () => new AppError('invalid_csrf_token');
 export const operatorRequired = () => new AppError('operator_required');
+export const roleLacksPermission = (message: string) => new AppError('role_lacks_permission', { message });
 /** No route here. */
 export const notFound = () => new AppError('not_found');
 export const invalidPage = () => new AppError('invalid_page');

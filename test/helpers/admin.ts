@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { AccountRole } from '../../src/core/db/schema.js';
+import { findAdminByEmail } from '../../src/modules/access/admins/admins.repository.js';
 import { createAdmin } from '../../src/modules/access/admins/admins.service.js';
+import { replaceGroupScope } from '../../src/modules/access/roles/roles.repository.js';
 import { makeAccount } from './factories.js';
 
 /** Signs in to the web interface's API the way a browser does: cookies plus the CSRF header. */
 
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
-export type AdminRole = { role: 'operator' } | { role: 'account_admin'; accountId: number };
+export type AdminRole =
+  | { role: 'operator' }
+  | { role: 'account_admin'; accountId: number; accountRole?: AccountRole; groups?: number[] };
 
 export interface AdminClient {
   /** Send these with `app.inject`: the session and CSRF cookies and the `x-csrf-token` header. */
@@ -69,7 +74,12 @@ export async function signInAs(app: FastifyInstance, as: AdminRole): Promise<Adm
     password: ADMIN_PASSWORD,
     role: as.role,
     accountId: as.role === 'account_admin' ? as.accountId : null,
+    ...(as.role === 'account_admin' && as.accountRole ? { accountRole: as.accountRole } : {}),
   });
+  if (as.role === 'account_admin' && as.groups?.length) {
+    const admin = await findAdminByEmail(app.db, email.toLowerCase());
+    await replaceGroupScope(app.db, as.accountId, Number(admin?.id), as.groups);
+  }
   return signIn(app, email);
 }
 

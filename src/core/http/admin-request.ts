@@ -18,6 +18,12 @@ export interface AdminSession {
 export interface AccountContext {
   user: AdminIdentity;
   accountId: number;
+  /**
+   * The groups the user's role is limited to (`admin_role_groups`): they see only these groups,
+   * their members and the campaigns that target none but them. Null: every group (operators,
+   * and administrators whose role names no group).
+   */
+  groups: readonly number[] | null;
 }
 
 declare module 'fastify' {
@@ -38,8 +44,9 @@ declare module 'fastify' {
     /** Admin API routes that read reported mail or judge it: the triage permission (403 without it). */
     triage?: boolean;
     /**
-     * The permission an account route needs (`access/roles/roles.model.ts` lists them, e.g.
-     * `directory:write`): 403 for a role without it. Every route under an account declares one.
+     * The permission a route needs (`access/roles/roles.model.ts` lists them, e.g.
+     * `directory:write`): 403 for a role without it. Every admin route declares one (refused at
+     * boot otherwise); outside an account `public`, `signed-in` or `operator`.
      */
     adminPermission?: string;
   }

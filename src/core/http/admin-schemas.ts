@@ -60,6 +60,18 @@ export const CsvFile = Type.Unsafe<string | Readable>({
   content: { 'text/csv': { schema: Type.String() } },
 });
 
+/** An account administrator's built-in role (docs/roles.md). */
+export const AccountRoleSchema = Type.Union(
+  [
+    Type.Literal('owner'),
+    Type.Literal('administrator'),
+    Type.Literal('campaign_manager'),
+    Type.Literal('triage_analyst'),
+    Type.Literal('auditor'),
+  ],
+  { title: 'AccountRole' },
+);
+
 export const User = Type.Object(
   {
     id: Type.Integer(),
@@ -67,8 +79,23 @@ export const User = Type.Object(
     name: Type.String(),
     role: Type.Union([Type.Literal('operator'), Type.Literal('account_admin')]),
     account_id: Type.Union([Type.Integer(), Type.Null()]),
+    account_role: Type.Union([AccountRoleSchema, Type.Null()], {
+      description: 'An account administrator’s built-in role (docs/roles.md); null for operators.',
+    }),
+    permissions: Type.Array(Type.String(), {
+      description: 'What the role allows in the account (operators: everything), e.g. `directory:write`.',
+    }),
   },
   { title: 'User' },
+);
+
+/** The groups a role is limited to; null: every group. */
+export const GroupScope = Type.Union(
+  [
+    Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'ScopeGroup' })),
+    Type.Null(),
+  ],
+  { description: 'The groups the role is limited to: their members and campaigns only. Null: every group.' },
 );
 
 export const SignedIn = Type.Object({ user: User, csrf_token: Type.String() }, { title: 'SignedIn' });

@@ -123,6 +123,15 @@ export interface AdminInvitationsTable {
   expires_at: number;
   accepted_at: number | null;
   revoked_at: number | null;
+  /** The role the invited administrator gets (migration 0024); null: owner (invitations made before). */
+  account_role: AccountRole | null;
+}
+
+/** The groups an invited administrator's role is limited to (migration 0024); none: every group. */
+export interface AdminInvitationGroupsTable {
+  account_id: number;
+  invitation_id: number;
+  group_id: number;
 }
 
 export interface AccessTables {
@@ -133,5 +142,6 @@ export interface AccessTables {
   admin_sessions: AdminSessionsTable;
   admin_invitations: AdminInvitationsTable;
   admin_role_groups: AdminRoleGroupsTable;
+  admin_invitation_groups: AdminInvitationGroupsTable;
   account_security: AccountSecurityTable;
 }

@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { AppError } from '../../../core/errors.js';
 import { accountOf } from '../../../core/http/admin-request.js';
 import {
   AccountParams,
+  AccountRoleSchema,
   Body,
+  GroupScope,
   IdParams,
   NoContent,
   NullableTimestamp,
@@ -11,9 +14,10 @@ import {
   Timestamp,
   User,
 } from '../../../core/http/admin-schemas.js';
-import { ListOf } from '../../../core/http/schemas.js';
+import { ListOf, MAX_ID } from '../../../core/http/schemas.js';
+import { changeRole } from '../roles/roles.service.js';
 import { presentAdmin } from './admins.presenter.js';
-import { adminsOfAccount, removeAccountAdmin, setTriagePermission } from './admins.service.js';
+import { adminsWithScopes, removeAccountAdmin, setTriagePermission } from './admins.service.js';
 
 const tags = ['Administrators'];
 
@@ -29,6 +33,7 @@ export const AdminItem = Type.Composite(
       disabled_at: Type.Union([Timestamp, Type.Null()], {
         description: 'When an owner or operator disabled them: no sign-in, no session. Null: enabled.',
       }),
+      groups: GroupScope,
     }),
   ],
   { title: 'Administrator' },
@@ -36,6 +41,13 @@ export const AdminItem = Type.Composite(
 
 /** The administrators of an account. */
 export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  /** One administrator of the account as the list shows them (after a change). */
+  const presentOne = async (accountId: number, adminId: number) => {
+    const found = (await adminsWithScopes(app.db, accountId)).find(([admin]) => admin.id === adminId);
+    if (!found) throw new AppError('admin_not_found');
+    return presentAdmin(...found);
+  };
+
   app.get(
     '/admins',
     {
@@ -48,7 +60,8 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const results = (await adminsOfAccount(app.db, accountOf(request).accountId)).map(presentAdmin);
+      const admins = await adminsWithScopes(app.db, accountOf(request).accountId);
+      const results = admins.map(([admin, groups]) => presentAdmin(admin, groups));
       return { count: results.length, results };
     },
   );
@@ -68,9 +81,33 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { accountId, user } = accountOf(request);
-      return presentAdmin(
-        await setTriagePermission(app.db, accountId, user, request.params.id, request.body.can_triage),
-      );
+      await setTriagePermission(app.db, accountId, user, request.params.id, request.body.can_triage);
+      return presentOne(accountId, request.params.id);
+    },
+  );
+
+  app.put(
+    '/admins/:id/role',
+    {
+      config: { adminPermission: 'roles:write' },
+      schema: {
+        tags,
+        summary:
+          'Owners: sets an administrator’s role and the groups it is limited to (`group_ids` empty: every group). Nobody changes their own; the last owner stays an owner (409)',
+        params: IdParams,
+        body: Body({
+          role: AccountRoleSchema,
+          group_ids: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 500 }),
+          ),
+        }),
+        response: responses({ 200: AdminItem }),
+      },
+    },
+    async (request) => {
+      const { accountId, user } = accountOf(request);
+      await changeRole(app.db, accountId, user.id, request.params.id, request.body);
+      return presentOne(accountId, request.params.id);
     },
   );
 
@@ -80,11 +117,11 @@ export const adminsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary:
-          'Operators: the administrator can no longer sign in and their sessions end. Operators are not removed this way (404)',
+          'Owners: the administrator can no longer sign in and their sessions end. Operators are not removed this way (404); the last owner stays (409)',
         params: IdParams,
         response: responses({ 204: NoContent }),
       },
-      config: { adminPermission: 'roles:write', operatorOnly: true },
+      config: { adminPermission: 'roles:write' },
     },
     async (request, reply) => {
       await removeAccountAdmin(app.db, accountOf(request).accountId, request.params.id);

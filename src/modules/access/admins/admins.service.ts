@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { recordAudit } from '../../../core/audit/audit.js';
 import {
   decoyHash,
   hashPassword,
@@ -20,6 +21,8 @@ import {
 } from '../../../core/errors.js';
 import { checkEmail, checkOptionalName, normalizeEmail } from '../../../core/fields.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import { groupScopesOfAccount, type ScopeGroup } from '../roles/roles.repository.js';
+import { keepAnOwner } from '../roles/roles.service.js';
 import {
   type Admin,
   type AdminAccountId,
@@ -190,7 +193,26 @@ export async function changePassword(
 
 /** Removes an account administrator of this account; operators are not removed this way. */
 export async function removeAccountAdmin(db: Db, accountId: number, adminId: number): Promise<void> {
-  if (!(await deleteAccountAdmin(db, accountId, adminId))) throw adminNotFound();
+  await db.transaction().execute(async (trx) => {
+    const row = await findAdmin(trx, accountId, adminId);
+    if (!row || row.role !== 'account_admin') throw adminNotFound();
+    // The account's last owner stays (409 last_owner).
+    if (row.account_role === 'owner') await keepAnOwner(trx, accountId, adminId);
+    if (!(await deleteAccountAdmin(trx, accountId, adminId))) throw adminNotFound();
+    await recordAudit(trx, {
+      accountId,
+      action: 'admin.removed',
+      object: { type: 'admin', id: adminId, label: row.email },
+      changes: { role: { from: row.account_role, to: null } },
+    });
+  });
+}
+
+/** An account's administrators with the groups each one's role is limited to (null: every group). */
+export async function adminsWithScopes(db: Db, accountId: number): Promise<[Admin, ScopeGroup[] | null][]> {
+  const admins = await adminsOfAccount(db, accountId);
+  const scopes = await groupScopesOfAccount(db, accountId);
+  return admins.map((admin) => [admin, scopes.get(admin.id) ?? null]);
 }
 
 /**

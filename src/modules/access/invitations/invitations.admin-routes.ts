@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { accountOf } from '../../../core/http/admin-request.js';
 import {
   AccountParams,
+  AccountRoleSchema,
   Body,
   IdParams,
   NoContent,
@@ -10,7 +11,7 @@ import {
   Timestamp,
 } from '../../../core/http/admin-schemas.js';
 import { linkTo, publicBaseUrl } from '../../../core/http/links.js';
-import { ListOf } from '../../../core/http/schemas.js';
+import { ListOf, MAX_ID } from '../../../core/http/schemas.js';
 import { presentInvitation } from './invitations.presenter.js';
 import { inviteAdmin, pendingInvitations, revokeInvitation } from './invitations.service.js';
 
@@ -18,6 +19,10 @@ const Invitation = Type.Object(
   {
     id: Type.Integer(),
     email: Type.Union([Type.String(), Type.Null()]),
+    account_role: AccountRoleSchema,
+    group_ids: Type.Array(Type.Integer(), {
+      description: 'The groups the role is limited to; empty: every group.',
+    }),
     created_at: Timestamp,
     expires_at: Timestamp,
   },
@@ -30,7 +35,7 @@ const CreatedInvitation = Type.Composite(
   ],
   { title: 'CreatedInvitation' },
 );
-/** An account's pending invitations; operators invite and revoke. */
+/** An account's pending invitations; owners (and operators) invite and revoke. */
 export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/invitations',
@@ -44,7 +49,9 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
       },
     },
     async (request) => {
-      const results = (await pendingInvitations(app.db, accountOf(request).accountId)).map(presentInvitation);
+      const results = (await pendingInvitations(app.db, accountOf(request).accountId)).map(
+        ({ invitation, groups }) => presentInvitation(invitation, groups),
+      );
       return { count: results.length, results };
     },
   );
@@ -54,22 +61,31 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
     {
       schema: {
         tags: ['Administrators'],
-        summary: 'Operators: invites an administrator of this account (the link is valid 7 days)',
+        summary:
+          'Owners: invites an administrator of this account with a role (default: administrator) and group scope (the link is valid 7 days)',
         params: AccountParams,
-        body: Body({ email: Type.String() }),
+        body: Body({
+          email: Type.String(),
+          role: Type.Optional(AccountRoleSchema),
+          group_ids: Type.Optional(
+            Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 500 }),
+          ),
+        }),
         response: responses({ 201: CreatedInvitation }),
       },
-      config: { adminPermission: 'roles:write', operatorOnly: true },
+      config: { adminPermission: 'roles:write' },
     },
     async (request, reply) => {
-      const { token, invitation } = await inviteAdmin(app.db, {
+      const { token, invitation, groups } = await inviteAdmin(app.db, {
         accountId: accountOf(request).accountId,
         email: request.body.email,
         invitedBy: accountOf(request).user.id,
+        role: request.body.role,
+        group_ids: request.body.group_ids,
       });
       // From PUBLIC_URL or the listening address: a forged Host must not redirect the link.
       const url = linkTo(publicBaseUrl(app), `/admin/invite/${token}`);
-      return reply.code(201).send({ ...presentInvitation(invitation), url });
+      return reply.code(201).send({ ...presentInvitation(invitation, groups), url });
     },
   );
 
@@ -78,11 +94,11 @@ export const invitationsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
     {
       schema: {
         tags: ['Administrators'],
-        summary: 'Operators: revokes a pending invitation',
+        summary: 'Owners: revokes a pending invitation',
         params: IdParams,
         response: responses({ 204: NoContent }),
       },
-      config: { adminPermission: 'roles:write', operatorOnly: true },
+      config: { adminPermission: 'roles:write' },
     },
     async (request, reply) => {
       await revokeInvitation(app.db, accountOf(request).accountId, request.params.id);

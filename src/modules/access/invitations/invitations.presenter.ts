@@ -2,10 +2,12 @@ import { iso } from '../../../core/time.js';
 import type { Account } from '../accounts/accounts.service.js';
 import type { Invitation } from './invitations.service.js';
 
-export function presentInvitation(invitation: Invitation) {
+export function presentInvitation(invitation: Invitation, groups: number[] = []) {
   return {
     id: invitation.id,
     email: invitation.email,
+    account_role: invitation.account_role ?? 'owner',
+    group_ids: groups,
     created_at: iso(invitation.created_at),
     expires_at: iso(invitation.expires_at),
   };

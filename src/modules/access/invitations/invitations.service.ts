@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, emailTaken, FieldErrorCollector, invalidLink } from '../../../core/errors.js';
@@ -10,6 +11,13 @@ import {
   insertPreparedAdmin,
   prepareAdmin,
 } from '../admins/admins.service.js';
+import {
+  insertInvitationScope,
+  invitationScopeOf,
+  invitationScopes,
+  replaceGroupScope,
+} from '../roles/roles.repository.js';
+import { checkAssignment } from '../roles/roles.service.js';
 import {
   claimInvitation,
   findInvitationByHash,
@@ -44,26 +52,44 @@ export async function createSetupLink(db: Db): Promise<{ token: string; invitati
   return { token, invitation };
 }
 
-/** Invites an account administrator by email; the token is returned once, for the link. */
+/**
+ * Invites an account administrator by email, with the role (default: administrator) and group
+ * scope they will get; the token is returned once, for the link.
+ */
 export async function inviteAdmin(
   db: Db,
-  props: { accountId: number; email: unknown; invitedBy: number },
-): Promise<{ token: string; invitation: Invitation }> {
+  props: { accountId: number; email: unknown; invitedBy: number; role?: unknown; group_ids?: unknown },
+): Promise<{ token: string; invitation: Invitation; groups: number[] }> {
   const errors = new FieldErrorCollector();
   const email = checkEmail(errors, 'email', props.email);
   errors.throwIfAny();
   await getAccount(db, props.accountId);
+  const assignment = await checkAssignment(db, props.accountId, {
+    role: props.role ?? 'administrator',
+    group_ids: props.group_ids,
+  });
   if (await adminEmailTaken(db, email)) throw emailTaken(ADMIN_EMAIL_TAKEN);
   const now = Date.now();
   const { token, hash } = newToken();
-  const invitation = await insertInvitation(db, props.accountId, {
-    token_hash: hash,
-    email,
-    created_by: props.invitedBy,
-    created_at: now,
-    expires_at: now + INVITATION_TTL_MS,
+  const invitation = await db.transaction().execute(async (trx) => {
+    const row = await insertInvitation(trx, props.accountId, {
+      token_hash: hash,
+      email,
+      created_by: props.invitedBy,
+      created_at: now,
+      expires_at: now + INVITATION_TTL_MS,
+      account_role: assignment.role,
+    });
+    await insertInvitationScope(trx, props.accountId, row.id, assignment.groups);
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'admin.invited',
+      object: { type: 'invitation', id: row.id, label: email },
+      changes: diffFields(null, { email, role: assignment.role, groups: assignment.groups }),
+    });
+    return row;
   });
-  return { token, invitation };
+  return { token, invitation, groups: assignment.groups };
 }
 
 /** The usable invitation behind a link, with its account; 404 for any other token. */
@@ -94,6 +120,8 @@ export async function acceptInvitation(
   const prepared = await prepareAdmin(db, {
     accountId: invitation.account_id,
     role: setup ? 'operator' : 'account_admin',
+    // Invitations made before roles existed made owners.
+    accountRole: invitation.account_role ?? 'owner',
     email: setup ? input.email : invitation.email,
     password: input.password,
     name: input.name,
@@ -101,17 +129,37 @@ export async function acceptInvitation(
   // Claim first: a second acceptance waits for the first and then finds the link used.
   return db.transaction().execute(async (trx) => {
     if (!(await claimInvitation(trx, invitation.account_id, invitation.id, Date.now()))) throw invalidLink();
-    return insertPreparedAdmin(trx, prepared);
+    const admin = await insertPreparedAdmin(trx, prepared);
+    if (invitation.account_id !== null) {
+      const groups = await invitationScopeOf(trx, invitation.account_id, invitation.id);
+      await replaceGroupScope(trx, invitation.account_id, admin.id, groups);
+    }
+    return admin;
   });
 }
 
-export async function pendingInvitations(db: Db, accountId: number): Promise<Invitation[]> {
+/** An account's pending invitations, each with the group scope it gives (empty: every group). */
+export async function pendingInvitations(
+  db: Db,
+  accountId: number,
+): Promise<{ invitation: Invitation; groups: number[] }[]> {
   await getAccount(db, accountId);
-  return listPendingInvitations(db, accountId, Date.now());
+  const scopes = await invitationScopes(db, accountId);
+  return (await listPendingInvitations(db, accountId, Date.now())).map((invitation) => ({
+    invitation,
+    groups: scopes.get(invitation.id) ?? [],
+  }));
 }
 
 export async function revokeInvitation(db: Db, accountId: number, invitationId: number): Promise<void> {
-  if (!(await revokeInvitationRow(db, accountId, invitationId, Date.now()))) {
-    throw new AppError('invitation_not_found');
-  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await revokeInvitationRow(trx, accountId, invitationId, Date.now()))) {
+      throw new AppError('invitation_not_found');
+    }
+    await recordAudit(trx, {
+      accountId,
+      action: 'admin.invitation_revoked',
+      object: { type: 'invitation', id: invitationId },
+    });
+  });
 }

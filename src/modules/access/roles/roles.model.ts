@@ -28,12 +28,26 @@ export const ADMIN_PERMISSIONS = [
   'phishing:write',
   'results:read',
   'mail:read',
+  /** Retry a failed message. */
+  'mail:write',
   /** Read reported mail (it may hold personal data). */
   'reports:read',
   /** Give verdicts, rules, feedback templates, reporting settings. */
   'reports:write',
 ] as const;
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[number];
+
+/**
+ * What a route outside an account declares instead of a permission: open to anyone (sign-in,
+ * invitation links), to any signed-in user, or to operators only. An account route may also be
+ * `operator` (an operator's change to the account itself).
+ */
+export const ROUTE_ACCESS = ['public', 'signed-in', 'operator'] as const;
+export type RouteAccess = (typeof ROUTE_ACCESS)[number];
+
+export function isAdminPermission(value: unknown): value is AdminPermission {
+  return typeof value === 'string' && (ADMIN_PERMISSIONS as readonly string[]).includes(value);
+}
 
 export const ACCOUNT_ROLES: readonly AccountRole[] = [
   'owner',
@@ -60,6 +74,7 @@ export const ROLE_PERMISSIONS: Record<AccountRole, readonly AdminPermission[]> =
     'phishing:write',
     'results:read',
     'mail:read',
+    'mail:write',
   ],
   triage_analyst: ['overview:read', 'account:read', 'reports:read', 'reports:write'],
   auditor: READS,
@@ -84,5 +99,5 @@ export function roleAllows(
   permission: AdminPermission,
 ): boolean {
   if (operator) return true;
-  return role !== null && ROLE_PERMISSIONS[role].includes(permission);
+  return role !== null && (ROLE_PERMISSIONS[role]?.includes(permission) ?? false);
 }

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sessionOf } from '../../../core/http/admin-request.js';
-import { Body, NoContent, responses, SignedIn, User } from '../../../core/http/admin-schemas.js';
+import { Body, GroupScope, NoContent, responses, SignedIn, User } from '../../../core/http/admin-schemas.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { hasOperator } from '../admins/admins.service.js';
+import { groupScopesOfAccount } from '../roles/roles.repository.js';
 import { clearSessionCookie, csrfTokenFor, sendSignedIn } from './sessions.cookie.service.js';
 import type { AdminOptions } from './sessions.options.model.js';
 import { changeOwnPassword, endSession, signIn } from './sessions.service.js';
@@ -20,7 +21,10 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
         response: responses({
           200: Type.Object(
             {
-              user: Type.Union([User, Type.Null()]),
+              user: Type.Union([
+                Type.Composite([User, Type.Object({ groups: GroupScope })], { title: 'SessionUser' }),
+                Type.Null(),
+              ]),
               csrf_token: Type.String(),
               setup_required: Type.Boolean(),
             },
@@ -32,8 +36,13 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
     },
     async (request, reply) => {
       const session = request.adminSession;
+      const admin = session?.admin;
+      const groups =
+        admin?.account_id != null
+          ? ((await groupScopesOfAccount(app.db, admin.account_id, admin.id)).get(admin.id) ?? null)
+          : null;
       return {
-        user: session ? presentUser(session.admin) : null,
+        user: admin ? { ...presentUser(admin), groups } : null,
         csrf_token: csrfTokenFor(reply, session?.idHash ?? null),
         setup_required: !(await hasOperator(app.db)),
       };

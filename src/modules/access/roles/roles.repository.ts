@@ -1,0 +1,160 @@
+import type { Db } from '../../../core/db/database.js';
+import { dialectOf } from '../../../core/db/database.js';
+import type { AccountRole } from '../../../core/db/schema.js';
+
+/**
+ * The groups an administrator's role is limited to, by id: null when none are named (every
+ * group). Only the account's own groups count (a group deleted since takes its rows with it).
+ */
+export async function groupScopeOf(db: Db, accountId: number, adminId: number): Promise<number[] | null> {
+  const rows = await db
+    .selectFrom('admin_role_groups')
+    .select('group_id')
+    .where('account_id', '=', accountId)
+    .where('admin_id', '=', adminId)
+    .orderBy('group_id')
+    .execute();
+  return rows.length === 0 ? null : rows.map((r) => r.group_id);
+}
+
+/** A group a role is limited to, as the web interface names it. */
+export interface ScopeGroup {
+  id: number;
+  name: string;
+}
+
+/**
+ * The group scopes of an account's administrators (or of one of them), by administrator id,
+ * with the groups' names (absent: every group).
+ */
+export async function groupScopesOfAccount(
+  db: Db,
+  accountId: number,
+  adminId?: number,
+): Promise<Map<number, ScopeGroup[]>> {
+  const rows = await db
+    .selectFrom('admin_role_groups as s')
+    .innerJoin('groups as g', (j) =>
+      j.onRef('g.id', '=', 's.group_id').onRef('g.account_id', '=', 's.account_id'),
+    )
+    .select(['s.admin_id', 'g.id', 'g.name'])
+    .where('s.account_id', '=', accountId)
+    .$if(adminId !== undefined, (q) => q.where('s.admin_id', '=', adminId as number))
+    .orderBy('g.name')
+    .orderBy('g.id')
+    .execute();
+  const scopes = new Map<number, ScopeGroup[]>();
+  for (const { admin_id, id, name } of rows)
+    scopes.set(admin_id, [...(scopes.get(admin_id) ?? []), { id, name }]);
+  return scopes;
+}
+
+/** Replaces an administrator's group scope (an empty list: every group). */
+export async function replaceGroupScope(
+  db: Db,
+  accountId: number,
+  adminId: number,
+  groupIds: readonly number[],
+): Promise<void> {
+  await db
+    .deleteFrom('admin_role_groups')
+    .where('account_id', '=', accountId)
+    .where('admin_id', '=', adminId)
+    .execute();
+  if (groupIds.length === 0) return;
+  await db
+    .insertInto('admin_role_groups')
+    .values(groupIds.map((group_id) => ({ account_id: accountId, admin_id: adminId, group_id })))
+    .execute();
+}
+
+/** An account administrator of this account with their role (operators are not found here). */
+export function findAccountAdminRole(db: Db, accountId: number, adminId: number) {
+  return db
+    .selectFrom('admin_users')
+    .select(['id', 'email', 'account_role'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', adminId)
+    .where('role', '=', 'account_admin')
+    .executeTakeFirst();
+}
+
+/**
+ * The ids of the account's owners, locked until the transaction ends on PostgreSQL (so two
+ * owners demoting each other at once cannot leave the account without one).
+ */
+export async function lockOwners(trx: Db, accountId: number): Promise<number[]> {
+  const rows = await trx
+    .selectFrom('admin_users')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('role', '=', 'account_admin')
+    .where('account_role', '=', 'owner')
+    .$if(dialectOf(trx) === 'postgres', (q) => q.forUpdate())
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function setAccountRole(
+  db: Db,
+  accountId: number,
+  adminId: number,
+  role: AccountRole,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('admin_users')
+    .set({ account_role: role, updated_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', adminId)
+    .execute();
+}
+
+/** Which of these ids are groups of this account, with their names. */
+export function groupsOfAccountByIds(db: Db, accountId: number, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+}
+
+/** The group scope an invitation gives (absent: every group), by invitation id. */
+export async function invitationScopes(db: Db, accountId: number): Promise<Map<number, number[]>> {
+  const rows = await db
+    .selectFrom('admin_invitation_groups')
+    .select(['invitation_id', 'group_id'])
+    .where('account_id', '=', accountId)
+    .orderBy('group_id')
+    .execute();
+  const scopes = new Map<number, number[]>();
+  for (const r of rows) scopes.set(r.invitation_id, [...(scopes.get(r.invitation_id) ?? []), r.group_id]);
+  return scopes;
+}
+
+export async function insertInvitationScope(
+  db: Db,
+  accountId: number,
+  invitationId: number,
+  groupIds: readonly number[],
+): Promise<void> {
+  if (groupIds.length === 0) return;
+  await db
+    .insertInto('admin_invitation_groups')
+    .values(groupIds.map((group_id) => ({ account_id: accountId, invitation_id: invitationId, group_id })))
+    .execute();
+}
+
+export async function invitationScopeOf(db: Db, accountId: number, invitationId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('admin_invitation_groups')
+    .select('group_id')
+    .where('account_id', '=', accountId)
+    .where('invitation_id', '=', invitationId)
+    .orderBy('group_id')
+    .execute();
+  return rows.map((r) => r.group_id);
+}
