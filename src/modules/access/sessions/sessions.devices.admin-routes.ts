@@ -46,6 +46,7 @@ export const ownSessionsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         summary: 'Your signed-in sessions: device, address, how, first and last use; the current one marked',
         response: responses({ 200: ListOf(DeviceSessionItem) }),
       },
+      config: { adminPermission: 'signed-in' },
     },
     async (request) => {
       const { admin, idHash } = sessionOf(request);
@@ -63,6 +64,7 @@ export const ownSessionsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => 
         params: Type.Object({ sessionId: SessionId }),
         response: responses({ 204: NoContent }),
       },
+      config: { adminPermission: 'signed-in' },
     },
     async (request, reply) => {
       const { admin } = sessionOf(request);
