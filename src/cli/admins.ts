@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../core/config.js';
 import { linkTo } from '../core/http/links.js';
 import { presentAdmin } from '../modules/access/admins/admins.presenter.js';
-import { createAdmin } from '../modules/access/admins/admins.service.js';
+import { accountAdminByEmail, createAdmin } from '../modules/access/admins/admins.service.js';
+import { disableAdmin, enableAdmin } from '../modules/access/admins/admins.status.service.js';
 import { createSetupLink } from '../modules/access/invitations/invitations.service.js';
 import { linkBase } from '../startup.js';
 import { bodyOption } from './body-options.js';
@@ -58,6 +59,28 @@ export function adminCommands(program: Command, ctx: CliContext): void {
         print(ctx, opts.json, created, () => `created ${what} ${created.id} <${created.email}>`);
       },
     );
+
+  for (const [name, description] of [
+    ['disable', 'disable an account administrator: every session ends now and sign-in is refused'],
+    ['enable', 'enable a disabled account administrator again'],
+  ] as const) {
+    admin
+      .command(name)
+      .description(description)
+      .addOption(bodyOption('--email <email>', 'their sign-in address', 'email').makeOptionMandatory())
+      .option('--json', 'print JSON')
+      .action(async (opts: { email: string; json?: boolean }) => {
+        const db = await ctx.db();
+        const found = await accountAdminByEmail(db, opts.email);
+        const accountId = found.account_id as number;
+        const changed =
+          name === 'disable'
+            ? (await disableAdmin(db, accountId, null, found.id)).admin
+            : await enableAdmin(db, accountId, found.id);
+        const shown = presentAdmin(changed);
+        print(ctx, opts.json, shown, () => `${name}d administrator ${shown.id} <${shown.email}>`);
+      });
+  }
 
   admin
     .command('setup-link')

@@ -251,6 +251,55 @@ describe('vigil admin', () => {
     expect(res.json()).toMatchObject({ count: 1, results: [{ id: account.id, name: 'Umbrella' }] });
   });
 
+  it('disables an account administrator (signed out, refused at sign-in) and enables them again, recorded as the CLI', async () => {
+    const account = await newAccount();
+    const email = `off${Date.now()}@example.com`;
+    // Another owner first: an account keeps an enabled owner.
+    await vigilJson([
+      'admin',
+      'create',
+      '--email',
+      `on${email}`,
+      '--password',
+      ADMIN_PASSWORD,
+      '--account',
+      String(account.id),
+    ]);
+    await vigilJson([
+      'admin',
+      'create',
+      '--email',
+      email,
+      '--password',
+      ADMIN_PASSWORD,
+      '--account',
+      String(account.id),
+    ]);
+    const session = await signIn(app, email);
+    const disabled = await vigilJson(['admin', 'disable', '--email', email.toUpperCase()]);
+    expect(disabled).toMatchObject({ email, disabled_at: expect.stringMatching(ISO) });
+    const after = await app.inject({ method: 'GET', url: '/admin/api/session', headers: session.headers });
+    expect(after.json().user).toBeNull();
+    await expect(signIn(app, email)).rejects.toThrow(/admin_disabled/);
+    expect(await vigilJson(['admin', 'enable', '--email', email])).toMatchObject({ disabled_at: null });
+    expect((await signIn(app, email)).email).toBe(email);
+    const audit = await app.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_kind'])
+      .where('account_id', '=', account.id)
+      .where('action', 'in', ['admin.disabled', 'admin.enabled'])
+      .orderBy('seq')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'admin.disabled', actor_kind: 'cli' },
+      { action: 'admin.enabled', actor_kind: 'cli' },
+    ]);
+    await expectFailure(
+      ['admin', 'disable', '--email', 'nobody@example.com'],
+      /Administrator not found|admin_not_found/,
+    );
+  });
+
   it('refuses a short password, a taken address, an unknown account, and both or neither role flag', async () => {
     const account = await newAccount();
     const base = ['admin', 'create', '--email', `x${Date.now()}@example.com`];

@@ -150,6 +150,13 @@ export async function checkCredentials(db: Db, email: unknown, password: unknown
 
 export const hasOperator = operatorExists;
 
+/** The account administrator who signs in with this address (404 `admin_not_found` otherwise, operators included). */
+export async function accountAdminByEmail(db: Db, email: string): Promise<Admin> {
+  const row = await findAdminByEmail(db, normalizeEmail(email));
+  if (!row || row.role !== 'account_admin') throw adminNotFound();
+  return toAdmin(row);
+}
+
 /** An administrator of this account (404 `admin_not_found` for anyone else, operators included). */
 export async function getAccountAdmin(db: Db, accountId: number, adminId: number): Promise<Admin> {
   const row = await findAdmin(db, accountId, adminId);

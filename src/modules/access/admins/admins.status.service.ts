@@ -18,13 +18,14 @@ const adminNotFound = () => new AppError('admin_not_found');
 export async function disableAdmin(
   db: Db,
   accountId: number,
-  actor: Pick<Admin, 'id'>,
+  /** Who disables (null: an operator at the CLI), who may not disable themselves. */
+  actor: Pick<Admin, 'id'> | null,
   adminId: number,
 ): Promise<{ admin: Admin; sessionsEnded: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findAdmin(trx, accountId, adminId);
     if (!row || row.role !== 'account_admin') throw adminNotFound();
-    if (adminId === actor.id) throw new AppError('self_change_refused');
+    if (adminId === actor?.id) throw new AppError('self_change_refused');
     if (row.account_role === 'owner' && (await countOtherEnabledOwners(trx, accountId, adminId)) === 0) {
       throw new AppError('last_owner');
     }
