@@ -159,29 +159,6 @@ export const ERRORS = {
     message: 'Invalid email or password',
     meaning: 'Admin API sign-in: wrong email or password.',
   },
-  last_owner: {
-    status: 409,
-    message: 'An account keeps at least one enabled owner',
-    meaning:
-      'Admin API: the change would leave the account without an enabled owner (disabling, removing or demoting its last one); make another administrator an owner first.',
-  },
-  self_change_refused: {
-    status: 409,
-    message: 'You cannot do this to yourself; another owner can',
-    meaning:
-      'Admin API: an administrator tried to disable, remove or change the role of themselves; another owner (or an operator) does it.',
-  },
-  admin_disabled: {
-    status: 403,
-    message: 'This administrator is disabled',
-    meaning:
-      'Admin API sign-in: the email and password are right, but an owner or operator disabled this administrator; they sign in again once enabled.',
-  },
-  session_not_found: {
-    status: 404,
-    message: 'Session not found',
-    meaning: 'Admin API: no session of this administrator has this id (it ended, or it is another’s).',
-  },
   forbidden: {
     status: 403,
     message: 'API key lacks permission',
@@ -193,6 +170,12 @@ export const ERRORS = {
     status: 403,
     message: 'Invalid CSRF token',
     meaning: 'Admin API: a state-changing request without the session’s CSRF token (`X-CSRF-Token`).',
+  },
+  admin_disabled: {
+    status: 403,
+    message: 'This administrator is disabled',
+    meaning:
+      'Admin API sign-in: the email and password are right, but an owner or operator disabled this administrator; they sign in again once enabled.',
   },
   operator_required: {
     status: 403,
@@ -348,6 +331,11 @@ export const ERRORS = {
     message: 'This link is not valid',
     meaning: 'A learner link that was altered or made up, or whose enrollment is gone.',
   },
+  session_not_found: {
+    status: 404,
+    message: 'Session not found',
+    meaning: 'Admin API: no session of this administrator has this id (it ended, or it is another’s).',
+  },
   method_not_allowed: {
     status: 405,
     message: 'Method not allowed',
@@ -358,6 +346,18 @@ export const ERRORS = {
     message: 'Request timeout',
     meaning:
       'The request did not arrive whole within `REQUEST_TIMEOUT_SECONDS` (headers: 10 s); the connection closes.',
+  },
+  last_owner: {
+    status: 409,
+    message: 'An account keeps at least one enabled owner',
+    meaning:
+      'Admin API: the change would leave the account without an enabled owner (disabling, removing or demoting its last one); make another administrator an owner first.',
+  },
+  self_change_refused: {
+    status: 409,
+    message: 'You cannot do this to yourself; another owner can',
+    meaning:
+      'Admin API: an administrator tried to disable, remove or change the role of themselves; another owner (or an operator) does it.',
   },
   email_taken: {
     status: 409,
