@@ -23,7 +23,9 @@ import { type Connection, Lock, openConnection, ReaderPool, retryWhileBusy } fro
  * - waits are bounded and never block the event loop: the writer's lock is awaited, and when
  *   another process holds SQLite's write lock (`SQLITE_BUSY`) the attempt is retried after
  *   short sleeps, up to `waitMs`, then fails as `SQLITE_BUSY` (the API answers 503);
- * - single write statements commit in groups (groupCommit).
+ * - single write statements commit in groups (groupCommit), and so do write transactions: each
+ *   runs in a savepoint of one open SQLite transaction, and waits for that transaction's commit,
+ *   which comes as soon as no other transaction holds the writer (commitGroup).
  */
 
 export interface SqliteOptions {
@@ -33,6 +35,9 @@ export interface SqliteOptions {
   /** Connections kept for read-only transactions (snapshots). */
   snapshotReaders?: number;
 }
+
+/** The savepoint each write transaction runs in, inside the group's SQLite transaction. */
+const TX = 'vigil_tx';
 
 /** Statements that change rows, and can share a transaction with others (group commit). */
 const DML = /^\s*(insert|update|delete)\b/i;
@@ -75,6 +80,9 @@ export class SqliteServerDriver implements Driver {
   /** Single write statements waiting for the next group commit. */
   private pending: PendingWrite[] = [];
   private commitScheduled = false;
+  /** Write transactions done (their savepoint released) that wait for the open transaction's commit. */
+  private committers: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+  private flushScheduled = false;
   private readonly memory: boolean;
 
   constructor(private readonly options: SqliteOptions) {
@@ -106,33 +114,117 @@ export class SqliteServerDriver implements Driver {
     const deadline = Date.now() + this.options.waitMs;
     await this.writeLock.acquire(this.options.waitMs);
     try {
-      await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
+      // The group's transaction, if one is open, holds SQLite's write lock already.
+      if (!this.writer.sqlite.inTransaction) {
+        await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
+      }
+      this.writer.run(`savepoint ${TX}`, []);
     } catch (err) {
-      this.writeLock.release();
+      this.releaseWriter();
       throw err;
     }
     session.transaction = { connection: this.writer, mode: 'write' };
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    this.endTransaction(connection as Session, 'commit');
+    const session = connection as Session;
+    const held = session.transaction;
+    if (!held) return;
+    session.transaction = undefined;
+    if (held.mode === 'read') {
+      try {
+        held.connection.run('commit', []);
+      } finally {
+        this.snapshots.release(held.connection);
+      }
+      return;
+    }
+    // Done: its changes join the group's transaction, and it is answered once that commits.
+    let committed: Promise<void>;
+    try {
+      // A failed statement may have ended the whole transaction (SQLite rolls back on some errors).
+      if (!this.writer.sqlite.inTransaction) throw new Error('the transaction was rolled back by SQLite');
+      this.writer.run(`release ${TX}`, []);
+      committed = new Promise((resolve, reject) => this.committers.push({ resolve, reject }));
+    } finally {
+      this.releaseWriter();
+    }
+    await committed;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.endTransaction(connection as Session, 'rollback');
+    this.endTransaction(connection as Session);
   }
 
-  private endTransaction(session: Session, command: 'commit' | 'rollback'): void {
+  /** Rolls a transaction back: its savepoint only (the group's others stand), or its snapshot. */
+  private endTransaction(session: Session): void {
     const held = session.transaction;
     if (!held) return;
     session.transaction = undefined;
     try {
-      // A failed statement may already have ended it (SQLite rolls back on some errors).
-      if (held.connection.sqlite.inTransaction || command === 'commit') held.connection.run(command, []);
+      if (held.connection.sqlite.inTransaction) {
+        if (held.mode === 'write') {
+          held.connection.run(`rollback to ${TX}`, []);
+          held.connection.run(`release ${TX}`, []);
+        } else held.connection.run('rollback', []);
+      }
     } finally {
-      if (held.mode === 'write') this.writeLock.release();
+      if (held.mode === 'write') this.releaseWriter();
       else this.snapshots.release(held.connection);
     }
+  }
+
+  /** Releases the writer; the group's transaction, if open, commits once nobody else wants the writer. */
+  private releaseWriter(): void {
+    this.writeLock.release();
+    if (this.writer.sqlite.inTransaction && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    }
+  }
+
+  private async flush(): Promise<void> {
+    this.flushScheduled = false;
+    try {
+      await this.writeLock.acquire(this.options.waitMs);
+    } catch {
+      // Someone held the writer all that time: the next release schedules the commit again.
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flush());
+      }
+      return;
+    }
+    try {
+      this.commitGroup();
+    } finally {
+      this.writeLock.release();
+    }
+  }
+
+  /**
+   * Commits the group's transaction (the writer's lock is held) and answers the transactions
+   * waiting for it; when SQLite ended it on an error, or the commit fails, they fail too, and
+   * the error is returned.
+   */
+  private commitGroup(): unknown {
+    const waiting = this.committers;
+    this.committers = [];
+    let failure: unknown;
+    if (!this.writer.sqlite.inTransaction) failure = new Error('the transaction was rolled back by SQLite');
+    else {
+      try {
+        this.writer.run('commit', []);
+      } catch (err) {
+        failure = err;
+        if (this.writer.sqlite.inTransaction) this.writer.run('rollback', []);
+      }
+    }
+    for (const c of waiting) {
+      if (failure) c.reject(failure);
+      else c.resolve();
+    }
+    return failure;
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -150,7 +242,7 @@ export class SqliteServerDriver implements Driver {
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     // A transaction Kysely could not end (it always commits or rolls back) must not keep its lock.
     const session = connection as Session;
-    if (session.transaction) this.endTransaction(session, 'rollback');
+    if (session.transaction) this.endTransaction(session);
   }
 
   async destroy(): Promise<void> {
@@ -176,6 +268,8 @@ export class SqliteServerDriver implements Driver {
     const deadline = Date.now() + this.options.waitMs;
     await this.writeLock.acquire(this.options.waitMs);
     try {
+      // A statement of its own (a pragma, DDL) runs after the group's transaction, never inside it.
+      if (this.writer.sqlite.inTransaction) this.commitGroup();
       return await retryWhileBusy(deadline, () => this.writer.run(sql, parameters));
     } finally {
       this.writeLock.release();
@@ -201,25 +295,31 @@ export class SqliteServerDriver implements Driver {
       return;
     }
     try {
-      if (writes.length === 1) {
+      const open = this.writer.sqlite.inTransaction;
+      if (writes.length === 1 && !open) {
         const [write] = writes as [PendingWrite];
         write.resolve(await retryWhileBusy(deadline, () => this.writer.run(write.sql, write.parameters)));
         return;
       }
-      await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
+      if (!open) await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
       const outcomes = writes.map((write) => this.runInSavepoint(write));
       // A failure that ended the whole transaction (disk full, I/O error) took every write with it.
       const ended = outcomes.find((o) => 'error' in o && !this.writer.sqlite.inTransaction);
       if (ended && 'error' in ended) throw ended.error;
-      this.writer.run('commit', []);
+      // The writes commit with the transactions of the group waiting for it.
+      const failure = this.commitGroup();
       outcomes.forEach((outcome, i) => {
         const write = writes[i] as PendingWrite;
         if ('error' in outcome) write.reject(outcome.error);
+        else if (failure) write.reject(failure);
         else write.resolve(outcome.result);
       });
     } catch (err) {
       if (this.writer.sqlite.inTransaction) this.writer.run('rollback', []);
       for (const write of writes) write.reject(err);
+      const waiting = this.committers;
+      this.committers = [];
+      for (const c of waiting) c.reject(err);
     } finally {
       this.writeLock.release();
     }
