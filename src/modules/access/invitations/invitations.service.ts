@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, emailTaken, FieldErrorCollector, invalidLink } from '../../../core/errors.js';
@@ -56,12 +57,21 @@ export async function inviteAdmin(
   if (await adminEmailTaken(db, email)) throw emailTaken(ADMIN_EMAIL_TAKEN);
   const now = Date.now();
   const { token, hash } = newToken();
-  const invitation = await insertInvitation(db, props.accountId, {
-    token_hash: hash,
-    email,
-    created_by: props.invitedBy,
-    created_at: now,
-    expires_at: now + INVITATION_TTL_MS,
+  const invitation = await db.transaction().execute(async (trx) => {
+    const row = await insertInvitation(trx, props.accountId, {
+      token_hash: hash,
+      email,
+      created_by: props.invitedBy,
+      created_at: now,
+      expires_at: now + INVITATION_TTL_MS,
+    });
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'invitation.created',
+      object: { type: 'invitation', id: row.id, label: email },
+      changes: { email: { from: null, to: email }, expires_at: { from: null, to: row.expires_at } },
+    });
+    return row;
   });
   return { token, invitation };
 }
@@ -101,7 +111,7 @@ export async function acceptInvitation(
   // Claim first: a second acceptance waits for the first and then finds the link used.
   return db.transaction().execute(async (trx) => {
     if (!(await claimInvitation(trx, invitation.account_id, invitation.id, Date.now()))) throw invalidLink();
-    return insertPreparedAdmin(trx, prepared);
+    return insertPreparedAdmin(trx, prepared, 'self');
   });
 }
 
@@ -111,7 +121,14 @@ export async function pendingInvitations(db: Db, accountId: number): Promise<Inv
 }
 
 export async function revokeInvitation(db: Db, accountId: number, invitationId: number): Promise<void> {
-  if (!(await revokeInvitationRow(db, accountId, invitationId, Date.now()))) {
-    throw new AppError('invitation_not_found');
-  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await revokeInvitationRow(trx, accountId, invitationId, Date.now()))) {
+      throw new AppError('invitation_not_found');
+    }
+    await recordAudit(trx, {
+      accountId,
+      action: 'invitation.revoked',
+      object: { type: 'invitation', id: invitationId },
+    });
+  });
 }
