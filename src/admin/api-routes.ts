@@ -7,6 +7,7 @@ import { accountBrandingAdminRoutes } from '../modules/access/accounts/accounts.
 import { accountNotFound, getAccount } from '../modules/access/accounts/accounts.service.js';
 import { adminsAdminRoutes } from '../modules/access/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/access/admins/admins.service.js';
+import { auditAdminRoutes } from '../modules/access/audit/audit.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
 import { sessionsAdminRoutes } from '../modules/access/sessions/sessions.admin-routes.js';
@@ -78,6 +79,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(webhooksAdminRoutes);
       await account.register(triageAdminRoutes);
       await account.register(mailboxAdminRoutes);
+      await account.register(auditAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

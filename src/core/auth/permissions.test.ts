@@ -38,7 +38,7 @@ describe('parseGrant', () => {
   it('rejects unknown access points with a message listing the known ones', () => {
     expect(() => parseGrant('triage:r')).toThrow(GrantError);
     expect(() => parseGrant('triage:r')).toThrow(
-      'invalid grant "triage:r": expected ACCESS_POINT:r|w|rw with ACCESS_POINT one of employees, groups, campaigns, reports',
+      'invalid grant "triage:r": expected ACCESS_POINT:r|w|rw with ACCESS_POINT one of employees, groups, campaigns, reports, audit',
     );
   });
 

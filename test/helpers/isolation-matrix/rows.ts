@@ -10,6 +10,7 @@ import { adminPhishingTemplateRows } from './admin-phishing-template-rows.js';
 import { adminReportingRows } from './admin-reporting-rows.js';
 import { adminSettingsRows } from './admin-settings-rows.js';
 import { adminTriageRows } from './admin-triage-rows.js';
+import { auditRows } from './audit-rows.js';
 import { customerPhishingReportRows } from './customer-phishing-report-rows.js';
 import { customerPhishingRows } from './customer-phishing-rows.js';
 import { customerReportRows } from './customer-report-rows.js';
@@ -38,4 +39,5 @@ export const ROWS: Row[] = [
   ...scimRows,
   ...webhookRows,
   ...adminReportingRows,
+  ...auditRows,
 ];

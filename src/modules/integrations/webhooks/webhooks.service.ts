@@ -32,7 +32,15 @@ import { generateWebhookSecret } from './webhooks.signing.model.js';
 
 /** What the audit log shows of an endpoint; its signing secrets only as changed. */
 const ENDPOINT_AUDIT = {
-  fields: ['url', 'description', 'event_types', 'disabled_at', 'disabled_reason', 'secret', 'previous_secret'],
+  fields: [
+    'url',
+    'description',
+    'event_types',
+    'disabled_at',
+    'disabled_reason',
+    'secret',
+    'previous_secret',
+  ],
   secrets: ['secret', 'previous_secret'],
 };
 
