@@ -25,14 +25,21 @@ describe('parseGrant', () => {
     expect(parseGrant(' Employees:RW ')).toEqual(['employees:read', 'employees:write']);
   });
 
-  it('knows exactly the four access points; reports is written (a report button) and read (the triage inbox)', () => {
-    expect(ACCESS_POINTS).toEqual(['employees', 'groups', 'campaigns', 'reports']);
+  it('knows exactly the five access points; reports is written (a report button) and read (the triage inbox)', () => {
+    expect(ACCESS_POINTS).toEqual(['employees', 'groups', 'campaigns', 'reports', 'audit']);
     for (const point of ['employees', 'groups', 'campaigns', 'reports'])
       expect(parseGrant(`${point}:r`)).toEqual([`${point}:read`]);
     expect(parseGrant('reports:w')).toEqual(['reports:write']);
     expect(parseGrant('reports:rw')).toEqual(['reports:read', 'reports:write']);
     expect(isPermission('reports:write')).toBe(true);
     expect(isPermission('reports:read')).toBe(true);
+  });
+
+  it('knows the audit log as read only', () => {
+    expect(parseGrant('audit:r')).toEqual(['audit:read']);
+    expect(isPermission('audit:write')).toBe(false);
+    for (const grant of ['audit:w', 'audit:rw'])
+      expect(() => parseGrant(grant)).toThrow(`invalid grant "${grant}": audit is read only (audit:r)`);
   });
 
   it('rejects unknown access points with a message listing the known ones', () => {
