@@ -47,6 +47,7 @@ function dayAfter(date: string): string | undefined {
 /** A value of a change, short: text as it is, anything else as JSON. */
 function shown(value: unknown): string {
   if (value === null || value === undefined) return '—';
+  if (value === '') return '(empty)';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > 120 ? `${text.slice(0, 117)}…` : text;
 }
@@ -191,7 +192,6 @@ export function AuditLogPage() {
             {
               accessor: 'at',
               title: 'When',
-              noWrap: true,
               render: (e) => (
                 <Stack gap={0}>
                   <DateText value={e.at} absolute />
@@ -226,7 +226,19 @@ export function AuditLogPage() {
               title: 'Action',
               render: (e) => (
                 <Stack gap={2}>
-                  <Code>{e.action}</Code>
+                  <Code style={{ whiteSpace: 'normal' }}>
+                    {/* Breaks after the dot only: `phishing_campaign.` then `launched`. */}
+                    {e.action.split('.').map((part, i) => (
+                      <span key={part}>
+                        {i > 0 && (
+                          <>
+                            .<wbr />
+                          </>
+                        )}
+                        {part}
+                      </span>
+                    ))}
+                  </Code>
                   <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
                     {e.object.type}
                     {e.object.id ? ` #${e.object.id}` : ''} {e.object.label ?? ''}
