@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -215,3 +217,23 @@ async function rehash(accountId: number) {
   }
   await app.db.updateTable('audit_heads').set({ hash: prev }).where('account_id', '=', accountId).execute();
 }
+
+describe('append-only', () => {
+  it('has one statement that deletes audit rows (retention) and none that changes one', () => {
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => [f, readFileSync(join('src', f), 'utf8')] as const);
+    const writes = sources.flatMap(([file, text]) =>
+      [...text.matchAll(/(updateTable|deleteFrom)\(\s*'audit_log'|(update|delete from)\s+audit_log\b/gi)].map(
+        (m) => `${file}: ${m[0]}`,
+      ),
+    );
+    expect(writes).toEqual(["core/audit/audit.repository.ts: deleteFrom('audit_log'"]);
+    const repository = readFileSync('src/core/audit/audit.repository.ts', 'utf8');
+    const deleting = repository.slice(
+      repository.indexOf("deleteFrom('audit_log'") - 600,
+      repository.indexOf("deleteFrom('audit_log'"),
+    );
+    expect(deleting).toContain('export async function pruneChainBefore(');
+  });
+});
