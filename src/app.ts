@@ -29,6 +29,7 @@ import { healthRoutes } from './metrics/health.routes.js';
 import { createAppMetrics } from './metrics/metrics.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
 import { Readiness } from './metrics/readiness.js';
+import { auditRoutes } from './modules/access/audit/audit.routes.js';
 import { recordKeysLastUsedOfAllAccounts } from './modules/access/keys/keys.repository.js';
 import { employeesRoutes } from './modules/directory/employees/employees.routes.js';
 import { groupsRoutes } from './modules/directory/groups/groups.routes.js';
@@ -245,6 +246,7 @@ export async function buildApp({
       await api.register(reportIntakeRoutes, { intake: reportIntake });
       await api.register(triageRoutes);
       await api.register(webhooksRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -49,6 +49,8 @@ let t: TestApp;
 let server: ServerProcess;
 let watch: HealthWatch;
 let before: Record<string, number>;
+/** The audit log's last row when the suite began. */
+let auditMark = 0;
 let key: string;
 let scimToken: string;
 let scimUserId: string;
@@ -64,6 +66,8 @@ let startedRssMiB: number;
 /** One of the key's account's people; a key of that account that reads its reports (reports:read). */
 let tenantReporter: string;
 let readerKey: string;
+/** A key of the tenant's account that reads its audit log (`audit:read`). */
+let auditKey: string;
 /** The key's account's real report and its admin's id: hostile calls must leave them as they are. */
 let tenantReport: number;
 let tenantAdminId: number;
@@ -94,6 +98,7 @@ beforeAll(async () => {
     verdict: 'spam',
   });
   readerKey = (await makeKey(t.app, { accountId: made.accountId, grants: ['reports:r'] })).key;
+  auditKey = (await makeKey(t.app, { accountId: made.accountId, grants: ['audit:r'] })).key;
   const other = await makeKey(t.app, { grants: ['reports:w'] });
   const reporters: string[] = [];
   for (let i = 0; i < 5; i++) reporters.push((await makeEmployee(t.app, other.accountId)).email);
@@ -188,7 +193,16 @@ beforeAll(async () => {
   triageBefore = await triageState();
   watch = await startHealthWatch(server.baseUrl);
   before = await tableCounts(t.app.db, dialectUnderTest);
+  auditMark = await lastAuditId();
 }, 120_000);
+
+async function lastAuditId(): Promise<number> {
+  const row = await t.app.db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
 
 afterAll(async () => {
   await watch?.stop();
@@ -818,6 +832,37 @@ describe('hostile input, sent to the built server', () => {
       ),
       { numRuns: RUNS * 2 },
     );
+    // The audit log's filters, in its page, its CSV export and the Customer API: a list or a clear 400.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          'actor',
+          'action',
+          'since',
+          'until',
+          'actor_kind',
+          'object_type',
+          'object_id',
+          'page',
+          'page_size',
+          '__proto__',
+          'constructor',
+        ),
+        hostileSegment,
+        hostileSegment,
+        async (name, value, other) => {
+          const reads: Array<[string, Record<string, string>]> = [
+            [`${base}/audit-log?${name}=${value}&actor=${other}`, tenant],
+            [`${base}/audit-log.csv?${name}=${value}&action=${other}`, tenant],
+            [`${API}/audit-log/?${name}=${value}&actor=${other}`, { apikey: auditKey }],
+          ];
+          for (const [path, headers] of reads) {
+            expectAnswered(await send('GET', path, undefined, headers), path.slice(0, 200));
+          }
+        },
+      ),
+      { numRuns: RUNS * 2 },
+    );
     const bodies: Array<{ method: string; path: string; cases: unknown[] }> = [
       {
         method: 'POST',
@@ -1051,6 +1096,18 @@ describe('hostile input, sent to the built server', () => {
     // it unused) and the bodies being read. The process's own size at start is the code it loads.
     expect(peak - startedRssMiB).toBeLessThan(200);
     const after = await tableCounts(t.app.db, dialectUnderTest);
+    // Strangers' refused sign-ins are recorded on purpose (the address tried, in the audit log of
+    // its account or the service's): those rows, and that chain's head, and nothing else.
+    const recorded = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_kind'])
+      .where('id', '>', auditMark)
+      .execute();
+    expect(
+      recorded.filter((r) => r.action !== 'admin.sign_in_failed' || r.actor_kind !== 'anonymous'),
+    ).toEqual([]);
+    filed.audit_log = (filed.audit_log ?? 0) + recorded.length;
+    filed.audit_heads = Math.min(1, (after.audit_heads as number) - (before.audit_heads as number));
     // Every table as it was, but for the real reports filed on purpose (counted where they were).
     const expected = (table: string) => (before[table] as number) + (filed[table] ?? 0);
     const changed = Object.keys(after).filter((table) => after[table] !== expected(table));

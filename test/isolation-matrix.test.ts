@@ -1,27 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from './helpers/app.js';
-import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js';
-import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
-import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
-import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
-import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phishing-campaign-rows.js';
-import { adminPhishingDeliveryRows } from './helpers/isolation-matrix/admin-phishing-delivery-rows.js';
-import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
-import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phishing-results-rows.js';
-import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
-import { adminReportingRows } from './helpers/isolation-matrix/admin-reporting-rows.js';
-import { adminSessionRows } from './helpers/isolation-matrix/admin-session-rows.js';
-import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
-import { adminTriageRows } from './helpers/isolation-matrix/admin-triage-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
-import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
-import { customerPhishingRows } from './helpers/isolation-matrix/customer-phishing-rows.js';
-import { customerReportRows } from './helpers/isolation-matrix/customer-report-rows.js';
-import { customerRows } from './helpers/isolation-matrix/customer-rows.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
-import { scimRows } from './helpers/isolation-matrix/scim-rows.js';
-import { webhookRows } from './helpers/isolation-matrix/webhook-rows.js';
+import { ROWS } from './helpers/isolation-matrix/rows.js';
 import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
 /**
@@ -32,28 +14,6 @@ import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
  * exempt, with a reason (helpers/isolation-matrix/exempt.ts). A new route fails this file until
  * it is classified, so none ships without its isolation test.
  */
-
-const ROWS = [
-  ...customerRows,
-  ...customerPhishingReportRows,
-  ...adminAccessRows,
-  ...adminSessionRows,
-  ...adminSettingsRows,
-  ...adminDataRows,
-  ...adminContentRows,
-  ...adminCampaignRows,
-  ...adminPhishingTemplateRows,
-  ...customerPhishingRows,
-  ...adminPhishingResultsRows,
-  ...adminPhishingEventRows,
-  ...adminPhishingCampaignRows,
-  ...adminPhishingDeliveryRows,
-  ...customerReportRows,
-  ...adminTriageRows,
-  ...scimRows,
-  ...webhookRows,
-  ...adminReportingRows,
-];
 
 /** `METHOD /path` of every route; a HEAD that Fastify adds beside a GET is tested as that GET. */
 function routeKeys(registered: string[]): string[] {

@@ -8,6 +8,7 @@ import { accountNotFound, getAccount } from '../modules/access/accounts/accounts
 import { adminsAdminRoutes } from '../modules/access/admins/admins.admin-routes.js';
 import { canActInAccount } from '../modules/access/admins/admins.service.js';
 import { adminStatusAdminRoutes } from '../modules/access/admins/admins.status.admin-routes.js';
+import { auditAdminRoutes } from '../modules/access/audit/audit.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
 import {
@@ -106,6 +107,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(webhooksAdminRoutes);
       await account.register(triageAdminRoutes);
       await account.register(mailboxAdminRoutes);
+      await account.register(auditAdminRoutes);
     },
     { prefix: '/accounts/:accountId' },
   );

@@ -53,7 +53,7 @@ export function keyCommands(program: Command, ctx: CliContext): void {
     .addOption(
       bodyOption(
         '--grant <grant>',
-        'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups, campaigns or reports (reports:w alone: a report button, which reports and reads nothing; reports:r: the triage inbox, for a SIEM) (repeatable)',
+        'ACCESS_POINT:r|w|rw with ACCESS_POINT employees, groups, campaigns, reports or audit (reports:w alone: a report button, which reports and reads nothing; reports:r: the triage inbox, for a SIEM; audit:r: the audit log, read only) (repeatable)',
         'permissions',
       ).argParser(collect),
     )

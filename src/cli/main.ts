@@ -10,12 +10,13 @@ import { fromProjectRoot } from '../core/paths.js';
 import { loadSubscriptions } from '../subscriptions.js';
 import { accountCommands } from './accounts.js';
 import { adminCommands } from './admins.js';
+import { auditCommands } from './audit.js';
 import { flagLine, flagMessage } from './body-options.js';
 import { campaignCommands } from './campaigns.js';
 import { groupCommands } from './groups.js';
 import { keyCommands } from './keys.js';
 import type { CliContext, Io } from './output.js';
-import { NoDatabaseError, print, UsageError } from './output.js';
+import { Failed, NoDatabaseError, print, UsageError } from './output.js';
 import { phishingCommands } from './phishing.js';
 import { workerCommands } from './worker.js';
 
@@ -122,6 +123,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     );
     return 0;
   } catch (err) {
+    if (err instanceof Failed) return 1;
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
         return 0;
@@ -140,7 +142,7 @@ export function vigilProgram(context: CliContext, json: boolean): Command {
   const { io } = context;
   const program = new Command('vigil')
     .description(
-      'Vigil operator command: accounts, administrators, API keys, groups, campaigns, migrations, workers.',
+      'Vigil operator command: accounts, administrators, API keys, groups, campaigns, the audit log, migrations, workers.',
     )
     .version(version(), '-V, --version', 'print the version')
     .addHelpText('after', MORE_HELP)
@@ -169,6 +171,7 @@ export function vigilProgram(context: CliContext, json: boolean): Command {
   groupCommands(program, context);
   campaignCommands(program, context);
   phishingCommands(program, context);
+  auditCommands(program, context);
   workerCommands(program, context);
   return program;
 }

@@ -39,6 +39,9 @@ export interface CliContext {
   database(): string | undefined;
 }
 
+/** The command printed its answer, which is a failure (exit code 1, nothing more printed). */
+export class Failed extends Error {}
+
 /** A mistake in how the command was called (exit code 2). */
 export class UsageError extends Error {}
 

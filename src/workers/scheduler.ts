@@ -1,3 +1,4 @@
+import { pruneAuditLog } from '../core/audit/audit-chain.js';
 import type { Db } from '../core/db/database.js';
 import { runCampaignScheduling, type SchedulingInstance } from '../modules/campaigns/index.js';
 import { deleteExpiredIdempotencyKeysOfAllAccounts } from '../modules/integrations/idempotency/idempotency.repository.js';
@@ -24,6 +25,8 @@ export interface ScheduledWork {
   clicksAnnounced?: number;
   /** Real reports whose message content passed its account's retention and was deleted. */
   reportContentDeleted?: number;
+  /** Audit log rows past their account's retention, deleted (each chain's anchor moved). */
+  auditRowsDeleted?: number;
 }
 
 /**
@@ -82,6 +85,13 @@ export async function runScheduledWork(
     if (expired > 0) work.reportContentDeleted = expired;
   } catch (err) {
     log.error({ err }, 'scheduler: could not delete reported mail past its retention');
+  }
+  try {
+    // The audit log past its account's retention (400 days by default, never under 180).
+    const pruned = await pruneAuditLog(db, now);
+    if (pruned > 0) work.auditRowsDeleted = pruned;
+  } catch (err) {
+    log.error({ err }, 'scheduler: could not delete audit log rows past their retention');
   }
   if (work.launched + work.reminders + (work.phishingCompleted ?? 0) + (work.hitsReclassified ?? 0) > 0)
     log.info({ ...work }, 'scheduler: campaigns launched, reminders queued');

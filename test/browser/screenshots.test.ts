@@ -276,6 +276,7 @@ describe('every main page renders without script errors or serious accessibility
       ['outbox', `${a}/outbox`, 'Outbox'],
       ['integration', `${a}/integration`, 'Integration'],
       ['administrators', `${a}/admins`, 'Administrators'],
+      ['audit-log', `${a}/audit-log`, 'Audit log'],
     ];
     for (const [name, path, heading] of pages) {
       await operator.page.goto(path);
@@ -371,6 +372,7 @@ describe('every main page renders without script errors or serious accessibility
       ['phone-campaigns', `${a}/campaigns`, 'Training campaigns'],
       ['phone-course', `${a}/courses/phishing`, 'Spotting phishing'],
       ['phone-outbox', `${a}/outbox`, 'Outbox'],
+      ['phone-audit-log', `${a}/audit-log`, 'Audit log'],
     ] as const) {
       await phone.page.goto(path);
       await phone.page.getByRole('heading', { name: heading }).first().waitFor();

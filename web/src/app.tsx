@@ -9,6 +9,7 @@ import { AccountLayout } from './layout/AccountLayout';
 import { AppLayout } from './layout/AppLayout';
 import { AccountsPage } from './pages/accounts/AccountsPage';
 import { AdminsPage } from './pages/admins/AdminsPage';
+import { AuditLogPage } from './pages/audit/AuditLogPage';
 import { AcceptLinkPage } from './pages/auth/AcceptLinkPage';
 import { SignInPage } from './pages/auth/SignInPage';
 import { CampaignFormPage } from './pages/campaigns/CampaignFormPage';
@@ -125,6 +126,7 @@ const router = createBrowserRouter(
             { path: 'outbox', element: <OutboxPage /> },
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
+            { path: 'audit-log', element: <AuditLogPage /> },
             { path: 'settings', lazy: accountSettingsPage },
             { path: '*', element: <NotFound /> },
           ],

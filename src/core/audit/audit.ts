@@ -67,10 +67,12 @@ export function setAuditActor(actor: AuditActor): void {
  * never recorded, only that they changed. Fields equal in both (as JSON) are left out.
  */
 export function diffFields(
-  before: Record<string, unknown> | null | undefined,
-  after: Record<string, unknown> | null | undefined,
+  beforeObject: object | null | undefined,
+  afterObject: object | null | undefined,
   options: { fields?: readonly string[]; secrets?: readonly string[] } = {},
 ): AuditChanges {
+  const before = beforeObject as Record<string, unknown> | null | undefined;
+  const after = afterObject as Record<string, unknown> | null | undefined;
   const secrets = new Set(options.secrets ?? []);
   const names = options.fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   const changes: AuditChanges = {};
@@ -135,4 +137,15 @@ export async function recordAudit(db: Db, record: AuditRecord): Promise<void> {
     prev_hash: head.hash,
   };
   await appendAuditRow(db, { ...row, hash: hashAuditRow(row) });
+}
+
+/** How many ids a bulk operation's row lists at most: the counts say the rest. */
+export const AUDIT_ID_LIST_MAX = 100;
+
+/** A bulk operation's change of one kind: how many, and the first ids (bounded). */
+export function bulkChange(ids: readonly (number | string)[]): FieldChange {
+  return {
+    from: null,
+    to: { count: ids.length, ids: ids.slice(0, AUDIT_ID_LIST_MAX), more: ids.length > AUDIT_ID_LIST_MAX },
+  };
 }

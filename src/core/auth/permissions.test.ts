@@ -25,8 +25,8 @@ describe('parseGrant', () => {
     expect(parseGrant(' Employees:RW ')).toEqual(['employees:read', 'employees:write']);
   });
 
-  it('knows exactly the four access points; reports is written (a report button) and read (the triage inbox)', () => {
-    expect(ACCESS_POINTS).toEqual(['employees', 'groups', 'campaigns', 'reports']);
+  it('knows exactly the five access points; reports is written (a report button) and read (the triage inbox)', () => {
+    expect(ACCESS_POINTS).toEqual(['employees', 'groups', 'campaigns', 'reports', 'audit']);
     for (const point of ['employees', 'groups', 'campaigns', 'reports'])
       expect(parseGrant(`${point}:r`)).toEqual([`${point}:read`]);
     expect(parseGrant('reports:w')).toEqual(['reports:write']);
@@ -35,10 +35,17 @@ describe('parseGrant', () => {
     expect(isPermission('reports:read')).toBe(true);
   });
 
+  it('knows the audit log as read only', () => {
+    expect(parseGrant('audit:r')).toEqual(['audit:read']);
+    expect(isPermission('audit:write')).toBe(false);
+    for (const grant of ['audit:w', 'audit:rw'])
+      expect(() => parseGrant(grant)).toThrow(`invalid grant "${grant}": audit is read only (audit:r)`);
+  });
+
   it('rejects unknown access points with a message listing the known ones', () => {
     expect(() => parseGrant('triage:r')).toThrow(GrantError);
     expect(() => parseGrant('triage:r')).toThrow(
-      'invalid grant "triage:r": expected ACCESS_POINT:r|w|rw with ACCESS_POINT one of employees, groups, campaigns, reports',
+      'invalid grant "triage:r": expected ACCESS_POINT:r|w|rw with ACCESS_POINT one of employees, groups, campaigns, reports, audit',
     );
   });
 

@@ -1,11 +1,12 @@
 /** Permissions are data: an access point and a right, e.g. "groups:write". */
 
-export const ACCESS_POINTS = ['employees', 'groups', 'campaigns', 'reports'] as const;
+export const ACCESS_POINTS = ['employees', 'groups', 'campaigns', 'reports', 'audit'] as const;
 export type AccessPoint = (typeof ACCESS_POINTS)[number];
 export type Right = 'read' | 'write';
 /**
  * `reports:write` reports what an employee received (a report button's key holds it alone, and
  * can do nothing else); `reports:read` reads the triage inbox's real reports (a SIEM's key).
+ * `audit:read` reads the audit log; it is read only (nothing writes the log but the changes).
  */
 export type Permission = `${AccessPoint}:${Right}`;
 
@@ -15,6 +16,7 @@ const RIGHTS_OF: Record<AccessPoint, readonly Right[]> = {
   groups: ['read', 'write'],
   campaigns: ['read', 'write'],
   reports: ['read', 'write'],
+  audit: ['read'],
 };
 
 /** Every permission a key can hold, in the order keys list them. */
@@ -44,7 +46,9 @@ export function parseGrant(grant: string): Permission[] {
   if (!list) throw new GrantError(`invalid grant "${grant}": rights must be r, w or rw`);
   const has = RIGHTS_OF[point as AccessPoint];
   if (!list.every((right) => has.includes(right))) {
-    throw new GrantError(`invalid grant "${grant}": ${point} is written only (${point}:w)`);
+    const only =
+      has.length === 1 && has[0] === 'read' ? `read only (${point}:r)` : `written only (${point}:w)`;
+    throw new GrantError(`invalid grant "${grant}": ${point} is ${only}`);
   }
   return list.map((right) => `${point}:${right}` as Permission);
 }

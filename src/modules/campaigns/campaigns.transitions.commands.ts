@@ -1,3 +1,4 @@
+import { recordAudit } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/database.js';
 import { type AppError, FieldErrorCollector } from '../../core/errors.js';
 import type { CampaignLifecycle, CampaignMove } from './campaigns.lifecycle.model.js';
@@ -27,7 +28,21 @@ export interface CampaignRows<S extends string, R extends { status: S }> {
   remove(trx: Db, accountId: number, campaignId: number): Promise<void>;
   /** The kind's 404. */
   notFound(): AppError;
+  /** What the audit log calls a campaign of this kind (`campaign`, `phishing_campaign`). */
+  auditType: string;
 }
+
+/** The audit log's verb of each move. */
+const MOVED: Record<CampaignMove, string> = {
+  schedule: 'scheduled',
+  unschedule: 'unscheduled',
+  launch: 'launched',
+  stop: 'stopped',
+  archive: 'archived',
+};
+
+/** A campaign's name, for the audit log (every kind's row has one). */
+const labelOf = (row: object) => ('name' in row && typeof row.name === 'string' ? row.name : null);
 
 export interface MoveCampaignProps<S extends string, R extends { status: S }> {
   accountId: number;
@@ -66,6 +81,12 @@ export async function moveCampaign<S extends string, R extends { status: S }>(
     const updated = await rows.update(trx, accountId, campaignId, values, from);
     if (!updated) throw rows.lifecycle.refused(move, row.status);
     await props.moved?.(trx, to, now);
+    await recordAudit(trx, {
+      accountId,
+      action: `${rows.auditType}.${MOVED[move]}`,
+      object: { type: rows.auditType, id: campaignId, label: labelOf(row) },
+      changes: { status: { from: row.status, to } },
+    });
   });
 }
 
@@ -81,5 +102,10 @@ export async function deleteCampaignOfKind<S extends string, R extends { status:
     if (!row) throw rows.notFound();
     if (!rows.lifecycle.allows(row.status, 'delete')) throw rows.lifecycle.refused('delete', row.status);
     await rows.remove(trx, accountId, campaignId);
+    await recordAudit(trx, {
+      accountId,
+      action: `${rows.auditType}.deleted`,
+      object: { type: rows.auditType, id: campaignId, label: labelOf(row) },
+    });
   });
 }

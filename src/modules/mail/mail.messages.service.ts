@@ -1,3 +1,4 @@
+import { recordAudit } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/database.js';
 import type { MessageStatus } from '../../core/db/schema.js';
 import { AppError } from '../../core/errors.js';
@@ -61,8 +62,16 @@ export function mailQueueDepthOfAllAccounts(db: Db): Promise<{ pending: number; 
 export async function retryMessage(db: Db, accountId: number, messageId: number): Promise<MessageDetailRow> {
   const message = await getMessage(db, accountId, messageId);
   if (message.status !== 'failed') throw new AppError('message_not_failed');
-  if (!(await requeueFailed(db, accountId, message.id, Date.now()))) {
-    throw new AppError('message_not_failed');
-  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await requeueFailed(trx, accountId, message.id, Date.now()))) {
+      throw new AppError('message_not_failed');
+    }
+    await recordAudit(trx, {
+      accountId,
+      action: 'message.retried',
+      object: { type: 'message', id: message.id, label: message.kind },
+      changes: { status: { from: 'failed', to: 'queued' } },
+    });
+  });
   return getMessage(db, accountId, message.id);
 }

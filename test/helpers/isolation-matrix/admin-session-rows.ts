@@ -103,7 +103,17 @@ export const adminSessionRows: Row[] = [
   row<number>({
     route: `POST ${API}/accounts/:accountId/admins/:id/enable`,
     as: 'admin',
-    object: async (w, side) => (await freshAdmin(w.app, side)).user.id,
+    // A disabled administrator of the side: enabling them is the change.
+    object: async (w, side) => {
+      const { id } = (await freshAdmin(w.app, side)).user;
+      const res = await w.app.inject({
+        method: 'POST',
+        url: `${acct(side)}/admins/${id}/disable`,
+        headers: side.admin.headers,
+      });
+      expect(res.statusCode).toBe(200);
+      return id;
+    },
     call: (side, id) => ({ url: `${acct(side)}/admins/${id}/enable` }),
     success: { status: 200, check: (res) => expect(res.json().disabled_at).toBeNull() },
     read: (side) => ({ url: `${acct(side)}/admins`, view: statusView }),

@@ -70,10 +70,10 @@ export async function adminApi(
 const ids = (res: LightMyRequestResponse): number[] => res.json().results.map((r: { id: number }) => r.id);
 
 async function makeSide(app: FastifyInstance, operator: AdminClient, size: number): Promise<Side> {
-  // Every grant, reports:read included (the triage inbox's rows read it with the side's key).
+  // Every grant, reports:read and audit:read included (the triage inbox's and the audit log's rows read them with the side's key).
   const { accountId, key, keyId } = await makeKey(app, {
     rateLimit: 1_000_000,
-    grants: [...ALL_GRANTS, 'reports:r'],
+    grants: [...ALL_GRANTS, 'reports:r', 'audit:r'],
   });
   const admin = await signInAs(app, { role: 'account_admin', accountId });
   const employees = [];

@@ -96,9 +96,9 @@ export const MESSAGE_STATUSES = everyOf<MessageStatus>()([
 ]);
 
 /** The access points and rights of an API key's permissions (`employees:read`…), as the switches show them. */
-export const KEY_RESOURCES = ['employees', 'groups', 'campaigns', 'reports'] as const;
+export const KEY_RESOURCES = ['employees', 'groups', 'campaigns', 'reports', 'audit'] as const;
 export const KEY_ACCESS = ['read', 'write'] as const;
 /** The permissions a key can hold. */
 export const KEY_PERMISSIONS: readonly Permission[] = KEY_RESOURCES.flatMap((resource) =>
   KEY_ACCESS.map((access) => `${resource}:${access}`),
-) as Permission[];
+).filter((permission) => permission !== 'audit:write') as Permission[];

@@ -5,6 +5,7 @@ import {
   IconBuildingSkyscraper,
   IconFishHook,
   IconFlag,
+  IconHistory,
   IconHome,
   IconMail,
   IconMailExclamation,
@@ -47,6 +48,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
+    { label: 'Audit log', to: accountPath(accountId, 'audit-log'), icon: icon(IconHistory) },
     { label: 'Settings', to: accountPath(accountId, 'settings'), icon: icon(IconSettings) },
   ];
 }

@@ -498,6 +498,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/api_gateway/customer/audit-log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log (v2.3.0)
+         * @description Every change made in the account by its administrators, operators, API keys and SCIM tokens, and every sign-in, the newest first: who and through what, when, from which address, the action, the object and the changed fields (secrets only as changed). Optional filters: `actor` (text in the actor’s email or name), `action` (`group.updated`, or `group.` for every action on groups) and `since`/`until`.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "employee.created": {
@@ -2003,6 +2023,84 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["WebhookDelivery"][];
         };
+        /**
+         * @example {
+         *       "id": 812,
+         *       "seq": 311,
+         *       "at": "2026-11-22T09:14:03.512Z",
+         *       "actor": {
+         *         "kind": "admin",
+         *         "id": "4",
+         *         "label": "dana@example.com"
+         *       },
+         *       "address": "203.0.113.7",
+         *       "request_id": "5f535d33-fe97-4f66-bf23-147619412cb1",
+         *       "action": "group.updated",
+         *       "object": {
+         *         "type": "group",
+         *         "id": "17",
+         *         "label": "Finance"
+         *       },
+         *       "changes": {
+         *         "name": {
+         *           "from": "Accounts",
+         *           "to": "Finance"
+         *         }
+         *       }
+         *     }
+         */
+        AuditEntry: {
+            /** @description The row’s id. */
+            id: number;
+            /** @description Its place in the account’s hash chain, from 1. */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, millisecond precision.
+             * @example 2026-11-22T09:14:03.512Z
+             */
+            at: string;
+            actor: {
+                /** @description Through what: `admin` (the web interface), `operator` (the web interface, or `cli`: the `vigil` command), `api_key` (the Customer API), `scim_token` (SCIM), `system` (Vigil itself: scheduled launches, retention), `anonymous` (a refused sign-in). */
+                kind: "admin" | "operator" | "api_key" | "scim_token" | "cli" | "system" | "anonymous";
+                /** @description The administrator’s, key’s or token’s id; null for the CLI, Vigil and strangers. */
+                id: string | null;
+                /** @description Their email or name when it happened. */
+                label: string;
+            };
+            /** @description The IP address the request came from. */
+            address: string | null;
+            /** @description The request’s `X-Request-Id`. */
+            request_id: string | null;
+            /** @description `<object>.<verb>`, e.g. `employee.created`, `api_key.revoked`. */
+            action: string;
+            object: {
+                type: string;
+                id: string | null;
+                /** @description Its name or address when it happened. */
+                label: string | null;
+            };
+            /** @description The changed fields; null when there are none. */
+            changes: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description One page of results, ordered by id. */
+        AuditPage: {
+            /** @description Total number of items across all pages. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null on the last page.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["AuditEntry"][];
+        };
     };
     responses: never;
     parameters: {
@@ -2081,6 +2179,8 @@ export type NewWebhookEndpoint = components['schemas']['NewWebhookEndpoint'];
 export type WebhookEndpointChanges = components['schemas']['WebhookEndpointChanges'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryPage = components['schemas']['WebhookDeliveryPage'];
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type AuditPage = components['schemas']['AuditPage'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type HeaderXRequestId = components['headers']['X-Request-Id'];
 export type HeaderXApiVersion = components['headers']['X-API-Version'];
@@ -11007,6 +11107,268 @@ export interface operations {
             };
         };
     };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, a positive integer, 1-based (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Items per page, a positive integer (default 100; values above 1000 are clamped to 1000).
+                 * @example 100
+                 */
+                page_size?: number;
+                /** @description Only rows whose actor’s email or name contains this text (case-insensitive). */
+                actor?: string;
+                /** @description Only this action (`group.updated`), or every action on a kind of object (`group.`). */
+                action?: string;
+                /**
+                 * @description Only rows recorded at or after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only rows recorded before this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of results, ordered by id. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "next": null,
+                     *       "previous": null,
+                     *       "results": [
+                     *         {
+                     *           "id": 812,
+                     *           "seq": 311,
+                     *           "at": "2026-11-22T09:14:03.512Z",
+                     *           "actor": {
+                     *             "kind": "admin",
+                     *             "id": "4",
+                     *             "label": "dana@example.com"
+                     *           },
+                     *           "address": "203.0.113.7",
+                     *           "request_id": "5f535d33-fe97-4f66-bf23-147619412cb1",
+                     *           "action": "group.updated",
+                     *           "object": {
+                     *             "type": "group",
+                     *             "id": "17",
+                     *             "label": "Finance"
+                     *           },
+                     *           "changes": {
+                     *             "name": {
+                     *               "from": "Accounts",
+                     *               "to": "Finance"
+                     *             }
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description `page` or `page_size` is not a positive integer, or `actor`, `action`, `since` or `until` is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Validation failed",
+                     *       "status": 400,
+                     *       "code": "validation_failed",
+                     *       "details": {
+                     *         "since": [
+                     *           "must be a date-time"
+                     *         ]
+                     *       },
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "validation_failed";
+                    };
+                };
+            };
+            /** @description The `apiKey` header is missing, or the key is unknown, malformed, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The key lacks read permission on `audit`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "API key lacks read permission on audit",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuthError"];
+                };
+            };
+            /** @description The page is past the last page. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid page",
+                     *       "status": 404,
+                     *       "code": "invalid_page",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "invalid_page";
+                    };
+                };
+            };
+            /** @description The route exists but not with this method; `Allow` lists the methods it has. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Method not allowed",
+                     *       "status": 405,
+                     *       "code": "method_not_allowed",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The key used up its per-minute budget (or this address failed authentication too often). See `Retry-After`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Rate limit exceeded",
+                     *       "status": 429,
+                     *       "code": "rate_limited",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description Something unexpected went wrong; nothing internal is revealed. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "internal_error",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description The database is unreachable; retry with back-off, the service recovers by itself. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-API-Version": components["headers"]["X-API-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable",
+                     *       "request_id": "0f8e4c1a-6d2b-4f3e-9a57-3c1d2b7e8f90"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     employeeCreatedEvent: {
         parameters: {
             query?: never;
@@ -12308,4 +12670,5 @@ export const operationRoutes = {
   rotateWebhookSecret: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/rotate-secret/' },
   listWebhookDeliveries: { method: 'GET', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/' },
   resendWebhookDelivery: { method: 'POST', path: '/api/api_gateway/customer/webhooks/endpoints/{endpoint_id}/deliveries/{delivery_id}/resend/' },
+  listAuditLog: { method: 'GET', path: '/api/api_gateway/customer/audit-log/' },
 } as const satisfies { [K in Exclude<keyof operations, WebhookEventOperationId>]: { method: string; path: string } };

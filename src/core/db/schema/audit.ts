@@ -31,6 +31,9 @@ export interface AuditHeadsTable {
   account_id: number;
   seq: number;
   hash: string;
+  /** The first row the chain still holds, and its `prev_hash` (migration 0025): retention moves them. */
+  anchor_seq: Generated<number>;
+  anchor_hash: Generated<string>;
 }
 
 export interface AuditTables {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import { checkOptionalName } from '../../../core/fields.js';
@@ -49,8 +50,17 @@ export async function setAccountDisplayName(
   const errors = new FieldErrorCollector();
   const name = checkOptionalName(errors, 'display_name', input.display_name);
   errors.throwIfAny();
-  const updated = await setDisplayName(db, accountId, name === '' ? null : name, Date.now());
-  if (!updated) throw accountNotFound();
+  await db.transaction().execute(async (trx) => {
+    const before = await getAccount(trx, accountId);
+    const displayName = name === '' ? null : name;
+    if (!(await setDisplayName(trx, accountId, displayName, Date.now()))) throw accountNotFound();
+    await recordAudit(trx, {
+      accountId,
+      action: 'account_settings.updated',
+      object: { type: 'account', id: accountId, label: before.name },
+      changes: diffFields({ display_name: before.display_name }, { display_name: displayName }),
+    });
+  });
   return getAccountSettings(db, accountId);
 }
 
@@ -62,19 +72,39 @@ export async function setAccountLogo(db: Db, accountId: number, bytes: Buffer): 
   else if (bytes.length > LOGO_MAX_BYTES) errors.add('logo', `must be at most ${LOGO_MAX_BYTES / 1024} KiB`);
   else if (type === null) errors.add('logo', 'must be a PNG, JPEG or WebP image');
   errors.throwIfAny();
-  await upsertLogo(db, {
-    account_id: accountId,
-    content_type: type as LogoType,
-    data: bytes.toString('base64'),
-    byte_size: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
-    updated_at: Date.now(),
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  await db.transaction().execute(async (trx) => {
+    const before = await findLogoFacts(trx, accountId);
+    await upsertLogo(trx, {
+      account_id: accountId,
+      content_type: type as LogoType,
+      data: bytes.toString('base64'),
+      byte_size: bytes.length,
+      sha256,
+      updated_at: Date.now(),
+    });
+    await recordAudit(trx, {
+      accountId,
+      action: 'account_logo.updated',
+      object: { type: 'account_logo', id: accountId },
+      changes: diffFields(
+        { logo_sha256: before?.sha256 ?? null, logo_bytes: before?.byte_size ?? null },
+        { logo_sha256: sha256, logo_bytes: bytes.length },
+      ),
+    });
   });
   return getAccountSettings(db, accountId);
 }
 
 export async function removeAccountLogo(db: Db, accountId: number): Promise<void> {
-  if (!(await deleteLogo(db, accountId))) throw logoNotFound();
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteLogo(trx, accountId))) throw logoNotFound();
+    await recordAudit(trx, {
+      accountId,
+      action: 'account_logo.removed',
+      object: { type: 'account_logo', id: accountId },
+    });
+  });
 }
 
 /** The account's logo, to show its administrators. */

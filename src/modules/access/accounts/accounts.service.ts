@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { containsPattern } from '../../../core/db/like.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
@@ -26,7 +27,18 @@ function checkAccountName(value: unknown): string {
 
 /** Creates a customer account. */
 export async function createAccount(db: Db, input: { name: unknown }): Promise<Account> {
-  return insertAccount(db, checkAccountName(input.name), Date.now());
+  const name = checkAccountName(input.name);
+  return db.transaction().execute(async (trx) => {
+    const account = await insertAccount(trx, name, Date.now());
+    // The service's own chain: the account's begins with what is done inside it.
+    await recordAudit(trx, {
+      accountId: null,
+      action: 'account.created',
+      object: { type: 'account', id: account.id, label: account.name },
+      changes: { name: { from: null, to: account.name } },
+    });
+    return account;
+  });
 }
 
 export async function getAccount(db: Db, accountId: number): Promise<Account> {
@@ -67,7 +79,16 @@ export async function findAccounts(
 
 export async function renameAccount(db: Db, accountId: number, input: { name: unknown }): Promise<Account> {
   const name = checkAccountName(input.name);
-  const account = await updateAccountName(db, accountId, name, Date.now());
-  if (!account) throw accountNotFound();
-  return account;
+  return db.transaction().execute(async (trx) => {
+    const before = await findAccount(trx, accountId);
+    const account = await updateAccountName(trx, accountId, name, Date.now());
+    if (!before || !account) throw accountNotFound();
+    await recordAudit(trx, {
+      accountId,
+      action: 'account.renamed',
+      object: { type: 'account', id: accountId, label: account.name },
+      changes: diffFields({ name: before.name }, { name: account.name }),
+    });
+    return account;
+  });
 }

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { recordAudit } from '../../../core/audit/audit.js';
+import { type AuditActor, diffFields, recordAudit } from '../../../core/audit/audit.js';
 import {
   decoyHash,
   hashPassword,
@@ -108,16 +108,44 @@ export async function prepareAdmin(db: Db, props: CreateAdminProps): Promise<Pre
 }
 
 /** Stores a prepared administrator; the unique index decides a taken address (409). */
-export async function insertPreparedAdmin(db: Db, prepared: PreparedAdmin): Promise<Admin> {
+export async function insertPreparedAdmin(
+  db: Db,
+  prepared: PreparedAdmin,
+  /** Who creates them, when not the request's actor; 'self': they do (accepting a link). */
+  actor?: AuditActor | 'self',
+): Promise<Admin> {
   const now = Date.now();
   try {
-    return toAdmin(
-      await insertAdmin(db, prepared.accountId, { ...prepared.fields, created_at: now, updated_at: now }),
-    );
+    const insert = async (trx: Db) => {
+      const admin = toAdmin(
+        await insertAdmin(trx, prepared.accountId, { ...prepared.fields, created_at: now, updated_at: now }),
+      );
+      await recordAudit(trx, {
+        accountId: admin.account_id,
+        action: 'admin.created',
+        object: { type: 'admin', id: admin.id, label: admin.email },
+        changes: diffFields(
+          null,
+          { email: admin.email, name: admin.name, role: admin.role, password: 1 },
+          {
+            secrets: ['password'],
+          },
+        ),
+        ...(actor ? { actor: actor === 'self' ? actorOfAdmin(admin) : actor } : {}),
+      });
+      return admin;
+    };
+    // Inside the caller's transaction when there is one (accepting an invitation claims it first).
+    return await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(ADMIN_EMAIL_TAKEN);
     throw err;
   }
+}
+
+/** The audit log's name for an administrator acting themselves (signing in, accepting a link). */
+export function actorOfAdmin(admin: Pick<Admin, 'id' | 'email' | 'role'>): AuditActor {
+  return { kind: admin.role === 'operator' ? 'operator' : 'admin', id: admin.id, label: admin.email };
 }
 
 /** Creates an administrator; one address signs in to one administrator across the service. */
@@ -141,11 +169,25 @@ export async function checkCredentials(db: Db, email: unknown, password: unknown
   }
   const row = await findAdminByEmail(db, normalizeEmail(email));
   const ok = await verifyPassword(password, row?.password_hash ?? (await decoyHash()));
-  if (!row || !ok) throw invalidCredentials();
+  if (!row || !ok) {
+    await recordSignInFailure(db, row?.account_id ?? null, email);
+    throw invalidCredentials();
+  }
   if (row.disabled_at !== null) throw new AppError('admin_disabled');
   const now = Date.now();
   await updateAdmin(db, row.account_id, row.id, { last_sign_in_at: now });
   return toAdmin({ ...row, last_sign_in_at: now });
+}
+
+/** A refused sign-in, in the chain of the account the address belongs to (the service's when none): the address tried, never the password. */
+async function recordSignInFailure(db: Db, accountId: number | null, email: string): Promise<void> {
+  const tried = [...email].slice(0, 320).join('');
+  await recordAudit(db, {
+    accountId,
+    action: 'admin.sign_in_failed',
+    object: { type: 'admin', label: tried },
+    actor: { kind: 'anonymous', id: null, label: tried },
+  });
 }
 
 export const hasOperator = operatorExists;
@@ -195,7 +237,15 @@ export async function changePassword(
   }
   errors.throwIfAny();
   const passwordHash = await hashPassword(next);
-  await updateAdmin(db, accountId, adminId, { password_hash: passwordHash, updated_at: Date.now() });
+  await db.transaction().execute(async (trx) => {
+    await updateAdmin(trx, accountId, adminId, { password_hash: passwordHash, updated_at: Date.now() });
+    await recordAudit(trx, {
+      accountId,
+      action: 'admin.password_changed',
+      object: { type: 'admin', id: adminId, label: row.email },
+      changes: { password: { changed: true } },
+    });
+  });
 }
 
 /** Removes an account administrator of this account; operators are not removed this way. */
@@ -245,6 +295,14 @@ export async function setTriagePermission(
       });
     }
   }
-  await updateAdmin(db, accountId, adminId, { can_triage: canTriage ? 1 : 0, updated_at: Date.now() });
+  await db.transaction().execute(async (trx) => {
+    await updateAdmin(trx, accountId, adminId, { can_triage: canTriage ? 1 : 0, updated_at: Date.now() });
+    await recordAudit(trx, {
+      accountId,
+      action: 'admin.triage_changed',
+      object: { type: 'admin', id: adminId, label: row.email },
+      changes: diffFields({ can_triage: row.can_triage === 1 }, { can_triage: canTriage }),
+    });
+  });
   return toAdmin({ ...row, can_triage: canTriage ? 1 : 0 });
 }

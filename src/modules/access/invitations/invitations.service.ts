@@ -40,14 +40,24 @@ export type Invitation = InvitationRow;
  */
 export async function createSetupLink(db: Db): Promise<{ token: string; invitation: Invitation }> {
   const now = Date.now();
-  await revokeSetupLinks(db, now);
   const { token, hash } = newToken();
-  const invitation = await insertSetupLink(db, {
-    token_hash: hash,
-    email: null,
-    created_by: null,
-    created_at: now,
-    expires_at: now + SETUP_LINK_TTL_MS,
+  const invitation = await db.transaction().execute(async (trx) => {
+    await revokeSetupLinks(trx, now);
+    const link = await insertSetupLink(trx, {
+      token_hash: hash,
+      email: null,
+      created_by: null,
+      created_at: now,
+      expires_at: now + SETUP_LINK_TTL_MS,
+    });
+    // The service's own chain; the link's token is a secret, never recorded.
+    await recordAudit(trx, {
+      accountId: null,
+      action: 'setup_link.created',
+      object: { type: 'invitation', id: link.id },
+      changes: { expires_at: { from: null, to: link.expires_at }, token: { changed: true } },
+    });
+    return link;
   });
   return { token, invitation };
 }
@@ -129,7 +139,7 @@ export async function acceptInvitation(
   // Claim first: a second acceptance waits for the first and then finds the link used.
   return db.transaction().execute(async (trx) => {
     if (!(await claimInvitation(trx, invitation.account_id, invitation.id, Date.now()))) throw invalidLink();
-    const admin = await insertPreparedAdmin(trx, prepared);
+    const admin = await insertPreparedAdmin(trx, prepared, 'self');
     if (invitation.account_id !== null) {
       const groups = await invitationScopeOf(trx, invitation.account_id, invitation.id);
       await replaceGroupScope(trx, invitation.account_id, admin.id, groups);

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../core/auth/api-key-secret.js';
 import { isPermission, normalizePermissions, type Permission } from '../../../core/auth/permissions.js';
 import type { Db } from '../../../core/db/database.js';
@@ -74,14 +75,34 @@ export async function createKey(db: Db, props: CreateKeyProps): Promise<ApiKey &
   errors.throwIfAny();
   await getAccount(db, props.accountId);
   const secret = generateApiKey();
-  const row = await insertKey(db, props.accountId, {
-    name,
-    prefix: secret.prefix,
-    secret_hash: secret.hash,
-    permissions: JSON.stringify(normalizePermissions(permissions)),
-    rate_limit: props.rateLimit,
-    created_at: now,
-    expires_at: expiresAt,
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertKey(trx, props.accountId, {
+      name,
+      prefix: secret.prefix,
+      secret_hash: secret.hash,
+      permissions: JSON.stringify(normalizePermissions(permissions)),
+      rate_limit: props.rateLimit,
+      created_at: now,
+      expires_at: expiresAt,
+    });
+    const key = toApiKey(inserted);
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'api_key.created',
+      object: { type: 'api_key', id: key.id, label: key.name },
+      changes: diffFields(
+        null,
+        {
+          name: key.name,
+          permissions: key.permissions,
+          rate_limit: key.rate_limit,
+          expires_at: key.expires_at,
+          key: 1,
+        },
+        { secrets: ['key'] },
+      ),
+    });
+    return inserted;
   });
   return { ...toApiKey(row), key: secret.key };
 }
@@ -119,7 +140,15 @@ export async function accountOfAnyKey(db: Db, keyId: number): Promise<number> {
 export async function revokeKey(db: Db, accountId: number, keyId: number): Promise<ApiKey> {
   const row = await getKey(db, accountId, keyId);
   if (row.revoked_at !== null) return toApiKey(row);
-  const revoked = await updateKey(db, accountId, row.id, { revoked_at: Date.now() });
+  const revoked = await db.transaction().execute(async (trx) => {
+    const updated = await updateKey(trx, accountId, row.id, { revoked_at: Date.now() });
+    await recordAudit(trx, {
+      accountId,
+      action: 'api_key.revoked',
+      object: { type: 'api_key', id: row.id, label: row.name },
+    });
+    return updated;
+  });
   forgetKey(row.id);
   return toApiKey(revoked ?? row);
 }
@@ -135,7 +164,16 @@ export async function setKeyRateLimit(
   checkRateLimit(errors, rateLimit);
   errors.throwIfAny();
   const row = await getKey(db, accountId, keyId);
-  const updated = await updateKey(db, accountId, row.id, { rate_limit: rateLimit });
+  const updated = await db.transaction().execute(async (trx) => {
+    const changed = await updateKey(trx, accountId, row.id, { rate_limit: rateLimit });
+    await recordAudit(trx, {
+      accountId,
+      action: 'api_key.updated',
+      object: { type: 'api_key', id: row.id, label: row.name },
+      changes: diffFields({ rate_limit: row.rate_limit }, { rate_limit: rateLimit }),
+    });
+    return changed;
+  });
   forgetKey(row.id);
   return toApiKey(updated ?? row);
 }

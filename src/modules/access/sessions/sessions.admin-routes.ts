@@ -108,7 +108,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       },
     },
     async (request, reply) => {
-      if (request.adminSession) await endSession(app.db, request.adminSession.idHash);
+      if (request.adminSession) await endSession(app.db, request.adminSession);
       clearSessionCookie(reply);
       return reply.code(204).send();
     },

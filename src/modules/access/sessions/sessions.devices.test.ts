@@ -151,7 +151,7 @@ describe('disabling an administrator', () => {
       .selectFrom('audit_log')
       .select(['action', 'changes'])
       .where('account_id', '=', account.id)
-      .where('object_type', '=', 'admin')
+      .where('action', 'in', ['admin.disabled', 'admin.enabled'])
       .orderBy('seq')
       .execute();
     expect(audit.map((a) => a.action)).toEqual(['admin.disabled', 'admin.enabled']);

@@ -1,7 +1,8 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { SignInThrottle } from '../../../core/auth/sign-in-throttle.js';
 import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
-import { type Admin, changePassword, checkCredentials } from '../admins/admins.service.js';
+import { type Admin, actorOfAdmin, changePassword, checkCredentials } from '../admins/admins.service.js';
 import { acceptInvitation } from '../invitations/invitations.service.js';
 import {
   deleteOtherSessions,
@@ -73,18 +74,27 @@ export async function signIn(db: Db, props: SignInProps): Promise<SignedInSessio
     await props.throttle.attempt(props.clientAddress, proof.email);
     admin = await checkCredentials(db, proof.email, proof.password);
   }
-  if (props.previous !== null) await deleteSession(db, props.previous);
   const { token, hash } = newToken();
   const now = Date.now();
-  await insertSession(db, {
-    id_hash: hash,
-    user_id: admin.id,
-    created_at: now,
-    last_seen_at: now,
-    expires_at: now + props.lifetime.maxMs,
-    address: props.clientAddress,
-    user_agent: boundedUserAgent(props.userAgent),
-    method: 'linkToken' in proof ? 'link' : 'password',
+  await db.transaction().execute(async (trx) => {
+    if (props.previous !== null) await deleteSession(trx, props.previous);
+    await insertSession(trx, {
+      id_hash: hash,
+      user_id: admin.id,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + props.lifetime.maxMs,
+      address: props.clientAddress,
+      user_agent: boundedUserAgent(props.userAgent),
+      method: 'linkToken' in proof ? 'link' : 'password',
+    });
+    await recordAudit(trx, {
+      accountId: admin.account_id,
+      action: 'admin.signed_in',
+      object: { type: 'admin', id: admin.id, label: admin.email },
+      changes: { method: { from: null, to: 'linkToken' in proof ? 'link' : 'password' } },
+      actor: actorOfAdmin(admin),
+    });
   });
   // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
   await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
@@ -112,8 +122,18 @@ export async function resumeSession(
   return { idHash, admin };
 }
 
-export async function endSession(db: Db, idHash: string): Promise<void> {
-  await deleteSession(db, idHash);
+/** Signs out: the session ends, recorded as its administrator's act. */
+export async function endSession(db: Db, session: ActiveSession): Promise<void> {
+  const { admin } = session;
+  await db.transaction().execute(async (trx) => {
+    await deleteSession(trx, session.idHash);
+    await recordAudit(trx, {
+      accountId: admin.account_id,
+      action: 'admin.signed_out',
+      object: { type: 'admin', id: admin.id, label: admin.email },
+      actor: actorOfAdmin(admin),
+    });
+  });
 }
 
 /**

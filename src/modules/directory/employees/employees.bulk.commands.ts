@@ -1,3 +1,4 @@
+import { bulkChange, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { FieldErrors } from '../../../core/errors.js';
 import { emit } from '../../../core/events.js';
@@ -90,6 +91,17 @@ export async function bulkUpsertEmployees(
               accountId,
               created: rows.created,
               updated: rows.updated,
+            });
+            // One row for the operation: counts and the first ids, never a row per person.
+            await recordAudit(trx, {
+              accountId,
+              action: 'employees.bulk_upserted',
+              object: { type: 'employee', label: `${candidates.length} rows` },
+              changes: {
+                created: bulkChange(rows.created.map((e) => e.id)),
+                updated: bulkChange(rows.updated.map((e) => e.id)),
+                unchanged: bulkChange(rows.unchanged.map((e) => e.id)),
+              },
             });
             return rows;
           }),

@@ -1,3 +1,4 @@
+import { bulkChange, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { type FieldErrors, validationFailed } from '../../../core/errors.js';
 import { emit } from '../../../core/events.js';
@@ -73,6 +74,12 @@ export async function importEmployees(
       for (const row of inserted) existing.set(row.email_normalized, { id: row.id, created: true });
       // Created like any employee: `employee.created` for each (webhooks), as the catalogue says.
       await emit(trx, 'employees.upserted', { accountId, created: inserted, updated: [] });
+      await recordAudit(trx, {
+        accountId,
+        action: 'employees.imported',
+        object: { type: 'employee', label: `${rows.length} rows` },
+        changes: { created: bulkChange(inserted.map((e) => e.id)) },
+      });
       // Created by someone else since the look-up: they exist now.
       const raced = fresh.filter((c) => !existing.has(c.values.email_normalized)).map((c) => c.values);
       const found = await idsByEmail(

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/errors.js';
 import { foldedContainsPattern } from '../../../core/db/like.js';
@@ -56,6 +57,17 @@ function provisionedColumns(fields: ProvisionedFields): { active?: number; exter
   };
 }
 
+/** What the audit log shows of an employee's change. */
+function employeeAudit(e: Pick<Employee, 'first_name' | 'last_name' | 'email'> & Record<string, unknown>) {
+  return {
+    first_name: e.first_name,
+    last_name: e.last_name,
+    email: e.email,
+    external_id: e.external_id ?? null,
+    active: e.active ?? null,
+  };
+}
+
 /** Creates an employee; the database's unique index decides duplicates, so concurrent creates of one address give one winner. */
 export async function createEmployee(
   db: Db,
@@ -80,13 +92,16 @@ export async function createEmployee(
     ...provisionedColumns(provisioned),
   };
   try {
-    // Nobody wants the event (an account without webhook endpoints): the insert runs alone, as a
-    // single write without a transaction of its own (SQLite's group commit keeps it cheap).
     const created = await watch(db, 'employee.created', { accountId });
-    if (!created) return await insertEmployee(db, accountId, values);
     const run = async (trx: Db) => {
       const employee = await insertEmployee(trx, accountId, values);
-      await created(trx, { accountId, employee });
+      await created?.(trx, { accountId, employee });
+      await recordAudit(trx, {
+        accountId,
+        action: 'employee.created',
+        object: { type: 'employee', id: employee.id, label: employee.email },
+        changes: diffFields(null, employeeAudit(employee)),
+      });
       return employee;
     };
     return await (db.isTransaction ? run(db) : db.transaction().execute(run));
@@ -221,7 +236,15 @@ export async function updateEmployee(
         { ...changes, search_text },
         Date.now(),
       );
-      if (updated) await emit(trx, 'employee.updated', { accountId, employee: updated });
+      if (updated) {
+        await emit(trx, 'employee.updated', { accountId, employee: updated });
+        await recordAudit(trx, {
+          accountId,
+          action: 'employee.updated',
+          object: { type: 'employee', id: employeeId, label: updated.email },
+          changes: diffFields(employeeAudit(current), employeeAudit(updated)),
+        });
+      }
       return updated;
     });
   } catch (err) {
@@ -249,6 +272,7 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: numb
       const expected = postgres ? await memberGroupIds(trx, accountId, employeeId) : [];
       await lockGroups(trx, accountId, expected);
       if (!(await lockEmployee(trx, accountId, employeeId))) throw employeeNotFound();
+      const gone = await findEmployee(trx, accountId, employeeId);
       if (postgres && attempt < 3) {
         // Added to another group just before the employee was locked: start again with that
         // group locked first, so every transaction takes its locks in the same order.
@@ -263,6 +287,11 @@ export async function deleteEmployee(db: Db, accountId: number, employeeId: numb
       await deleteMembershipsOfEmployee(trx, accountId, employeeId);
       await deleteEmployeeRow(trx, accountId, employeeId);
       await emit(trx, 'employee.deleted', deletion); // the sync's tombstone
+      await recordAudit(trx, {
+        accountId,
+        action: 'employee.deleted',
+        object: { type: 'employee', id: employeeId, label: gone?.email ?? null },
+      });
       return true;
     });
     if (done) return;

@@ -1,3 +1,4 @@
+import { bulkChange, diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { distinctSorted, sliceSize, slices } from '../../../core/db/id-slices.js';
 import { invalidEmployeeIds, preconditionFailed, validationFailed } from '../../../core/errors.js';
@@ -120,6 +121,7 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
       if (idSlices.length === 0) moved += await deleteMembershipsOfGroup(trx, accountId, groupId);
 
       if (moved > 0 || isRenamed(group, changes)) {
+        const before = group;
         group = await recordGroupChange(
           trx,
           accountId,
@@ -127,6 +129,15 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
           { ...changes, employee_count: wanted.length },
           Date.now(),
         );
+        await recordAudit(trx, {
+          accountId,
+          action: 'group.members_replaced',
+          object: { type: 'group', id: groupId, label: group.name },
+          changes: {
+            ...diffFields(before, group, { fields: ['name', 'description', 'employee_count'] }),
+            members: bulkChange(wanted),
+          },
+        });
       }
       await changed(group, wanted); // the membership is now exactly `wanted`
       return { group, etag: groupEtag(group), members: await readMemberChunks(trx, accountId, groupId) };
@@ -139,10 +150,11 @@ export async function replaceMembership(db: Db, props: ReplaceMembershipProps): 
  * Runs `change` on the locked group and records it. Order of checks: group exists (404) →
  * then whatever `change` checks (400).
  */
-function changeMembers<T extends { delta: number }>(
+function changeMembers<T extends { delta: number; ids: readonly number[] }>(
   db: Db,
   accountId: number,
   groupId: number,
+  action: 'group.members_added' | 'group.members_removed',
   change: (trx: Db) => Promise<T>,
 ): Promise<T & { group: Group }> {
   return db.transaction().execute(async (trx) => {
@@ -152,8 +164,19 @@ function changeMembers<T extends { delta: number }>(
     const result = await change(trx);
     if (result.delta !== 0) {
       const employee_count = group.employee_count + result.delta;
+      const before = group;
       group = await recordGroupChange(trx, accountId, groupId, { employee_count }, Date.now());
       await changed(group);
+      // One row for the change, whatever its size: the count and the first ids asked for.
+      await recordAudit(trx, {
+        accountId,
+        action,
+        object: { type: 'group', id: groupId, label: group.name },
+        changes: {
+          ...diffFields(before, group, { fields: ['employee_count'] }),
+          employee_ids: bulkChange(result.ids),
+        },
+      });
     }
     return { ...result, group };
   });
@@ -185,9 +208,16 @@ export async function addGroupMembers(
   groupId: number,
   employeeIds: number[],
 ): Promise<{ added: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx) => ({
-    delta: await addSlices(trx, accountId, groupId, await checkedSlices(trx, accountId, employeeIds)),
-  }));
+  const { delta, group } = await changeMembers(
+    db,
+    accountId,
+    groupId,
+    'group.members_added',
+    async (trx) => ({
+      delta: await addSlices(trx, accountId, groupId, await checkedSlices(trx, accountId, employeeIds)),
+      ids: employeeIds,
+    }),
+  );
   return { added: delta, group };
 }
 
@@ -198,12 +228,18 @@ export async function removeGroupMembers(
   groupId: number,
   employeeIds: number[],
 ): Promise<{ removed: number; group: Group }> {
-  const { delta, group } = await changeMembers(db, accountId, groupId, async (trx) => {
-    let removed = 0;
-    for (const slice of await checkedSlices(trx, accountId, employeeIds))
-      removed += await removeMembers(trx, accountId, groupId, slice);
-    return { delta: -removed };
-  });
+  const { delta, group } = await changeMembers(
+    db,
+    accountId,
+    groupId,
+    'group.members_removed',
+    async (trx) => {
+      let removed = 0;
+      for (const slice of await checkedSlices(trx, accountId, employeeIds))
+        removed += await removeMembers(trx, accountId, groupId, slice);
+      return { delta: -removed, ids: employeeIds };
+    },
+  );
   return { removed: -delta, group };
 }
 
@@ -232,7 +268,7 @@ export async function addGroupMembersByEmail(
   }
   // No stored address holds a NUL (and PostgreSQL could not compare one): such an entry is not found.
   const lookup = [...wanted.keys()].filter((key) => !key.includes('\u0000'));
-  const result = await changeMembers(db, accountId, groupId, async (trx) => {
+  const result = await changeMembers(db, accountId, groupId, 'group.members_added', async (trx) => {
     const found = await employeesByEmail(trx, accountId, lookup);
     // Locked as any other addition (a concurrent deletion waits); all exist, being just found.
     const idSlices = await checkedSlices(
@@ -241,7 +277,12 @@ export async function addGroupMembersByEmail(
       found.map((e) => e.id),
     );
     const delta = await addSlices(trx, accountId, groupId, idSlices);
-    return { delta, matched: found.length, found: new Set(found.map((e) => e.email_normalized)) };
+    return {
+      delta,
+      ids: found.map((e) => e.id),
+      matched: found.length,
+      found: new Set(found.map((e) => e.email_normalized)),
+    };
   });
   return {
     added: result.delta,

@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
 import { sliceSize } from '../../../core/db/id-slices.js';
 import { containsPattern, foldedContainsPattern } from '../../../core/db/like.js';
@@ -89,6 +90,9 @@ export interface ProvisionedGroupFields {
   externalId?: string | null;
 }
 
+/** The fields of a group the audit log shows. */
+const GROUP_AUDIT_FIELDS = ['name', 'description', 'external_id', 'employee_count'] as const;
+
 /** Creates an (empty) group in an existing account. */
 export async function createGroup(
   db: Db,
@@ -110,6 +114,12 @@ export async function createGroup(
   return db.transaction().execute(async (trx) => {
     const group = await insertGroup(trx, accountId, values, Date.now());
     await emit(trx, 'group.created', { accountId, group });
+    await recordAudit(trx, {
+      accountId,
+      action: 'group.created',
+      object: { type: 'group', id: group.id, label: group.name },
+      changes: diffFields(null, group, { fields: GROUP_AUDIT_FIELDS }),
+    });
     return group;
   });
 }
@@ -274,6 +284,12 @@ export async function updateGroup(
     const saved = newExternalId ? { ...changes, external_id: externalId } : changes;
     const changed = await recordGroupChange(trx, accountId, groupId, saved, Date.now());
     if (isRenamed(group, changes)) await emit(trx, 'group.updated', { accountId, group: changed });
+    await recordAudit(trx, {
+      accountId,
+      action: 'group.updated',
+      object: { type: 'group', id: groupId, label: changed.name },
+      changes: diffFields(group, changed, { fields: GROUP_AUDIT_FIELDS }),
+    });
     return changed;
   });
 }
@@ -295,6 +311,12 @@ export async function deleteGroup(db: Db, accountId: number, groupId: number): P
     await deleteMembershipsOfGroup(trx, accountId, groupId);
     await deleteGroupRow(trx, accountId, groupId);
     await emit(trx, 'group.deleted', { accountId, groupId, at: Date.now() }); // tombstone, webhooks
+    await recordAudit(trx, {
+      accountId,
+      action: 'group.deleted',
+      object: { type: 'group', id: groupId, label: group.name },
+      changes: diffFields(group, null, { fields: GROUP_AUDIT_FIELDS }),
+    });
   });
 }
 

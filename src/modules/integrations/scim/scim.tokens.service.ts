@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import {
   generateScimToken,
   hashScimToken,
@@ -33,11 +34,20 @@ export async function createScimToken(
   errors.throwIfAny();
   await getAccount(db, props.accountId);
   const secret = generateScimToken();
-  const row = await insertScimToken(db, props.accountId, {
-    name,
-    prefix: secret.prefix,
-    secret_hash: secret.hash,
-    created_at: Date.now(),
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertScimToken(trx, props.accountId, {
+      name,
+      prefix: secret.prefix,
+      secret_hash: secret.hash,
+      created_at: Date.now(),
+    });
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'scim_token.created',
+      object: { type: 'scim_token', id: inserted.id, label: inserted.name },
+      changes: { name: { from: null, to: inserted.name }, token: { changed: true } },
+    });
+    return inserted;
   });
   return { ...toScimToken(row), token: secret.token };
 }
@@ -50,8 +60,16 @@ export async function scimTokensOfAccount(db: Db, accountId: number): Promise<Sc
 
 /** Revokes a token of the account at once (every request checks); revoking twice keeps the first time. */
 export async function revokeScimToken(db: Db, accountId: number, tokenId: number): Promise<ScimToken> {
-  const row = await revokeScimTokenRow(db, accountId, tokenId, Date.now());
-  if (!row) throw new AppError('scim_token_not_found');
+  const row = await db.transaction().execute(async (trx) => {
+    const revoked = await revokeScimTokenRow(trx, accountId, tokenId, Date.now());
+    if (!revoked) throw new AppError('scim_token_not_found');
+    await recordAudit(trx, {
+      accountId,
+      action: 'scim_token.revoked',
+      object: { type: 'scim_token', id: revoked.id, label: revoked.name },
+    });
+    return revoked;
+  });
   return toScimToken(row);
 }
 

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import {
@@ -28,6 +29,20 @@ import {
   updateEndpointRow,
 } from './webhooks.repository.js';
 import { generateWebhookSecret } from './webhooks.signing.model.js';
+
+/** What the audit log shows of an endpoint; its signing secrets only as changed. */
+const ENDPOINT_AUDIT = {
+  fields: [
+    'url',
+    'description',
+    'event_types',
+    'disabled_at',
+    'disabled_reason',
+    'secret',
+    'previous_secret',
+  ],
+  secrets: ['secret', 'previous_secret'],
+};
 
 /** After a rotation, the old secret still signs (beside the new one) for this long. */
 export const ROTATION_GRACE_MS = 24 * 3_600_000;
@@ -70,7 +85,7 @@ export async function createEndpoint(db: Db, props: CreateEndpointProps): Promis
     if ((await countEndpoints(trx, accountId)) >= policy.maxEndpoints)
       throw endpointLimitReached(policy.maxEndpoints);
     const now = Date.now();
-    return insertEndpoint(trx, accountId, {
+    const endpoint = await insertEndpoint(trx, accountId, {
       url,
       description,
       event_types: eventTypes,
@@ -78,6 +93,13 @@ export async function createEndpoint(db: Db, props: CreateEndpointProps): Promis
       created_at: now,
       updated_at: now,
     });
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.created',
+      object: { type: 'webhook', id: endpoint.id, label: endpoint.url },
+      changes: diffFields(null, endpoint, ENDPOINT_AUDIT),
+    });
+    return endpoint;
   });
 }
 
@@ -150,13 +172,27 @@ export async function updateEndpoint(db: Db, props: UpdateEndpointProps): Promis
       await cancelQueuedDeliveries(trx, accountId, endpointId, 'the endpoint was disabled');
     }
     if (Object.keys(changes).length === 0) return current;
-    return (await updateEndpointRow(trx, accountId, endpointId, { ...changes, updated_at: now })) ?? current;
+    const updated =
+      (await updateEndpointRow(trx, accountId, endpointId, { ...changes, updated_at: now })) ?? current;
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.updated',
+      object: { type: 'webhook', id: endpointId, label: updated.url },
+      changes: diffFields(current, updated, ENDPOINT_AUDIT),
+    });
+    return updated;
   });
 }
 
 export async function deleteEndpoint(db: Db, accountId: number, endpointId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!(await deleteEndpointRow(trx, accountId, endpointId))) throw endpointNotFound();
+    const current = await findEndpoint(trx, accountId, endpointId);
+    if (!current || !(await deleteEndpointRow(trx, accountId, endpointId))) throw endpointNotFound();
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.deleted',
+      object: { type: 'webhook', id: endpointId, label: current.url },
+    });
   });
 }
 
@@ -178,6 +214,13 @@ export async function rotateEndpointSecret(
       previous_secret: current.secret,
       previous_secret_expires_at: now + ROTATION_GRACE_MS,
       updated_at: now,
+    });
+    // The secrets' values never: only that the signing secret changed.
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.secret_rotated',
+      object: { type: 'webhook', id: endpointId, label: current.url },
+      changes: { secret: { changed: true } },
     });
     return updated ?? current;
   });
@@ -233,7 +276,14 @@ export async function resendDelivery(
     await enabledEndpoint(trx, accountId, endpointId);
     const delivery = await findDelivery(trx, accountId, endpointId, deliveryId);
     if (!delivery) throw deliveryNotFound();
-    return queueOne(trx, accountId, endpointId, delivery.event_id);
+    const queued = await queueOne(trx, accountId, endpointId, delivery.event_id);
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.delivery_resent',
+      object: { type: 'webhook', id: endpointId },
+      changes: { delivery_id: { from: deliveryId, to: queued.id } },
+    });
+    return queued;
   });
 }
 
@@ -244,6 +294,13 @@ export async function sendTestEvent(db: Db, accountId: number, endpointId: numbe
     const now = Date.now();
     const data = { endpoint_id: endpointId, message: 'This is a test event from Vigil.' };
     const [eventId] = await insertEvents(trx, accountId, [eventRow({ type: 'webhook.test', data }, now)]);
-    return queueOne(trx, accountId, endpointId, eventId as number);
+    const queued = await queueOne(trx, accountId, endpointId, eventId as number);
+    await recordAudit(trx, {
+      accountId,
+      action: 'webhook.test_sent',
+      object: { type: 'webhook', id: endpointId },
+      changes: { delivery_id: { from: null, to: queued.id } },
+    });
+    return queued;
   });
 }

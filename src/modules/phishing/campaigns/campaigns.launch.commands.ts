@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { sliceSize } from '../../../core/db/id-slices.js';
 import type { PhishingDimension } from '../../../core/db/schema.js';
@@ -188,6 +189,16 @@ async function launchInTransaction(
         planned_last_at: lastAt,
       });
     }
+    await recordAudit(trx, {
+      accountId,
+      action: 'phishing_campaign.launched',
+      object: { type: 'phishing_campaign', id, label: row.name },
+      changes: {
+        status: { from: row.status, to: 'running' },
+        recipients: { from: null, to: total },
+        trigger: { from: null, to: props.trigger },
+      },
+    });
   }
 }
 

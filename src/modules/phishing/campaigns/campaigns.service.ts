@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { PhishingCampaignStatus } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../../core/errors.js';
@@ -122,6 +123,7 @@ export function phishingCampaignRows(
       ),
     remove: deletePhishingCampaignRow,
     notFound: phishingCampaignNotFound,
+    auditType: 'phishing_campaign',
   };
 }
 
@@ -254,6 +256,13 @@ export async function createPhishingCampaign(
     await replacePhishingGroups(trx, accountId, campaign.id, changes.group_ids ?? []);
     await replacePhishingKeys(trx, accountId, campaign.id, 'templates', changes.template_keys ?? []);
     await replacePhishingKeys(trx, accountId, campaign.id, 'courses', changes.course_keys ?? []);
+    const view: Record<string, unknown> = { ...(await phishingCampaignView(trx, accountId, campaign)) };
+    await recordAudit(trx, {
+      accountId,
+      action: 'phishing_campaign.created',
+      object: { type: 'phishing_campaign', id: campaign.id, label: campaign.name },
+      changes: diffFields(null, view, { fields: ['name', 'status', ...Object.keys(changes)] }),
+    });
     return campaign;
   });
   return phishingCampaignView(db, accountId, row);
@@ -315,6 +324,16 @@ export async function updatePhishingCampaign(
     if (changes.course_keys && changed.includes('course_keys')) {
       await replacePhishingKeys(trx, accountId, campaignId, 'courses', changes.course_keys);
     }
+    const after = await lockPhishingCampaign(trx, accountId, campaignId);
+    const afterView: Record<string, unknown> = {
+      ...(after ? await phishingCampaignView(trx, accountId, after) : {}),
+    };
+    await recordAudit(trx, {
+      accountId,
+      action: 'phishing_campaign.updated',
+      object: { type: 'phishing_campaign', id: campaignId, label: after?.name ?? view.name },
+      changes: diffFields({ ...view }, afterView, { fields: changed }),
+    });
   });
   return getPhishingCampaign(db, accountId, campaignId);
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import { normalizeEmail } from '../../../core/fields.js';
@@ -54,6 +55,12 @@ export async function sendTestSimulation(
       throw new AppError('too_many_test_sends', { headers: { 'Retry-After': String(wait) } });
     }
     const target = employee as { id: number; email: string };
+    await recordAudit(trx, {
+      accountId,
+      action: 'phishing_test_send.sent',
+      object: { type: 'employee', id: target.id, label: target.email },
+      changes: { template_key: { from: null, to: templateKey } },
+    });
     return insertTestSend(trx, {
       accountId,
       token: newTestToken(),

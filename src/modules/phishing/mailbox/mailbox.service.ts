@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/errors.js';
 import { isReportingId, newReportingId, reportingAddress } from './mailbox.model.js';
@@ -33,7 +34,16 @@ export async function regenerateReportingId(db: Db, accountId: number): Promise<
   for (let attempt = 1; ; attempt++) {
     const reportingId = newReportingId();
     try {
-      await replaceReportingId(db, accountId, reportingId, Date.now());
+      await db.transaction().execute(async (trx) => {
+        await replaceReportingId(trx, accountId, reportingId, Date.now());
+        // The address is unguessable on purpose: recorded only as changed.
+        await recordAudit(trx, {
+          accountId,
+          action: 'reporting_address.regenerated',
+          object: { type: 'reporting_address', id: accountId },
+          changes: { address: { changed: true } },
+        });
+      });
       return reportingId;
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= ATTEMPTS) throw err;

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { FieldErrorCollector } from '../../../core/errors.js';
 import { getAccount } from '../../access/index.js';
@@ -62,18 +63,25 @@ export async function updatePhishingSettings(
       ? undefined
       : (input.scanner_networks as string[]).map((l) => l.trim()).filter((l) => l !== '');
   await getAccount(db, accountId);
-  await savePhishingSettings(
-    db,
-    accountId,
-    {
-      ...(lines !== undefined && { scanner_networks: lines }),
-      ...(sender_name !== undefined && { sender_name }),
-      ...(sender_address !== undefined && { sender_address }),
-      ...(sender_domain !== undefined && { sender_domain }),
-      ...(simulation_header !== undefined && { simulation_header }),
-    },
-    Date.now(),
-  );
+  const changes = {
+    ...(lines !== undefined && { scanner_networks: lines }),
+    ...(sender_name !== undefined && { sender_name }),
+    ...(sender_address !== undefined && { sender_address }),
+    ...(sender_domain !== undefined && { sender_domain }),
+    ...(simulation_header !== undefined && { simulation_header }),
+  };
+  await db.transaction().execute(async (trx) => {
+    const before = await findPhishingSettings(trx, accountId);
+    await savePhishingSettings(trx, accountId, changes, Date.now());
+    await recordAudit(trx, {
+      accountId,
+      action: 'phishing_settings.updated',
+      object: { type: 'phishing_settings', id: accountId },
+      changes: diffFields(before, await findPhishingSettings(trx, accountId), {
+        fields: Object.keys(changes),
+      }),
+    });
+  });
   // This process classifies with the new networks at once (others within the cache's seconds).
   if (lines !== undefined) forgetScannerNetworks();
   return findPhishingSettings(db, accountId);

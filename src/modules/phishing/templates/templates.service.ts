@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import { checkText, NAME_MAX } from '../../../core/fields.js';
@@ -69,6 +70,38 @@ function storedFields(content: PhishingTemplateContent, summary: string) {
   };
 }
 
+/** A template's change in the audit log: its short fields, and only that the (long) bodies changed. */
+async function recordTemplateChange(
+  trx: Db,
+  accountId: number,
+  action: string,
+  before: { id: number; name: string } | null | undefined,
+  after: { id: number; name: string } | null,
+): Promise<void> {
+  const row = (after ?? before) as { id: number; name: string };
+  await recordAudit(trx, {
+    accountId,
+    action,
+    object: { type: 'phishing_template', id: `custom:${row.id}`, label: row.name },
+    changes: diffFields(before, after, {
+      fields: [
+        'name',
+        'subject',
+        'sender_name',
+        'sender_address',
+        'difficulty',
+        'category',
+        'language',
+        'cloned_from',
+        'html',
+        'text',
+        'landing_html',
+      ],
+      secrets: ['html', 'text', 'landing_html'],
+    }),
+  });
+}
+
 /** Adds a template of the account's own (`custom:<id>`). */
 export async function createTemplate(
   db: Db,
@@ -78,11 +111,15 @@ export async function createTemplate(
   const { content, summary } = checkedTemplate(input);
   await getAccount(db, accountId);
   const now = Date.now();
-  const row = await insertTemplateRow(db, accountId, {
-    ...storedFields(content, summary),
-    cloned_from: null,
-    created_at: now,
-    updated_at: now,
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertTemplateRow(trx, accountId, {
+      ...storedFields(content, summary),
+      cloned_from: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await recordTemplateChange(trx, accountId, 'phishing_template.created', null, inserted);
+    return inserted;
   });
   return viewOfRow(row);
 }
@@ -107,11 +144,16 @@ export async function updateTemplate(
 ): Promise<PhishingTemplateView> {
   const { content, summary } = checkedTemplate(input);
   const id = customIdForChange(key);
-  const row = await updateTemplateRow(db, accountId, id, {
-    ...storedFields(content, summary),
-    updated_at: Date.now(),
+  const row = await db.transaction().execute(async (trx) => {
+    const before = await findTemplateRow(trx, accountId, id);
+    const updated = await updateTemplateRow(trx, accountId, id, {
+      ...storedFields(content, summary),
+      updated_at: Date.now(),
+    });
+    if (!updated || !before) throw phishingTemplateNotFound();
+    await recordTemplateChange(trx, accountId, 'phishing_template.updated', before, updated);
+    return updated;
   });
-  if (!row) throw phishingTemplateNotFound();
   return viewOfRow(row);
 }
 
@@ -144,11 +186,15 @@ export async function cloneTemplate(
   const source = await getTemplate(db, accountId, key);
   const content = { ...source.content, name: name ?? copyName(source.content.name) };
   const now = Date.now();
-  const row = await insertTemplateRow(db, accountId, {
-    ...storedFields(content, source.summary),
-    cloned_from: source.key,
-    created_at: now,
-    updated_at: now,
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertTemplateRow(trx, accountId, {
+      ...storedFields(content, source.summary),
+      cloned_from: source.key,
+      created_at: now,
+      updated_at: now,
+    });
+    await recordTemplateChange(trx, accountId, 'phishing_template.cloned', null, inserted);
+    return inserted;
   });
   return viewOfRow(row);
 }
@@ -160,7 +206,8 @@ export async function cloneTemplate(
 export async function deleteTemplate(db: Db, accountId: number, key: string): Promise<void> {
   const id = customIdForChange(key);
   await db.transaction().execute(async (trx) => {
-    if (!(await findTemplateRow(trx, accountId, id))) throw phishingTemplateNotFound();
+    const before = await findTemplateRow(trx, accountId, id);
+    if (!before) throw phishingTemplateNotFound();
     const users = (await campaignsUsingTemplate(trx, accountId, key)).filter((c) => c.status !== 'draft');
     if (users.length > 0) {
       throw new AppError('phishing_template_in_use', {
@@ -170,5 +217,6 @@ export async function deleteTemplate(db: Db, accountId: number, key: string): Pr
     }
     await removeTemplateFromDrafts(trx, accountId, key);
     await deleteTemplateRow(trx, accountId, id);
+    await recordTemplateChange(trx, accountId, 'phishing_template.deleted', before, null);
   });
 }

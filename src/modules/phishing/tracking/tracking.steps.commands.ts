@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { PhishingClassification } from '../../../core/db/schema.js';
 import { AppError } from '../../../core/errors.js';
@@ -266,6 +267,16 @@ export async function reclassifyPhishingEvent(
     await batch.finish(trx);
     const updated = await eventOfCampaign(trx, props.accountId, props.campaignId, props.eventId);
     if (!updated) throw new AppError('phishing_event_not_found');
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'phishing_event.reclassified',
+      object: { type: 'phishing_event', id: event.id, label: event.kind },
+      changes: {
+        ...diffFields({ classification: event.classification }, { classification: props.classification }),
+        reason: { from: null, to: props.reason },
+        campaign_id: { from: null, to: props.campaignId },
+      },
+    });
     return updated;
   });
 }

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { ReportChannel, ReportVerdict } from '../../../core/db/schema/phishing.js';
 import { AppError } from '../../../core/errors.js';
@@ -99,6 +100,15 @@ export async function judgeReport(
     });
     await emit(trx, 'phishing.report_judged', { accountId, reportId, verdict, at });
     await tellReporters(trx, accountId, reportId, verdict, at);
+    await recordAudit(trx, {
+      accountId,
+      action: 'report.judged',
+      object: { type: 'report', id: reportId, label: report.subject },
+      changes: diffFields(
+        { verdict: report.verdict, note: report.verdict_note },
+        { verdict, note: props.note },
+      ),
+    });
   });
 }
 

@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { ReportRuleKind, ReportVerdict } from '../../../core/db/schema/phishing.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
@@ -180,19 +181,37 @@ export async function addReportRule(
       details: { value: [`an account has at most ${RULES_MAX} rules`] },
     });
   }
-  const id = await insertRule(db, accountId, {
-    kind: input.kind,
-    value,
-    verdict: input.verdict,
-    note,
-    at: Date.now(),
+  return db.transaction().execute(async (trx) => {
+    const id = await insertRule(trx, accountId, {
+      kind: input.kind,
+      value,
+      verdict: input.verdict,
+      note,
+      at: Date.now(),
+    });
+    if (id === undefined) throw new AppError('report_rule_exists');
+    const rule = (await listRules(trx, accountId)).find((r) => r.id === id) as RuleRow;
+    await recordAudit(trx, {
+      accountId,
+      action: 'report_rule.created',
+      object: { type: 'report_rule', id, label: value },
+      changes: diffFields(null, { kind: input.kind, value, verdict: input.verdict, note }),
+    });
+    return rule;
   });
-  if (id === undefined) throw new AppError('report_rule_exists');
-  return (await listRules(db, accountId)).find((rule) => rule.id === id) as RuleRow;
 }
 
 export async function removeReportRule(db: Db, accountId: number, ruleId: number): Promise<void> {
-  if (!(await deleteRule(db, accountId, ruleId))) throw new AppError('report_rule_not_found');
+  await db.transaction().execute(async (trx) => {
+    const rule = (await listRules(trx, accountId)).find((r) => r.id === ruleId);
+    if (!rule || !(await deleteRule(trx, accountId, ruleId))) throw new AppError('report_rule_not_found');
+    await recordAudit(trx, {
+      accountId,
+      action: 'report_rule.deleted',
+      object: { type: 'report_rule', id: ruleId, label: rule.value },
+      changes: diffFields({ kind: rule.kind, value: rule.value, verdict: rule.verdict }, null),
+    });
+  });
 }
 
 // Settings
@@ -220,7 +239,17 @@ export async function updateReportingSettings(
       errors.add('retention_days', `must be a whole number of days from 1 to ${RETENTION_DAYS_MAX}`);
     }
     errors.throwIfAny();
-    await saveRetentionDays(db, accountId, input.retention_days);
+    const days = input.retention_days;
+    await db.transaction().execute(async (trx) => {
+      const before = await retentionDaysOf(trx, accountId);
+      await saveRetentionDays(trx, accountId, days);
+      await recordAudit(trx, {
+        accountId,
+        action: 'reporting_settings.updated',
+        object: { type: 'reporting_settings', id: accountId },
+        changes: diffFields({ retention_days: before ?? DEFAULT_RETENTION_DAYS }, { retention_days: days }),
+      });
+    });
   }
   return getReportingSettings(db, accountId);
 }
@@ -241,6 +270,25 @@ export async function feedbackTemplates(db: Db, accountId: number): Promise<Feed
     return template
       ? { verdict, subject: template.subject, body: template.body, is_default: false }
       : { verdict, ...DEFAULT_FEEDBACK[verdict], is_default: true };
+  });
+}
+
+/** Saves (null: removes) the account's own template of a verdict, recorded in the audit log. */
+async function saveFeedbackTemplateAudited(
+  db: Db,
+  accountId: number,
+  verdict: ReportVerdict,
+  template: { subject: string; body: string } | null,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = (await feedbackTemplatesOf(trx, accountId)).find((t) => t.verdict === verdict);
+    await saveFeedbackTemplate(trx, accountId, verdict, template, Date.now());
+    await recordAudit(trx, {
+      accountId,
+      action: template ? 'feedback_template.updated' : 'feedback_template.reset',
+      object: { type: 'feedback_template', id: verdict, label: verdict },
+      changes: diffFields(before ? { subject: before.subject, body: before.body } : null, template),
+    });
   });
 }
 
@@ -269,9 +317,9 @@ export async function saveFeedbackTemplateOf(
         errors.add(field, `unknown placeholder: ${unknown.map((n) => `{{${n}}}`).join(', ')}`);
     }
     errors.throwIfAny();
-    await saveFeedbackTemplate(db, accountId, verdict, { subject, body }, Date.now());
+    await saveFeedbackTemplateAudited(db, accountId, verdict, { subject, body });
   } else {
-    await saveFeedbackTemplate(db, accountId, verdict, null, Date.now());
+    await saveFeedbackTemplateAudited(db, accountId, verdict, null);
   }
   return feedbackTemplates(db, accountId);
 }

@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { foldedContainsPattern } from '../../../core/db/like.js';
 import { AppError, validationFailed } from '../../../core/errors.js';
@@ -185,6 +186,12 @@ export async function resendInvitation(
       now,
       enrollmentIds: [enrollment.id],
       waiting: true,
+    });
+    await recordAudit(trx, {
+      accountId,
+      action: 'enrollment.invitation_resent',
+      object: { type: 'enrollment', id: enrollment.id, label: campaign.name },
+      changes: { campaign_id: { from: null, to: campaign.id } },
     });
   });
   const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { sliceSize } from '../../../core/db/id-slices.js';
 import { FieldErrorCollector } from '../../../core/errors.js';
@@ -88,6 +89,15 @@ export async function launchCampaign(db: Db, props: LaunchCampaignProps): Promis
       { campaign: 'training.campaign_launched', enrollments: events },
       now,
     );
+    await recordAudit(trx, {
+      accountId: props.accountId,
+      action: 'campaign.launched',
+      object: { type: 'campaign', id, label: row.name },
+      changes: {
+        status: { from: row.status, to: launched.status },
+        trigger: { from: null, to: props.trigger },
+      },
+    });
   });
   return getCampaign(db, props.accountId, id);
 }

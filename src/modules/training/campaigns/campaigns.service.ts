@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import type { CampaignStatus } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../../core/errors.js';
@@ -137,6 +138,19 @@ function rowValues(changes: CampaignChanges) {
   };
 }
 
+/** The settings of a campaign the audit log shows. */
+const CAMPAIGN_AUDIT_FIELDS = [
+  'name',
+  'description',
+  'status',
+  'course_keys',
+  'group_ids',
+  'start_at',
+  'due_at',
+  'reminders',
+  'enroll_new_members',
+] as const;
+
 /** Creates a training campaign in `draft`, with the settings given (only `name` is required). */
 export async function createCampaign(
   db: Db,
@@ -164,6 +178,14 @@ export async function createCampaign(
     });
     await replaceCampaignGroups(trx, accountId, campaign.id, changes.group_ids ?? []);
     await replaceCampaignCourses(trx, accountId, campaign.id, changes.course_keys ?? []);
+    await recordAudit(trx, {
+      accountId,
+      action: 'campaign.created',
+      object: { type: 'campaign', id: campaign.id, label: campaign.name },
+      changes: diffFields(null, await campaignView(trx, accountId, campaign), {
+        fields: CAMPAIGN_AUDIT_FIELDS,
+      }),
+    });
     return campaign;
   });
   return campaignView(db, accountId, row);
@@ -237,6 +259,15 @@ export async function updateCampaign(
     if (changes.course_keys && changed.includes('course_keys')) {
       await replaceCampaignCourses(trx, accountId, id, changes.course_keys);
     }
+    const after = await lockCampaign(trx, accountId, id);
+    await recordAudit(trx, {
+      accountId,
+      action: 'campaign.updated',
+      object: { type: 'campaign', id, label: after?.name ?? campaign.name },
+      changes: diffFields(campaign, after && (await campaignView(trx, accountId, after)), {
+        fields: CAMPAIGN_AUDIT_FIELDS,
+      }),
+    });
   });
   return getCampaign(db, accountId, id);
 }

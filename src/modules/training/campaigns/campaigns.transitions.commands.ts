@@ -26,6 +26,7 @@ const TRAINING_ROWS: CampaignRows<CampaignStatus, CampaignRow> = {
   update: updateCampaignRow,
   remove: deleteCampaignRow,
   notFound: campaignNotFound,
+  auditType: 'campaign',
 };
 
 /** Moves a campaign (the lifecycle says from where to where), after `check` has passed on its view. */

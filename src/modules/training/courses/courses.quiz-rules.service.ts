@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import { findCourse } from './courses.lookup.service.js';
@@ -48,7 +49,17 @@ export async function setQuizRules(
   input: Record<string, unknown>,
 ): Promise<QuizRules> {
   const rules = checkedQuizRules(input);
-  if (!(await findCourse(db, accountId, courseKey))) throw new AppError('course_not_found');
-  await upsertQuizRules(db, accountId, courseKey, { ...rules, updated_at: Date.now() });
+  const course = await findCourse(db, accountId, courseKey);
+  if (!course) throw new AppError('course_not_found');
+  await db.transaction().execute(async (trx) => {
+    const before = await quizRulesOfCourse(trx, accountId, courseKey);
+    await upsertQuizRules(trx, accountId, courseKey, { ...rules, updated_at: Date.now() });
+    await recordAudit(trx, {
+      accountId,
+      action: 'course.quiz_rules_updated',
+      object: { type: 'course', id: courseKey, label: course.title },
+      changes: diffFields(before, rules),
+    });
+  });
   return rules;
 }

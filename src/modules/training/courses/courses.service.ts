@@ -1,3 +1,4 @@
+import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import { getAccount } from '../../access/index.js';
@@ -49,6 +50,12 @@ function storedFields(course: CourseInput) {
   };
 }
 
+/** What the audit log shows of a course: its settings, and only that the (long) lessons or quiz changed. */
+const COURSE_AUDIT = {
+  fields: ['title', 'summary', 'minutes', 'pass_mark', 'rules', 'lessons', 'quiz'],
+  secrets: ['lessons', 'quiz'],
+};
+
 /** Every course an account can use: the built-in ones, then its own by title. */
 export async function listCourses(db: Db, accountId: number): Promise<RuledCourse[]> {
   const own = await listCustomCourses(db, accountId);
@@ -85,6 +92,12 @@ export async function createCourse(
     );
     const set = rules ?? DEFAULT_QUIZ_RULES;
     if (rules) await upsertQuizRules(trx, accountId, created.key, { ...rules, updated_at: now });
+    await recordAudit(trx, {
+      accountId,
+      action: 'course.created',
+      object: { type: 'course', id: created.key, label: created.title },
+      changes: diffFields(null, { ...created, rules: set }, COURSE_AUDIT),
+    });
     return { ...created, rules: set };
   });
 }
@@ -105,10 +118,19 @@ export async function updateCourse(
   const { course, rules } = checked(input);
   const now = Date.now();
   return db.transaction().execute(async (trx) => {
+    const before = await findCourse(trx, accountId, key);
     const row = await updateCourseRow(trx, accountId, id, { ...storedFields(course), updated_at: now });
-    if (!row) throw courseNotFound();
+    if (!row || !before) throw courseNotFound();
+    const rulesBefore = await quizRulesOfCourse(trx, accountId, key);
     if (rules) await upsertQuizRules(trx, accountId, key, { ...rules, updated_at: now });
-    return { ...fromCourseRow(row), rules: rules ?? (await quizRulesOfCourse(trx, accountId, key)) };
+    const updated = { ...fromCourseRow(row), rules: rules ?? rulesBefore };
+    await recordAudit(trx, {
+      accountId,
+      action: 'course.updated',
+      object: { type: 'course', id: key, label: updated.title },
+      changes: diffFields({ ...before, rules: rulesBefore }, updated, COURSE_AUDIT),
+    });
+    return updated;
   });
 }
 
@@ -124,7 +146,13 @@ export async function deleteCourse(db: Db, accountId: number, key: string): Prom
         message: `This course is used by ${users.map((n) => `"${n}"`).join(', ')}; it cannot be deleted`,
       });
     }
+    const before = await findCourse(trx, accountId, key);
     if (!(await deleteCourseRow(trx, accountId, id))) throw courseNotFound();
     await deleteQuizRules(trx, accountId, key);
+    await recordAudit(trx, {
+      accountId,
+      action: 'course.deleted',
+      object: { type: 'course', id: key, label: before?.title ?? null },
+    });
   });
 }

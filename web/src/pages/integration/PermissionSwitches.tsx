@@ -6,6 +6,7 @@ const RESOURCE_LABELS = {
   groups: 'Groups',
   campaigns: 'Campaigns',
   reports: 'Phishing reports',
+  audit: 'Audit log',
 } as const;
 
 interface PermissionSwitchesProps {
@@ -67,7 +68,7 @@ export function PermissionSwitches({ value, onChange, error }: PermissionSwitche
       <Text size="xs" c="dimmed" mt={4}>
         Phishing reports: write alone is a report button&apos;s key (it reports the messages employees
         received and reads nothing); read lists the triage inbox&apos;s real reports and verdicts (for a
-        SIEM).
+        SIEM). Audit log: read only, every change made in the account (for a SIEM).
       </Text>
       {error && (
         <Text id="permissions-error" c="red" size="sm" mt={4}>
