@@ -17,6 +17,7 @@ import * as m0020 from './migrations/0020_name_sort_indexes.js';
 import * as m0021 from './migrations/0021_reporting.js';
 import * as m0022 from './migrations/0022_delivery_tests.js';
 import * as m0023 from './migrations/0023_admin_platform.js';
+import * as m0027 from './migrations/0027_sso.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0021_reporting': m0021,
   '0022_delivery_tests': m0022,
   '0023_admin_platform': m0023,
+  '0027_sso': m0027,
 };
