@@ -11,6 +11,7 @@ import { adminPhishingResultsRows } from './helpers/isolation-matrix/admin-phish
 import { adminPhishingTemplateRows } from './helpers/isolation-matrix/admin-phishing-template-rows.js';
 import { adminReportingRows } from './helpers/isolation-matrix/admin-reporting-rows.js';
 import { adminSettingsRows } from './helpers/isolation-matrix/admin-settings-rows.js';
+import { adminSsoRows } from './helpers/isolation-matrix/admin-sso-rows.js';
 import { adminTriageRows } from './helpers/isolation-matrix/admin-triage-rows.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { customerPhishingReportRows } from './helpers/isolation-matrix/customer-phishing-report-rows.js';
@@ -36,6 +37,7 @@ const ROWS = [
   ...customerRows,
   ...customerPhishingReportRows,
   ...adminAccessRows,
+  ...adminSsoRows,
   ...adminSettingsRows,
   ...adminDataRows,
   ...adminContentRows,
