@@ -47,6 +47,9 @@ const phishingSettingsPage = async () => ({
 const accountSettingsPage = async () => ({
   Component: (await import('./pages/settings/AccountSettingsPage')).AccountSettingsPage,
 });
+const ssoPage = async () => ({
+  Component: (await import('./pages/sso/SsoPage')).SsoPage,
+});
 const phishingResultsPage = async () => ({
   Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
 });
@@ -122,6 +125,7 @@ const router = createBrowserRouter(
             { path: 'integration', element: <IntegrationPage /> },
             { path: 'admins', element: <AdminsPage /> },
             { path: 'settings', lazy: accountSettingsPage },
+            { path: 'sso', lazy: ssoPage },
             { path: '*', element: <NotFound /> },
           ],
         },

@@ -6,6 +6,7 @@ import {
   IconFishHook,
   IconFlag,
   IconHome,
+  IconKey,
   IconMail,
   IconMailExclamation,
   IconPlugConnected,
@@ -47,6 +48,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
+    { label: 'Single sign-on', to: accountPath(accountId, 'sso'), icon: icon(IconKey) },
     { label: 'Settings', to: accountPath(accountId, 'settings'), icon: icon(IconSettings) },
   ];
 }
