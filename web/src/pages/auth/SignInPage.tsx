@@ -21,7 +21,7 @@ function signInMessage(error: unknown): string | null {
     return `Too many sign-in attempts.${wait}`;
   }
   if (error.code === 'sso_required')
-    return 'Your organisation signs in through single sign-on: use “Sign in with SSO”.';
+    return 'Your organisation signs in through single sign-on: use “Continue with SSO”.';
   return error.code === 'invalid_credentials' ? 'Invalid email or password.' : null;
 }
 
@@ -103,11 +103,11 @@ export function SignInPage() {
             fullWidth
             onClick={() => {
               // The organisation's identity provider, found from the address's domain (/sso/start).
-              if (email.trim() === '') setSsoHint('Enter your email to sign in with SSO.');
+              if (email.trim() === '') setSsoHint('Enter your email to continue with SSO.');
               else window.location.assign(`/sso/start?email=${encodeURIComponent(email.trim())}`);
             }}
           >
-            Sign in with SSO
+            Continue with SSO
           </Button>
         </Stack>
       </form>
