@@ -55,9 +55,14 @@ export function parseIdpMetadata(
   const fail = () => {
     failed = true;
   };
-  const doc = new DOMParser({
-    errorHandler: { warning: () => {}, error: fail, fatalError: fail },
-  }).parseFromString(xml, 'text/xml');
+  let doc: Document | undefined;
+  try {
+    doc = new DOMParser({
+      errorHandler: { warning: () => {}, error: fail, fatalError: fail },
+    }).parseFromString(xml, 'text/xml');
+  } catch {
+    failed = true;
+  }
   let root = doc?.documentElement as Element | null | undefined;
   if (failed || !root) {
     errors.add(field, 'is not SAML metadata (XML that could not be read)');
@@ -136,10 +141,14 @@ export { pem as certificatePem };
 export function assertionIdOf(samlResponse: string): string | null {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return null;
-  const doc = new DOMParser({
-    errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },
-  }).parseFromString(xml, 'text/xml');
-  const assertion = doc?.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
-  const id = assertion?.getAttribute('ID');
-  return id && id.length <= 200 ? id : null;
+  try {
+    const doc = new DOMParser({
+      errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },
+    }).parseFromString(xml, 'text/xml');
+    const assertion = doc?.getElementsByTagNameNS('urn:oasis:names:tc:SAML:2.0:assertion', 'Assertion')[0];
+    const id = assertion?.getAttribute('ID');
+    return id && id.length <= 200 ? id : null;
+  } catch {
+    return null;
+  }
 }
