@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { MIB } from '../../../core/http/bodies.js';
 import { guardedFetch, plainHttpAllowed } from '../../../core/http/guarded-fetch.js';
 import { publicBaseUrl } from '../../../core/http/links.js';
-import type { SsoEnv } from './sso.service.js';
+import type { SsoEnv } from './sso.model.js';
 
 /** An identity provider's discovery, keys, token and metadata answers are read within this long. */
 const FETCH_TIMEOUT_MS = 10_000;

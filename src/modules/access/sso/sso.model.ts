@@ -1,8 +1,23 @@
-import type { AccountRole } from '../../../core/db/schema.js';
+import type { SecretBox } from '../../../core/auth/secret-box.js';
+import type { AccountRole, SsoProtocol } from '../../../core/db/schema.js';
 import type { FieldErrorCollector } from '../../../core/errors.js';
+import { linkTo } from '../../../core/http/links.js';
 import { isAccountRole, ROLE_NAMES } from '../roles/roles.model.js';
+import type { SsoConnectionRow } from './sso.repository.js';
 
 /** Single sign-on's pure rules: allowed domains, the group → role mapping, what a refusal says. */
+
+/**
+ * Reads what Vigil needs from an identity provider's SAML metadata: its entity id, where
+ * AuthnRequests go (HTTP-Redirect binding, else HTTP-POST) and its signing certificates. A
+ * document with a DTD is refused (no entity is ever expanded); each certificate must parse.
+ */
+export interface IdpMetadata {
+  entityId: string;
+  ssoUrl: string;
+  /** Base64 DER, as the metadata holds them. */
+  certificates: string[];
+}
 
 export const MAX_DOMAINS = 50;
 export const MAX_MAPPINGS = 50;
@@ -178,4 +193,74 @@ export function checkLine(
   }
   if (text === '' && required) errors.add(field, 'is required');
   return text === '' ? null : text;
+}
+
+/** What SSO needs from the app: the secret box, a fetch that only reaches allowed addresses, the public URL. */
+export interface SsoEnv {
+  secretBox: SecretBox;
+  /** SSRF-safe (core/http/guarded-fetch.ts). */
+  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** PUBLIC_URL (else the listening address): every URL an identity provider is given. */
+  baseUrl: string;
+  /** Whether plain http may be used for this URL (only for hosts the operator lists). */
+  plainHttpAllowed: (url: URL) => boolean;
+}
+
+/** An account's connection as the rest of SSO reads it (secrets still sealed). */
+export interface SsoConnection {
+  accountId: number;
+  protocol: SsoProtocol;
+  enabled: boolean;
+  allowedDomains: string[];
+  groupsClaim: string | null;
+  roleMapping: RoleMapping[];
+  oidc: { issuer: string; clientId: string; sealedSecret: string | null; acrValues: string | null } | null;
+  saml: IdpMetadata | null;
+  updatedAt: number;
+}
+
+export function toConnection(row: SsoConnectionRow): SsoConnection {
+  return {
+    accountId: row.account_id,
+    protocol: row.protocol,
+    enabled: row.enabled === 1,
+    allowedDomains: JSON.parse(row.allowed_domains) as string[],
+    groupsClaim: row.groups_claim,
+    roleMapping: JSON.parse(row.role_mapping) as RoleMapping[],
+    oidc:
+      row.protocol === 'oidc' && row.oidc_issuer && row.oidc_client_id
+        ? {
+            issuer: row.oidc_issuer,
+            clientId: row.oidc_client_id,
+            sealedSecret: row.oidc_client_secret,
+            acrValues: row.oidc_acr_values,
+          }
+        : null,
+    saml:
+      row.protocol === 'saml' && row.saml_idp_entity_id && row.saml_idp_sso_url && row.saml_idp_certs
+        ? {
+            entityId: row.saml_idp_entity_id,
+            ssoUrl: row.saml_idp_sso_url,
+            certificates: JSON.parse(row.saml_idp_certs) as string[],
+          }
+        : null,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The URLs an identity provider is given for this account. */
+export function ssoUrls(baseUrl: string, accountId: number) {
+  const at = (path: string) => linkTo(baseUrl, `/sso/${accountId}${path}`);
+  return {
+    login: at('/login'),
+    oidcRedirect: at('/oidc/callback'),
+    samlEntityId: at('/saml/metadata'),
+    samlAcs: at('/saml/acs'),
+    samlMetadata: at('/saml/metadata'),
+  };
+}
+
+/** The connection when sign-in through it is open, else null. */
+export function usableConnection(connection: SsoConnection | null): SsoConnection | null {
+  return connection?.enabled && (connection.oidc || connection.saml) ? connection : null;
 }

@@ -1,9 +1,9 @@
 import * as client from 'openid-client';
 import { hashToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
+import type { SsoConnection, SsoEnv } from './sso.model.js';
 import { CLOCK_SKEW_MS, groupsOf, REQUEST_TTL_MS, SsoRefusal } from './sso.model.js';
 import { findRequest, insertRequest, takeRequest } from './sso.repository.js';
-import type { SsoConnection, SsoEnv } from './sso.service.js';
 
 /**
  * OpenID Connect sign-in (openid-client): authorization code with PKCE (S256), the issuer

@@ -1,6 +1,6 @@
+import type { SsoConnection } from './sso.model.js';
+import { ssoUrls } from './sso.model.js';
 import { describeCertificate } from './sso.saml-metadata.service.js';
-import type { SsoConnection } from './sso.service.js';
-import { ssoUrls } from './sso.service.js';
 
 /** An account's SSO connection as its settings page shows it: never the client secret. */
 export function presentConnection(connection: SsoConnection) {

@@ -1,19 +1,9 @@
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import type { FieldErrorCollector } from '../../../core/errors.js';
-import { MAX_METADATA_BYTES, MAX_URL } from './sso.model.js';
+import { type IdpMetadata, MAX_METADATA_BYTES, MAX_URL } from './sso.model.js';
 
-/**
- * Reads what Vigil needs from an identity provider's SAML metadata: its entity id, where
- * AuthnRequests go (HTTP-Redirect binding, else HTTP-POST) and its signing certificates. A
- * document with a DTD is refused (no entity is ever expanded); each certificate must parse.
- */
-export interface IdpMetadata {
-  entityId: string;
-  ssoUrl: string;
-  /** Base64 DER, as the metadata holds them. */
-  certificates: string[];
-}
+export type { IdpMetadata };
 
 const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DS = 'http://www.w3.org/2000/09/xmldsig#';

@@ -6,7 +6,15 @@ import {
 } from '@node-saml/node-saml';
 import { hashToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
-import { CLOCK_SKEW_MS, groupsOf, MAX_SAML_RESPONSE_BYTES, REQUEST_TTL_MS, SsoRefusal } from './sso.model.js';
+import {
+  CLOCK_SKEW_MS,
+  groupsOf,
+  MAX_SAML_RESPONSE_BYTES,
+  REQUEST_TTL_MS,
+  type SsoConnection,
+  SsoRefusal,
+  ssoUrls,
+} from './sso.model.js';
 import {
   assertionKnown,
   findRequest,
@@ -15,7 +23,6 @@ import {
   takeRequest,
 } from './sso.repository.js';
 import { assertionIdOf, certificatePem } from './sso.saml-metadata.service.js';
-import { type SsoConnection, ssoUrls } from './sso.service.js';
 
 /**
  * SAML 2.0 sign-in (@node-saml/node-saml), service-provider initiated: an AuthnRequest whose ID

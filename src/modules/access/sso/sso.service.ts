@@ -1,9 +1,7 @@
 import { type AuditChanges, diffFields, recordAudit } from '../../../core/audit/audit.js';
-import type { SecretBox } from '../../../core/auth/secret-box.js';
 import type { Db } from '../../../core/db/database.js';
 import type { SsoProtocol } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, ssoNotFound } from '../../../core/errors.js';
-import { linkTo } from '../../../core/http/links.js';
 import { getAccount } from '../accounts/accounts.service.js';
 import {
   changeSecuritySettings,
@@ -20,6 +18,10 @@ import {
   isDomain,
   MAX_METADATA_BYTES,
   type RoleMapping,
+  type SsoConnection,
+  type SsoEnv,
+  toConnection,
+  usableConnection,
 } from './sso.model.js';
 import { discoverIssuer } from './sso.oidc.service.js';
 import {
@@ -36,81 +38,11 @@ import {
 } from './sso.repository.js';
 import { type IdpMetadata, parseIdpMetadata } from './sso.saml-metadata.service.js';
 
-/** What SSO needs from the app: the secret box, a fetch that only reaches allowed addresses, the public URL. */
-export interface SsoEnv {
-  secretBox: SecretBox;
-  /** SSRF-safe (core/http/guarded-fetch.ts). */
-  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-  /** PUBLIC_URL (else the listening address): every URL an identity provider is given. */
-  baseUrl: string;
-  /** Whether plain http may be used for this URL (only for hosts the operator lists). */
-  plainHttpAllowed: (url: URL) => boolean;
-}
-
-/** An account's connection as the rest of SSO reads it (secrets still sealed). */
-export interface SsoConnection {
-  accountId: number;
-  protocol: SsoProtocol;
-  enabled: boolean;
-  allowedDomains: string[];
-  groupsClaim: string | null;
-  roleMapping: RoleMapping[];
-  oidc: { issuer: string; clientId: string; sealedSecret: string | null; acrValues: string | null } | null;
-  saml: IdpMetadata | null;
-  updatedAt: number;
-}
-
-export function toConnection(row: SsoConnectionRow): SsoConnection {
-  return {
-    accountId: row.account_id,
-    protocol: row.protocol,
-    enabled: row.enabled === 1,
-    allowedDomains: JSON.parse(row.allowed_domains) as string[],
-    groupsClaim: row.groups_claim,
-    roleMapping: JSON.parse(row.role_mapping) as RoleMapping[],
-    oidc:
-      row.protocol === 'oidc' && row.oidc_issuer && row.oidc_client_id
-        ? {
-            issuer: row.oidc_issuer,
-            clientId: row.oidc_client_id,
-            sealedSecret: row.oidc_client_secret,
-            acrValues: row.oidc_acr_values,
-          }
-        : null,
-    saml:
-      row.protocol === 'saml' && row.saml_idp_entity_id && row.saml_idp_sso_url && row.saml_idp_certs
-        ? {
-            entityId: row.saml_idp_entity_id,
-            ssoUrl: row.saml_idp_sso_url,
-            certificates: JSON.parse(row.saml_idp_certs) as string[],
-          }
-        : null,
-    updatedAt: row.updated_at,
-  };
-}
-
-/** The URLs an identity provider is given for this account. */
-export function ssoUrls(baseUrl: string, accountId: number) {
-  const at = (path: string) => linkTo(baseUrl, `/sso/${accountId}${path}`);
-  return {
-    login: at('/login'),
-    oidcRedirect: at('/oidc/callback'),
-    samlEntityId: at('/saml/metadata'),
-    samlAcs: at('/saml/acs'),
-    samlMetadata: at('/saml/metadata'),
-  };
-}
-
 const ssoAdminNotFound = () => new AppError('admin_not_found');
 
 export async function connectionOf(db: Db, accountId: number): Promise<SsoConnection | null> {
   const row = await findConnection(db, accountId);
   return row ? toConnection(row) : null;
-}
-
-/** The connection when sign-in through it is open, else null. */
-export function usableConnection(connection: SsoConnection | null): SsoConnection | null {
-  return connection?.enabled && (connection.oidc || connection.saml) ? connection : null;
 }
 
 /**
@@ -409,3 +341,5 @@ export async function ssoSettingsOf(db: Db, accountId: number) {
   }
   return { connection, sso_only: security.sso_only, default_role: security.default_role, owners };
 }
+
+export { type SsoConnection, type SsoEnv, ssoUrls, toConnection, usableConnection } from './sso.model.js';

@@ -6,9 +6,9 @@ import type { AccountRole, SsoProtocol } from '../../../core/db/schema.js';
 import { normalizeEmail } from '../../../core/fields.js';
 import { securitySettingsOf } from '../security/security.service.js';
 import { type SessionLifetime, type SignedInSession, startSession } from '../sessions/sessions.service.js';
+import type { SsoConnection } from './sso.model.js';
 import { domainAllowed, mappedRole, type RefusalReason, SsoRefusal } from './sso.model.js';
 import { findAdminByNormalizedEmail, insertSsoAdmin, updateSsoAdmin } from './sso.repository.js';
-import type { SsoConnection } from './sso.service.js';
 
 /** Who the identity provider says signed in, once its answer is verified. */
 export interface IdpIdentity {
