@@ -187,6 +187,19 @@ describe('OpenID Connect', () => {
     refusedWith(bad, 'state_mismatch');
   });
 
+  it('refuses a sign-in that took longer than ten minutes at the IdP', async () => {
+    const { account, idp } = await setUp();
+    const { location, binding } = await start(account.id);
+    const state = new URL(location).searchParams.get('state') as string;
+    await t.app.db
+      .updateTable('sso_requests')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id_hash', '=', hashToken(state))
+      .execute();
+    refusedWith(await callback(await idp.signIn(location, 'alice'), binding), 'state_mismatch');
+    expect(await adminsOf(account.id)).toEqual([]);
+  });
+
   it('refuses a nonce that does not match the sign-in', async () => {
     const { account, idp } = await setUp();
     const { location, binding } = await start(account.id);
