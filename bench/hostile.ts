@@ -307,7 +307,7 @@ async function measure(root: string, test: Case): Promise<Row> {
       const res = await fetch(`${server.base}${path}`, {
         method,
         headers,
-        ...(body !== undefined && { body }),
+        ...(body !== undefined && { body: typeof body === 'string' ? body : new Uint8Array(body) }),
         signal: AbortSignal.timeout(GIVE_UP_MS),
       });
       const text = await res.text();

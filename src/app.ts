@@ -31,6 +31,7 @@ import { metricsRoutes } from './metrics/metrics.routes.js';
 import { Readiness } from './metrics/readiness.js';
 import { auditRoutes } from './modules/access/audit/audit.routes.js';
 import { recordKeysLastUsedOfAllAccounts } from './modules/access/keys/keys.repository.js';
+import { ssoRoutes } from './modules/access/sso/sso.routes.js';
 import { employeesRoutes } from './modules/directory/employees/employees.routes.js';
 import { groupsRoutes } from './modules/directory/groups/groups.routes.js';
 import { registerIdempotency } from './modules/integrations/idempotency/idempotency.hooks.service.js';
@@ -264,6 +265,11 @@ export async function buildApp({
   await app.register(phishingTrackingRoutes);
   // The Outlook add-in's manifests, task pane and icons (PUBLIC_URL/addins/outlook/…).
   await app.register(outlookAddinRoutes);
+  // Single sign-on (OIDC and SAML) per account: start, callback, assertion consumer, SP metadata.
+  await app.register(ssoRoutes, {
+    prefix: '/sso',
+    lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },
+  });
   await app.register(adminPlugin, {
     prefix: '/admin',
     lifetime: { idleMs: config.admin.sessionIdleMs, maxMs: config.admin.sessionMaxMs },

@@ -261,7 +261,8 @@ async function send(method: string, path: string, payload?: Payload, headers: Re
       ...(payload?.contentType !== undefined && { 'content-type': payload.contentType }),
       ...headers,
     },
-    ...(payload && { body: payload.body }),
+    // A Uint8Array view of a Buffer: a body under both Node's and the DOM's fetch types.
+    ...(payload && { body: typeof payload.body === 'string' ? payload.body : new Uint8Array(payload.body) }),
   });
   return {
     status: res.status,
@@ -330,6 +331,12 @@ const PUBLIC_TARGETS: Array<{
     shapes: ['page'],
   },
   {
+    // An account without SSO: whatever is posted, a page says so and nothing is written.
+    route: 'POST /sso/:accountId/saml/acs',
+    path: () => `/sso/${tenantAccount}/saml/acs`,
+    shapes: ['page', 'contract'],
+  },
+  {
     route: 'POST /admin/api/session',
     path: () => '/admin/api/session',
     shapes: ['contract'],
@@ -393,6 +400,47 @@ describe('hostile input, sent to the built server', () => {
         !(r.url.startsWith('/admin/api/') && !r.config?.adminPublic),
     );
     expect(open.map((r) => `${r.method} ${r.url}`).sort()).toEqual(PUBLIC_TARGETS.map((p) => p.route).sort());
+  });
+
+  it('answers garbage single sign-on requests with a page or the contract’s error, and writes nothing', async () => {
+    const form = (fields: Record<string, string>): Payload => ({
+      kind: 'form',
+      contentType: 'application/x-www-form-urlencoded',
+      body: Buffer.from(new URLSearchParams(fields).toString()),
+    });
+    const acs = `/sso/${tenantAccount}/saml/acs`;
+    for (const [what, payload] of [
+      ['huge SAMLResponse', form({ SAMLResponse: 'A'.repeat(2 * 1024 * 1024) })],
+      ['garbage SAMLResponse', form({ SAMLResponse: '<<<not base64>>>' })],
+      [
+        'XML bomb',
+        form({
+          SAMLResponse: Buffer.from(`<!DOCTYPE x [<!ENTITY a "${'a'.repeat(1000)}">]><x>&a;&a;</x>`).toString(
+            'base64',
+          ),
+        }),
+      ],
+      ['JSON', json('json', { SAMLResponse: 'x' })],
+      ['no type', { kind: 'none', contentType: '', body: Buffer.from('SAMLResponse=x') }],
+    ] as [string, Payload][]) {
+      expectClearError(await send('POST', acs, payload), ['page', 'contract'], what);
+      expectClearError(
+        await send('POST', '/sso/999999999/saml/acs', payload),
+        ['page', 'contract'],
+        `${what}, no account`,
+      );
+    }
+    for (const path of [
+      `/sso/${tenantAccount}/oidc/callback?code=x&state=${'s'.repeat(5000)}`,
+      `/sso/${tenantAccount}/oidc/callback?state[]=1&state[]=2`,
+      '/sso/%00/login',
+      `/sso/${tenantAccount}/login`,
+      `/sso/start?email=${'a'.repeat(300)}@example.com`,
+      '/sso/start?email=__proto__',
+      `/sso/${tenantAccount}/saml/metadata`,
+    ]) {
+      expectClearError(await send('GET', path), ['page', 'contract'], path);
+    }
   });
 
   it('reads reported messages of lines of dots, 9 MiB of them, or 180,000 distinct tokens, and answers', async () => {

@@ -26,6 +26,7 @@ import {
 } from '../modules/access/sessions/sessions.devices.admin-routes.js';
 import { invitationLinkRoutes } from '../modules/access/sessions/sessions.invitation-links.admin-routes.js';
 import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
+import { ssoAdminRoutes } from '../modules/access/sso/sso.admin-routes.js';
 import { employeesAdminRoutes } from '../modules/directory/employees/employees.admin-routes.js';
 import { groupsAdminRoutes } from '../modules/directory/groups/groups.admin-routes.js';
 import { scimTokensAdminRoutes } from '../modules/integrations/scim/scim.tokens.admin-routes.js';
@@ -92,6 +93,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(adminSessionsAdminRoutes);
       await account.register(invitationsAdminRoutes);
       await account.register(keysAdminRoutes, options);
+      await account.register(ssoAdminRoutes);
       await account.register(scimTokensAdminRoutes);
       await account.register(employeesAdminRoutes);
       await account.register(groupsAdminRoutes);

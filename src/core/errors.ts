@@ -159,6 +159,12 @@ export const ERRORS = {
     message: 'Invalid email or password',
     meaning: 'Admin API sign-in: wrong email or password.',
   },
+  sso_required: {
+    status: 403,
+    message: 'This account signs in through single sign-on',
+    meaning:
+      'Admin API sign-in or invitation link: the account is "SSO only"; only its break-glass owners who have a second factor sign in with a password.',
+  },
   forbidden: {
     status: 403,
     message: 'API key lacks permission',
@@ -202,6 +208,12 @@ export const ERRORS = {
     status: 404,
     message: 'Invalid page',
     meaning: 'Customer API lists: `page` is past the last page.',
+  },
+  sso_not_found: {
+    status: 404,
+    message: 'Single sign-on is not set up',
+    meaning:
+      'Admin API: the account has no single sign-on connection; or, starting a sign-in, none that is enabled (or none for this email domain).',
   },
   account_not_found: {
     status: 404,
@@ -611,6 +623,8 @@ export const invalidMetricsToken = () =>
   new AppError('invalid_metrics_token', { headers: METRICS_CHALLENGE });
 export const signInRequired = () => new AppError('sign_in_required');
 export const invalidCredentials = () => new AppError('invalid_credentials');
+export const ssoRequired = () => new AppError('sso_required');
+export const ssoNotFound = () => new AppError('sso_not_found');
 /** The API key lacks a permission; the message says which. */
 export const forbidden = (message: string) => new AppError('forbidden', { message });
 export const invalidCsrfToken = () => new AppError('invalid_csrf_token');

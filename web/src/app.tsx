@@ -48,6 +48,9 @@ const phishingSettingsPage = async () => ({
 const accountSettingsPage = async () => ({
   Component: (await import('./pages/settings/AccountSettingsPage')).AccountSettingsPage,
 });
+const ssoPage = async () => ({
+  Component: (await import('./pages/sso/SsoPage')).SsoPage,
+});
 const phishingResultsPage = async () => ({
   Component: (await import('./pages/phishing/results/CampaignResultsPage')).CampaignResultsPage,
 });
@@ -128,6 +131,7 @@ const router = createBrowserRouter(
             { path: 'admins', element: <AdminsPage /> },
             { path: 'audit-log', element: <AuditLogPage /> },
             { path: 'settings', lazy: accountSettingsPage },
+            { path: 'sso', lazy: ssoPage },
             { path: '*', element: <NotFound /> },
           ],
         },

@@ -14,7 +14,15 @@ const ADDIN_MANIFEST =
 const ADDIN_FILE = 'the Outlook add-in’s task pane, script or icon: the same for every account, no data';
 const SPA = 'the web interface’s page or files: no data (the data comes from the admin API)';
 
+const SSO =
+  'single sign-on’s public routes: the account in the path is the one whose IdP is used; the IdP’s signed answer (OIDC state and ID token, SAML assertion for this account’s entity id) is the credential (src/modules/access/sso/sso.test.ts, hostile-input.test.ts)';
+
 export const EXEMPT: Record<string, string> = {
+  'GET /sso/start': SSO,
+  'GET /sso/:accountId/login': SSO,
+  'GET /sso/:accountId/oidc/callback': SSO,
+  'POST /sso/:accountId/saml/acs': SSO,
+  'GET /sso/:accountId/saml/metadata': SSO,
   'GET /healthz': 'liveness probe: says the process answers, nothing else',
   'GET /readyz': 'readiness probe: database and Redis state, no account data',
   'GET /metrics': 'operator monitoring across accounts by design, behind METRICS_TOKEN (metrics.test.ts)',

@@ -10,6 +10,7 @@ import { adminPhishingTemplateRows } from './admin-phishing-template-rows.js';
 import { adminReportingRows } from './admin-reporting-rows.js';
 import { adminSessionRows } from './admin-session-rows.js';
 import { adminSettingsRows } from './admin-settings-rows.js';
+import { adminSsoRows } from './admin-sso-rows.js';
 import { adminTriageRows } from './admin-triage-rows.js';
 import { auditRows } from './audit-rows.js';
 import { customerPhishingReportRows } from './customer-phishing-report-rows.js';
@@ -41,5 +42,6 @@ export const ROWS: Row[] = [
   ...scimRows,
   ...webhookRows,
   ...adminReportingRows,
+  ...adminSsoRows,
   ...auditRows,
 ];

@@ -7,6 +7,7 @@ import {
   IconFlag,
   IconHistory,
   IconHome,
+  IconKey,
   IconMail,
   IconMailExclamation,
   IconPlugConnected,
@@ -48,6 +49,7 @@ function accountItems(accountId: number): Item[] {
     { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
     { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
     { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
+    { label: 'Single sign-on', to: accountPath(accountId, 'sso'), icon: icon(IconKey) },
     { label: 'Audit log', to: accountPath(accountId, 'audit-log'), icon: icon(IconHistory) },
     { label: 'Settings', to: accountPath(accountId, 'settings'), icon: icon(IconSettings) },
   ];

@@ -144,4 +144,59 @@ export interface AccessTables {
   admin_role_groups: AdminRoleGroupsTable;
   admin_invitation_groups: AdminInvitationGroupsTable;
   account_security: AccountSecurityTable;
+  sso_connections: SsoConnectionsTable;
+  sso_requests: SsoRequestsTable;
+  sso_assertions: SsoAssertionsTable;
+}
+
+export type SsoProtocol = 'oidc' | 'saml';
+
+/** An account's identity provider for single sign-on (migration 0027, `access/sso`); no row: none. */
+export interface SsoConnectionsTable {
+  account_id: number;
+  protocol: SsoProtocol;
+  /** Sign-in through it is open (1 or 0). */
+  enabled: Generated<number>;
+  /** OIDC: the issuer (discovery at `/.well-known/openid-configuration`). */
+  oidc_issuer: string | null;
+  oidc_client_id: string | null;
+  /** OIDC: the client secret, sealed by the secret box (never returned, never audited). */
+  oidc_client_secret: string | null;
+  /** OIDC: `acr_values` sent as they are (the IdP's own MFA policy); null: none. */
+  oidc_acr_values: string | null;
+  /** SAML: the IdP's entity id (the Issuer of its responses). */
+  saml_idp_entity_id: string | null;
+  /** SAML: where AuthnRequests go (HTTP-Redirect binding). */
+  saml_idp_sso_url: string | null;
+  /** SAML: JSON array of the IdP's signing certificates (base64 DER, as metadata holds them). */
+  saml_idp_certs: string | null;
+  /** JSON array of lower-case email domains whose people may sign in. */
+  allowed_domains: string;
+  /** The ID token claim or SAML attribute holding the person's groups; null: none read. */
+  groups_claim: string | null;
+  /** JSON array of `{ group, role }`: the first group the person is in names their role. */
+  role_mapping: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A sign-in under way (migration 0027): deleted when used or expired. */
+export interface SsoRequestsTable {
+  /** SHA-256 of the OIDC `state`, or of the SAML AuthnRequest ID. */
+  id_hash: string;
+  account_id: number;
+  protocol: SsoProtocol;
+  /** OIDC: SHA-256 of the token in the browser's binding cookie. */
+  binding_hash: string | null;
+  nonce: string | null;
+  code_verifier: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** SAML assertions already used (migration 0027), until they expire: a replay is refused. */
+export interface SsoAssertionsTable {
+  account_id: number;
+  assertion_id: string;
+  expires_at: number;
 }

@@ -2,8 +2,10 @@ import { recordAudit } from '../../../core/audit/audit.js';
 import type { SignInThrottle } from '../../../core/auth/sign-in-throttle.js';
 import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
+import { ssoRequired } from '../../../core/errors.js';
 import { type Admin, actorOfAdmin, changePassword, checkCredentials } from '../admins/admins.service.js';
-import { acceptInvitation } from '../invitations/invitations.service.js';
+import { acceptInvitation, openInvitation } from '../invitations/invitations.service.js';
+import { securitySettingsOf } from '../security/security.service.js';
 import {
   deleteOtherSessions,
   deleteSession,
@@ -12,6 +14,7 @@ import {
   insertSession,
   touchSession,
 } from './sessions.repository.js';
+import { hasSecondFactor } from './sessions.second-factor.repository.js';
 
 /** How long a session lives: `idleMs` without a request, `maxMs` at most. */
 export interface SessionLifetime {
@@ -68,37 +71,82 @@ export async function signIn(db: Db, props: SignInProps): Promise<SignedInSessio
   const { proof } = props;
   let admin: Admin;
   if ('linkToken' in proof) {
+    // An SSO-only account takes new administrators through its identity provider, not links.
+    const { invitation } = await openInvitation(db, proof.linkToken);
+    if (invitation.account_id !== null && (await securitySettingsOf(db, invitation.account_id)).sso_only) {
+      throw ssoRequired();
+    }
     admin = await acceptInvitation(db, proof.linkToken, proof);
   } else {
     // Guessing a password is throttled; a link's token cannot be guessed and works once.
     await props.throttle.attempt(props.clientAddress, proof.email);
     admin = await checkCredentials(db, proof.email, proof.password);
+    await refuseUnlessPasswordAllowed(db, admin);
   }
+  return startSession(db, {
+    admin,
+    previous: props.previous,
+    lifetime: props.lifetime,
+    method: 'linkToken' in proof ? 'link' : 'password',
+    address: props.clientAddress,
+    userAgent: props.userAgent,
+  });
+}
+
+/**
+ * In an account that is "SSO only", only its break-glass owners who have a second factor sign in
+ * with a password; everyone else is sent to the identity provider (403 `sso_required`).
+ */
+export async function refuseUnlessPasswordAllowed(db: Db, admin: Admin): Promise<void> {
+  if (admin.account_id === null) return;
+  if (!(await securitySettingsOf(db, admin.account_id)).sso_only) return;
+  const breakGlass = admin.break_glass === 1 && admin.account_role === 'owner';
+  if (breakGlass && (await hasSecondFactor(db, admin.id))) return;
+  throw ssoRequired();
+}
+
+export interface StartSessionProps {
+  admin: Admin;
+  /** The session the browser signs in from (its id hash), which ends: a new id at every sign-in. */
+  previous: string | null;
+  lifetime: SessionLifetime;
+  /** How they proved who they are: password, link, oidc, saml. */
+  method: string;
+  address?: string | null;
+  userAgent?: string | null;
+}
+
+/**
+ * Starts a session of an administrator who has just proved who they are (by password, link or
+ * SSO), and records the sign-in, in one transaction (`db`'s when it is one).
+ */
+export async function startSession(db: Db, props: StartSessionProps): Promise<SignedInSession> {
   const { token, hash } = newToken();
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
+  const start = async (trx: Db) => {
     if (props.previous !== null) await deleteSession(trx, props.previous);
     await insertSession(trx, {
       id_hash: hash,
-      user_id: admin.id,
+      user_id: props.admin.id,
       created_at: now,
       last_seen_at: now,
       expires_at: now + props.lifetime.maxMs,
-      address: props.clientAddress,
-      user_agent: boundedUserAgent(props.userAgent),
-      method: 'linkToken' in proof ? 'link' : 'password',
+      method: props.method,
+      address: props.address ?? null,
+      user_agent: boundedUserAgent(props.userAgent ?? undefined),
     });
     await recordAudit(trx, {
-      accountId: admin.account_id,
+      accountId: props.admin.account_id,
       action: 'admin.signed_in',
-      object: { type: 'admin', id: admin.id, label: admin.email },
-      changes: { method: { from: null, to: 'linkToken' in proof ? 'link' : 'password' } },
-      actor: actorOfAdmin(admin),
+      object: { type: 'admin', id: props.admin.id, label: props.admin.email },
+      changes: { method: { from: null, to: props.method } },
+      actor: actorOfAdmin(props.admin),
     });
-  });
+  };
+  await (db.isTransaction ? start(db) : db.transaction().execute(start));
   // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
   await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
-  return { token, idHash: hash, admin };
+  return { token, idHash: hash, admin: props.admin };
 }
 
 /** The live session a cookie token names, or null; an expired one is deleted on sight. */

@@ -20,6 +20,8 @@ function signInMessage(error: unknown): string | null {
         : ` Try again in ${Math.ceil(seconds / 60)} minutes.`;
     return `Too many sign-in attempts.${wait}`;
   }
+  if (error.code === 'sso_required')
+    return 'Your organisation signs in through single sign-on: use “Continue with SSO”.';
   return error.code === 'invalid_credentials' ? 'Invalid email or password.' : null;
 }
 
@@ -33,6 +35,7 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [ssoHint, setSsoHint] = useState<string | null>(null);
 
   if (session.isPending) return <Loading />;
   const user = session.data?.user;
@@ -62,7 +65,9 @@ export function SignInPage() {
               No operator exists yet. Open the setup link that the server printed when it started.
             </Alert>
           )}
-          {message ? (
+          {ssoHint ? (
+            <Problem heading={ssoHint} />
+          ) : message ? (
             <Problem heading={message} />
           ) : (
             <ErrorAlert
@@ -92,6 +97,17 @@ export function SignInPage() {
           />
           <Button type="submit" loading={busy} fullWidth>
             Sign in
+          </Button>
+          <Button
+            variant="default"
+            fullWidth
+            onClick={() => {
+              // The organisation's identity provider, found from the address's domain (/sso/start).
+              if (email.trim() === '') setSsoHint('Enter your email to continue with SSO.');
+              else window.location.assign(`/sso/start?email=${encodeURIComponent(email.trim())}`);
+            }}
+          >
+            Continue with SSO
           </Button>
         </Stack>
       </form>

@@ -1,0 +1,2 @@
+// oidc-provider (a dev dependency, the tests' OpenID Provider) ships no type declarations.
+declare module 'oidc-provider';
