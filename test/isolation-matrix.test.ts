@@ -4,6 +4,7 @@ import { adminAccessRows } from './helpers/isolation-matrix/admin-access-rows.js
 import { adminCampaignRows } from './helpers/isolation-matrix/admin-campaign-rows.js';
 import { adminContentRows } from './helpers/isolation-matrix/admin-content-rows.js';
 import { adminDataRows } from './helpers/isolation-matrix/admin-data-rows.js';
+import { adminMfaRows } from './helpers/isolation-matrix/admin-mfa-rows.js';
 import { adminPhishingCampaignRows } from './helpers/isolation-matrix/admin-phishing-campaign-rows.js';
 import { adminPhishingDeliveryRows } from './helpers/isolation-matrix/admin-phishing-delivery-rows.js';
 import { adminPhishingEventRows } from './helpers/isolation-matrix/admin-phishing-event-rows.js';
@@ -38,6 +39,7 @@ const ROWS = [
   ...customerPhishingReportRows,
   ...adminAccessRows,
   ...adminSessionRows,
+  ...adminMfaRows,
   ...adminSettingsRows,
   ...adminDataRows,
   ...adminContentRows,

@@ -10,6 +10,8 @@ import { canActInAccount } from '../modules/access/admins/admins.service.js';
 import { adminStatusAdminRoutes } from '../modules/access/admins/admins.status.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
+import { mfaAccountAdminRoutes } from '../modules/access/mfa/mfa.account.admin-routes.js';
+import { mfaAdminRoutes } from '../modules/access/mfa/mfa.admin-routes.js';
 import {
   ADMIN_PERMISSIONS,
   isAdminPermission,
@@ -24,6 +26,7 @@ import {
   ownSessionsAdminRoutes,
 } from '../modules/access/sessions/sessions.devices.admin-routes.js';
 import { invitationLinkRoutes } from '../modules/access/sessions/sessions.invitation-links.admin-routes.js';
+import { sessionsMfaAdminRoutes } from '../modules/access/sessions/sessions.mfa.admin-routes.js';
 import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
 import { employeesAdminRoutes } from '../modules/directory/employees/employees.admin-routes.js';
 import { groupsAdminRoutes } from '../modules/directory/groups/groups.admin-routes.js';
@@ -55,6 +58,8 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
   await api.register(sessionsAdminRoutes, options);
   await api.register(ownSessionsAdminRoutes);
   await api.register(invitationLinkRoutes, options);
+  await api.register(sessionsMfaAdminRoutes, options);
+  await api.register(mfaAdminRoutes);
   await api.register(accountsAdminRoutes);
   await api.register(
     async (account) => {
@@ -90,6 +95,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(adminStatusAdminRoutes);
       await account.register(adminSessionsAdminRoutes);
       await account.register(invitationsAdminRoutes);
+      await account.register(mfaAccountAdminRoutes);
       await account.register(keysAdminRoutes, options);
       await account.register(scimTokensAdminRoutes);
       await account.register(employeesAdminRoutes);

@@ -18,6 +18,7 @@ import * as m0021 from './migrations/0021_reporting.js';
 import * as m0022 from './migrations/0022_delivery_tests.js';
 import * as m0023 from './migrations/0023_admin_platform.js';
 import * as m0024 from './migrations/0024_role_scopes.js';
+import * as m0026 from './migrations/0026_mfa.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0022_delivery_tests': m0022,
   '0023_admin_platform': m0023,
   '0024_role_scopes': m0024,
+  '0026_mfa': m0026,
 };

@@ -15,6 +15,8 @@ const ADDIN_FILE = 'the Outlook add-in’s task pane, script or icon: the same f
 const SPA = 'the web interface’s page or files: no data (the data comes from the admin API)';
 
 export const EXEMPT: Record<string, string> = {
+  'POST /admin/api/mfa/passkeys':
+    'the signed-in administrator’s own new passkey: it needs a real authenticator’s answer to its challenge (test/browser/mfa.test.ts enrols one with Chromium’s virtual authenticator; mfa.test.ts refuses garbage); it names no account',
   'GET /healthz': 'liveness probe: says the process answers, nothing else',
   'GET /readyz': 'readiness probe: database and Redis state, no account data',
   'GET /metrics': 'operator monitoring across accounts by design, behind METRICS_TOKEN (metrics.test.ts)',
