@@ -78,8 +78,8 @@ export function homePath(user: User): string {
   return user.role === 'operator' || user.account_id === null ? '/accounts' : `/a/${user.account_id}`;
 }
 
-/** The signed-in pages of the app (app.tsx) a `next` may lead to: the accounts, your sessions, or an account’s pages. */
-const APP_PAGE = /^\/(?:accounts|sessions|a\/\d+(?:\/.*)?)$/;
+/** The signed-in pages of the app (app.tsx) a `next` may lead to: the accounts, your sessions, your sign-in security, or an account’s pages. */
+const APP_PAGE = /^\/(?:accounts|sessions|security|a\/\d+(?:\/.*)?)$/;
 const ORIGIN = 'https://app.invalid';
 
 /**

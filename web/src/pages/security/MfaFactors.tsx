@@ -259,7 +259,7 @@ export function MfaFactors({
           ) : (
             <Stack gap="xs" aria-label="Your second factors">
               {factors.map((factor) => (
-                <Group key={factor.id} justify="space-between" wrap="nowrap" py={4}>
+                <Group key={factor.id} justify="space-between" py={4}>
                   <Group gap="sm" wrap="nowrap">
                     {factor.kind === 'totp' ? (
                       <IconDeviceMobile size={20} aria-hidden />
