@@ -53,49 +53,47 @@ export function AccountMfaCard() {
           </Text>
         )}
         <ErrorAlert error={change.error} />
-        <Table.ScrollContainer minWidth={420}>
-          <Table aria-label="Administrators and their second factors">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Administrator</Table.Th>
-                <Table.Th>Second factors</Table.Th>
-                <Table.Th />
+        <Table aria-label="Administrators and their second factors">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Administrator</Table.Th>
+              <Table.Th>Second factors</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.administrators.map((person) => (
+              <Table.Tr key={person.id}>
+                <Table.Td>
+                  <Text size="sm">{person.name || person.email}</Text>
+                  {person.name && (
+                    <Text size="xs" c="dimmed">
+                      {person.email}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {person.factors > 0 ? (
+                    <Badge variant="light" color="green">
+                      {person.factors}
+                    </Badge>
+                  ) : (
+                    <Badge variant="light" color="gray">
+                      None
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">
+                  {person.factors > 0 && (
+                    <Button size="xs" variant="default" onClick={() => setResetting(person)}>
+                      Reset
+                    </Button>
+                  )}
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.administrators.map((person) => (
-                <Table.Tr key={person.id}>
-                  <Table.Td>
-                    <Text size="sm">{person.name || person.email}</Text>
-                    {person.name && (
-                      <Text size="xs" c="dimmed">
-                        {person.email}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {person.factors > 0 ? (
-                      <Badge variant="light" color="green">
-                        {person.factors}
-                      </Badge>
-                    ) : (
-                      <Badge variant="light" color="gray">
-                        None
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {person.factors > 0 && (
-                      <Button size="xs" variant="default" onClick={() => setResetting(person)}>
-                        Reset
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            ))}
+          </Table.Tbody>
+        </Table>
       </Stack>
       <ConfirmDelete
         opened={resetting !== null}
