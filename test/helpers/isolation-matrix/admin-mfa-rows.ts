@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { type AdminClient, signIn } from '../admin.js';
 import { acct } from './admin-access-rows.js';
 import { NEVER, na, type Row, row } from './matrix.js';
-import { freshAdmin, type Side, type World } from './world.js';
+import { freshAdmin, type Side } from './world.js';
 
 /**
  * The admin API's rows about second factors: the second step of sign-in (a session waiting for
@@ -56,18 +56,6 @@ async function pending(app: FastifyInstance, side: Side) {
 /** A full session with a factor: the route leaves it as it is (a session that must enrol: mfa.test.ts). */
 async function enrolledWhileRequired(app: FastifyInstance, side: Side) {
   return (await enrolled(app, side)).client;
-}
-
-/**
- * Owner-only routes: the world's administrators are their accounts' first, who are owners (as
- * migration 0023 made every account administrator of before roles).
- */
-async function ownersOfTheWorld(w: World): Promise<void> {
-  await w.app.db
-    .updateTable('admin_users')
-    .set({ account_role: 'owner' })
-    .where('id', 'in', [w.a.admin.user.id, w.b.admin.user.id])
-    .execute();
 }
 
 export const adminMfaRows: Row[] = [
@@ -203,7 +191,6 @@ export const adminMfaRows: Row[] = [
   row({
     route: `PUT ${API}/accounts/:accountId/security/mfa`,
     as: 'admin',
-    object: (w) => ownersOfTheWorld(w),
     call: (side) => ({ url: `${acct(side)}/security/mfa`, payload: { require_mfa: false } }),
     success: { status: 200, check: (res) => expect(res.json().require_mfa).toBe(false) },
     read: (side) => `${acct(side)}/security/mfa`,
@@ -213,10 +200,8 @@ export const adminMfaRows: Row[] = [
   row({
     route: `DELETE ${API}/accounts/:accountId/admins/:id/mfa`,
     as: 'admin',
-    object: async (w, side) => {
-      await ownersOfTheWorld(w);
-      return (await enrolled(w.app, side)).client.user.id;
-    },
+    // The world's administrators are their accounts' owners (an account administrator's default role).
+    object: async (w, side) => (await enrolled(w.app, side)).client.user.id,
     call: (side, id) => ({ url: `${acct(side)}/admins/${id}/mfa` }),
     success: { status: 204 },
     read: (side) => `${acct(side)}/security/mfa`,
