@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { RouteOptions } from 'fastify';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../src/modules/access/admins/admins.service.js';
 import { reportingIdOf } from '../src/modules/phishing/mailbox/mailbox.service.js';
 import { addReportRule } from '../src/modules/phishing/triage/triage.service.js';
-import { ADMIN_PASSWORD } from './helpers/admin.js';
+import { ADMIN_PASSWORD, signIn } from './helpers/admin.js';
 import { buildTestApp, type TestApp, testEnv } from './helpers/app.js';
 import { dialectUnderTest } from './helpers/database.js';
 import { client, makeEmployee, makeKey } from './helpers/factories.js';
@@ -1128,6 +1129,124 @@ describe('hostile input, sent to the built server', () => {
       /^550 5\.7\.1 mallory@elsewhere\.example is not an employee/,
     );
     stranger.end();
+  });
+
+  it('refuses what is sent to a session waiting for its second step, clearly, and writes only the audit of failed steps', async () => {
+    // Someone who knows an administrator's password, not their second factor.
+    const beforeSetup = await tableCounts(t.app.db, dialectUnderTest);
+    const email = `hostile-mfa-${Date.now()}@example.com`;
+    await createAdmin(t.app.db, {
+      email,
+      password: ADMIN_PASSWORD,
+      role: 'account_admin',
+      accountId: tenantAccount,
+    });
+    const full = await signIn(t.app, email);
+    const start = await t.app.inject({ method: 'POST', url: '/admin/api/mfa/totp', headers: full.headers });
+    const { factor_id, secret } = start.json();
+    const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) - 30 });
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: '/admin/api/mfa/totp/confirm',
+      headers: full.headers,
+      payload: { factor_id, code },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const signedIn = await fetch(`${server.baseUrl}/admin/api/session`, {
+      method: 'POST',
+      headers: { ...csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: ADMIN_PASSWORD }),
+    });
+    expect(((await signedIn.json()) as { mfa_pending: string }).mfa_pending).toBe('verify');
+    const cookies = new Map(
+      csrf.cookie?.split('; ').map((c) => [c.slice(0, c.indexOf('=')), c] as [string, string]),
+    );
+    for (const c of signedIn.headers.getSetCookie()) {
+      const pair = c.split(';')[0] as string;
+      cookies.set(pair.slice(0, pair.indexOf('=')), pair);
+    }
+    const session = await fetch(`${server.baseUrl}/admin/api/session`, {
+      headers: { cookie: [...cookies.values()].join('; ') },
+    });
+    const pending = {
+      cookie: [...cookies.values()].join('; '),
+      'x-csrf-token': ((await session.json()) as { csrf_token: string }).csrf_token,
+    };
+    const counted = await tableCounts(t.app.db, dialectUnderTest);
+    const json = (kind: string, value: unknown): Payload => ({
+      kind,
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify(value)),
+    });
+    const huge = '9'.repeat(100_000);
+    const garbagePasskey = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: '!!', signature: '' },
+    };
+    const cases: Payload[] = [
+      json('code as a number', { totp_code: 123456 }),
+      json('code as an array', { totp_code: ['123456'] }),
+      json('huge code', { totp_code: huge }),
+      json('huge recovery code', { recovery_code: huge }),
+      json('two proofs', { totp_code: '123456', recovery_code: 'abcde-fghij' }),
+      json('nothing', {}),
+      json('a list', [1, 2, 3]),
+      json('passkey as text', { passkey: 'not an object' }),
+      json('garbage passkey', { passkey: garbagePasskey }),
+      json('passkey with a huge id', { passkey: { ...garbagePasskey, id: huge } }),
+      json('passkey nested deep', {
+        passkey: { ...garbagePasskey, response: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) },
+      }),
+      {
+        kind: 'form body',
+        contentType: 'application/x-www-form-urlencoded',
+        body: Buffer.from('totp_code=123456'),
+      },
+      { kind: 'malformed JSON', contentType: 'application/json', body: Buffer.from('{"totp_code": "12') },
+    ];
+    for (const payload of cases) {
+      expectClearError(
+        await send('POST', '/admin/api/session/mfa', payload, pending),
+        ['contract'],
+        payload.kind,
+      );
+    }
+    // Larger than the 64 KiB a sign-in form takes: 413 before a byte is parsed.
+    const tooLarge = await send(
+      'POST',
+      '/admin/api/session/mfa',
+      json('too large', { totp_code: 'x'.repeat(70_000) }),
+      pending,
+    );
+    expect(tooLarge.status).toBe(413);
+    await fc.assert(
+      fc.asyncProperty(hostilePayloads, async (payload) => {
+        expectClearError(
+          await send('POST', '/admin/api/session/mfa', payload, pending),
+          ['contract'],
+          payload.kind,
+        );
+      }),
+      { numRuns: RUNS },
+    );
+    // Nothing else opens to that session.
+    for (const path of ['/admin/api/mfa', `/admin/api/accounts/${tenantAccount}/admins`]) {
+      const answer = await send('GET', path, undefined, pending);
+      expect(answer.status, path).toBe(401);
+      expect(JSON.parse(answer.text).code).toBe('mfa_required');
+    }
+    const after = await tableCounts(t.app.db, dialectUnderTest);
+    const changed = Object.keys(after).filter((table) => after[table] !== counted[table]);
+    // Failed second steps are recorded (audit_log, its chain head), nothing else.
+    expect(changed.filter((table) => !['audit_log', 'audit_heads'].includes(table))).toEqual([]);
+    // Those, and the setup's own rows (the administrator, the factor, the sessions), are no
+    // write of the hostile input's: the last test expects them.
+    for (const table of Object.keys(after)) {
+      const grew = (after[table] as number) - (beforeSetup[table] as number);
+      if (grew !== 0) filed[table] = (filed[table] ?? 0) + grew;
+    }
   });
 
   it('stayed up, answered /healthz within 250 ms throughout, grew by less than 200 MiB, and wrote nothing', async () => {

@@ -39,6 +39,7 @@ const BAD: Record<string, string> = {
   SECRETS_KEY: 'short too',
   SIGN_IN_LIMIT_PER_ADDRESS: '0',
   SIGN_IN_LIMIT_PER_EMAIL: 'ten',
+  ADMIN_MFA_REQUIRED: 'always',
   PUBLIC_URL: 'training.example.com',
   PHISH_URL: 'ftp://phish.example.com',
   SMTP_URL: 'mail.example.com:25',

@@ -11,6 +11,8 @@ import { adminStatusAdminRoutes } from '../modules/access/admins/admins.status.a
 import { auditAdminRoutes } from '../modules/access/audit/audit.admin-routes.js';
 import { invitationsAdminRoutes } from '../modules/access/invitations/invitations.admin-routes.js';
 import { keysAdminRoutes } from '../modules/access/keys/keys.admin-routes.js';
+import { mfaAccountAdminRoutes } from '../modules/access/mfa/mfa.account.admin-routes.js';
+import { mfaAdminRoutes } from '../modules/access/mfa/mfa.admin-routes.js';
 import {
   ADMIN_PERMISSIONS,
   isAdminPermission,
@@ -25,6 +27,7 @@ import {
   ownSessionsAdminRoutes,
 } from '../modules/access/sessions/sessions.devices.admin-routes.js';
 import { invitationLinkRoutes } from '../modules/access/sessions/sessions.invitation-links.admin-routes.js';
+import { sessionsMfaAdminRoutes } from '../modules/access/sessions/sessions.mfa.admin-routes.js';
 import type { AdminOptions } from '../modules/access/sessions/sessions.options.model.js';
 import { ssoAdminRoutes } from '../modules/access/sso/sso.admin-routes.js';
 import { employeesAdminRoutes } from '../modules/directory/employees/employees.admin-routes.js';
@@ -57,6 +60,8 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
   await api.register(sessionsAdminRoutes, options);
   await api.register(ownSessionsAdminRoutes);
   await api.register(invitationLinkRoutes, options);
+  await api.register(sessionsMfaAdminRoutes, options);
+  await api.register(mfaAdminRoutes);
   await api.register(accountsAdminRoutes);
   await api.register(
     async (account) => {
@@ -92,6 +97,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
       await account.register(adminStatusAdminRoutes);
       await account.register(adminSessionsAdminRoutes);
       await account.register(invitationsAdminRoutes);
+      await account.register(mfaAccountAdminRoutes);
       await account.register(keysAdminRoutes, options);
       await account.register(ssoAdminRoutes);
       await account.register(scimTokensAdminRoutes);

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getOrCreateSecret } from '../core/auth/secrets.repository.js';
-import { operatorRequired, signInRequired } from '../core/errors.js';
+import { mfaRequired, operatorRequired, signInRequired } from '../core/errors.js';
 import type { AccountContext } from '../core/http/admin-request.js';
 import { acceptBodies, FORM_BODY_LIMIT, jsonBody } from '../core/http/bodies.js';
 import {
@@ -53,7 +53,12 @@ export async function adminPlugin(app: FastifyInstance, registered: AdminOptions
       api.addHook('onRequest', async (request) => {
         if (request.is404) return;
         request.adminSession = await resumeSession(app.db, request.cookies[SESSION_COOKIE], options.lifetime);
-        if (!request.adminSession && !request.routeOptions.config?.adminPublic) throw signInRequired();
+        const config = request.routeOptions.config;
+        if (!request.adminSession && !config?.adminPublic) throw signInRequired();
+        // A session still waiting for its second step (or a first factor) can do nothing else.
+        const pending = request.adminSession?.mfaPending;
+        if (pending && !config?.adminPublic && !config?.mfaPending?.includes(pending))
+          throw mfaRequired(pending);
         const admin = request.adminSession?.admin;
         if (admin) {
           request.auditActor = {

@@ -74,6 +74,8 @@ export interface Config {
     /** Sign-in attempts per client address, and per address and email, per 15 minutes. */
     signInPerAddress: number;
     signInPerEmail: number;
+    /** Every administrator of every account, and every operator, must sign in with a second factor (`ADMIN_MFA_REQUIRED`). */
+    mfaRequired: boolean;
   };
   /** Where people reach this server, for links in email (`PUBLIC_URL`); the listening address when unset. */
   publicUrl: string | undefined;
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretsKey: cookieSecret(env.SECRETS_KEY, 'SECRETS_KEY'),
       signInPerAddress: integer(env, 'SIGN_IN_LIMIT_PER_ADDRESS', 50, 1, 1_000_000),
       signInPerEmail: integer(env, 'SIGN_IN_LIMIT_PER_EMAIL', 10, 1, 1_000_000),
+      mfaRequired: onOff(env, 'ADMIN_MFA_REQUIRED', false),
     },
     publicUrl: publicUrl(env.PUBLIC_URL),
     phishUrl: publicUrl(env.PHISH_URL, 'PHISH_URL'),

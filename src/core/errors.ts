@@ -159,6 +159,18 @@ export const ERRORS = {
     message: 'Invalid email or password',
     meaning: 'Admin API sign-in: wrong email or password.',
   },
+  mfa_required: {
+    status: 401,
+    message: 'Second step of sign-in required',
+    meaning:
+      'Admin API: the password was right but the session waits for its second step (a TOTP code, a recovery code or a passkey; `details.state` `verify`), or for a first factor where MFA is required (`details.state` `enrol`); nothing else can be done with it.',
+  },
+  invalid_mfa_code: {
+    status: 401,
+    message: 'Invalid code or passkey',
+    meaning:
+      'Admin API, second step of sign-in: the TOTP code is wrong or was used already, the recovery code is wrong or used, or the passkey did not answer this session’s challenge.',
+  },
   sso_required: {
     status: 403,
     message: 'This account signs in through single sign-on',
@@ -229,6 +241,11 @@ export const ERRORS = {
     status: 404,
     message: 'Administrator not found',
     meaning: 'No such administrator in this account.',
+  },
+  mfa_factor_not_found: {
+    status: 404,
+    message: 'Second factor not found',
+    meaning: 'No such second factor (or unconfirmed enrolment) of the signed-in administrator.',
   },
   api_key_not_found: {
     status: 404,
@@ -440,6 +457,16 @@ export const ERRORS = {
     message: 'An invitation to this person is already waiting to be sent',
     meaning: 'Resending an invitation while one is still queued or sending.',
   },
+  last_mfa_factor: {
+    status: 409,
+    message: 'MFA is required: add another factor before removing this one',
+    meaning: 'Removing the last second factor of an administrator of whom MFA is required.',
+  },
+  mfa_enrolment_required: {
+    status: 409,
+    message: 'Enrol a second factor first',
+    meaning: 'Finishing an MFA enrolment (or making recovery codes) without a confirmed second factor.',
+  },
   message_not_failed: {
     status: 409,
     message: 'Only a failed message can be retried',
@@ -625,6 +652,9 @@ export const signInRequired = () => new AppError('sign_in_required');
 export const invalidCredentials = () => new AppError('invalid_credentials');
 export const ssoRequired = () => new AppError('sso_required');
 export const ssoNotFound = () => new AppError('sso_not_found');
+/** A session still waiting for its second step ('verify') or a first factor ('enrol'). */
+export const mfaRequired = (state: 'verify' | 'enrol') =>
+  new AppError('mfa_required', { details: { state } });
 /** The API key lacks a permission; the message says which. */
 export const forbidden = (message: string) => new AppError('forbidden', { message });
 export const invalidCsrfToken = () => new AppError('invalid_csrf_token');

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -495,6 +496,85 @@ describe('every main page renders without script errors or serious accessibility
       await page.getByRole('tab', { name: /^Attachments/ }).click();
       await page.screenshot({ path: `${OUT}/report-attachments.png` });
     }
+    expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 240_000);
+  it('the pages of two-step sign-in, on a laptop screen and on a phone', async () => {
+    const errors: string[] = [];
+    const problems: string[] = [];
+    const watch = (page: Page) => page.on('pageerror', (err) => errors.push(err.message));
+    const shoot = async (page: Page, name: string) => {
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: `${OUT}/${name}.png` });
+      problems.push(...(await accessibilityProblems(page, name)));
+    };
+    const code = (secret: string, steps: number) =>
+      generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+    for (const [suffix, viewport] of [
+      ['', DESKTOP],
+      ['-phone', PHONE],
+    ] as const) {
+      const admin = await signedInPage(
+        vigil,
+        { accountId },
+        { newAdmin: true, viewport, at: '/admin/security' },
+      );
+      const { page } = admin;
+      watch(page);
+      await page.getByRole('heading', { name: 'Sign-in security' }).waitFor();
+      await page.getByRole('button', { name: 'Add an authenticator app' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add an authenticator app' });
+      await dialog.getByRole('img', { name: /QR code/ }).waitFor();
+      await shoot(page, `mfa-add-app${suffix}`);
+      const secret = await dialog.getByLabel('Key').inputValue();
+      await dialog.getByLabel('Code from the app').fill(await code(secret, -1));
+      await dialog.getByRole('button', { name: 'Confirm' }).click();
+      const codes = page.getByRole('dialog', { name: 'Your recovery codes' });
+      await codes.locator('code').nth(9).waitFor();
+      await shoot(page, `mfa-recovery-codes${suffix}`);
+      await codes.getByRole('button', { name: 'I have saved them' }).click();
+      await codes.waitFor({ state: 'hidden' });
+      await page.getByText('10 of 10 left').waitFor();
+      await shoot(page, `sign-in-security${suffix}`);
+      await page.getByRole('button', { name: 'User menu' }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL('**/admin/sign-in');
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByLabel('Password', { exact: true }).fill('a long browser password');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+      await shoot(page, `sign-in-verify${suffix}`);
+      await admin.context.close();
+    }
+    // The account's requirement (an operator may set it, as an owner): then an administrator
+    // without a factor enrols one at sign-in.
+    const operator = await signedInPage(vigil, { operator: true }, { at: `/admin/a/${accountId}/settings` });
+    watch(operator.page);
+    const session = await (await operator.page.request.get('/admin/api/session')).json();
+    const set = await operator.page.request.put(`/admin/api/accounts/${accountId}/security/mfa`, {
+      headers: { 'X-CSRF-Token': session.csrf_token },
+      data: { require_mfa: true },
+    });
+    expect(set.status()).toBe(200);
+    await operator.page.setViewportSize({ width: DESKTOP.width, height: 1300 });
+    await operator.page.reload();
+    await operator.page.getByRole('table', { name: 'Administrators and their second factors' }).waitFor();
+    await shoot(operator.page, 'account-settings-mfa');
+    for (const [suffix, viewport] of [
+      ['', DESKTOP],
+      ['-phone', PHONE],
+    ] as const) {
+      const admin = await signedInPage(vigil, { accountId }, { newAdmin: true, viewport });
+      watch(admin.page);
+      await admin.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+      await shoot(admin.page, `mfa-enrol${suffix}`);
+      await admin.context.close();
+    }
+    const unset = await operator.page.request.put(`/admin/api/accounts/${accountId}/security/mfa`, {
+      headers: { 'X-CSRF-Token': session.csrf_token },
+      data: { require_mfa: false },
+    });
+    expect(unset.status()).toBe(200);
     expect(errors).toEqual([]);
     expect(problems).toEqual([]);
   }, 240_000);

@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { setUnauthorizedHandler } from './api/client';
 import { RequireAuth, RequireOperator } from './auth/RequireAuth';
+import { useCurrentUser } from './auth/session';
 import { NotFound, RouteError } from './components/RouteError';
 import { AccountLayout } from './layout/AccountLayout';
 import { AppLayout } from './layout/AppLayout';
@@ -11,6 +12,8 @@ import { AccountsPage } from './pages/accounts/AccountsPage';
 import { AdminsPage } from './pages/admins/AdminsPage';
 import { AuditLogPage } from './pages/audit/AuditLogPage';
 import { AcceptLinkPage } from './pages/auth/AcceptLinkPage';
+import { EnrolPage } from './pages/auth/EnrolPage';
+import { SecondStepPage } from './pages/auth/SecondStepPage';
 import { SignInPage } from './pages/auth/SignInPage';
 import { CampaignFormPage } from './pages/campaigns/CampaignFormPage';
 import { CampaignsPage } from './pages/campaigns/CampaignsPage';
@@ -27,6 +30,7 @@ import { OverviewPage } from './pages/overview/OverviewPage';
 import { PhishingCampaignFormPage } from './pages/phishing/campaigns/PhishingCampaignFormPage';
 import { PhishingCampaignPage } from './pages/phishing/campaigns/PhishingCampaignPage';
 import { PhishingCampaignsPage } from './pages/phishing/campaigns/PhishingCampaignsPage';
+import { SignInSecurityPage } from './pages/security/SignInSecurityPage';
 import { queryClient } from './queryClient';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -73,9 +77,21 @@ const courseFormPage = async () => ({
   Component: (await import('./pages/courses/CourseFormPage')).CourseFormPage,
 });
 
+/** /security — the signed-in user's own second factors, in their account's layout (none for operators). */
+function OwnSecurity() {
+  const user = useCurrentUser();
+  return (
+    <AppLayout accountId={user.account_id}>
+      <SignInSecurityPage />
+    </AppLayout>
+  );
+}
+
 const router = createBrowserRouter(
   [
     { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
+    { path: '/sign-in/verify', element: <SecondStepPage />, errorElement: <RouteError /> },
+    { path: '/sign-in/enrol', element: <EnrolPage />, errorElement: <RouteError /> },
     { path: '/setup/:token', element: <AcceptLinkPage kind="setup" />, errorElement: <RouteError /> },
     { path: '/invite/:token', element: <AcceptLinkPage kind="invite" />, errorElement: <RouteError /> },
     {
@@ -83,6 +99,7 @@ const router = createBrowserRouter(
       errorElement: <RouteError />,
       children: [
         { index: true, element: <HomeRedirect /> },
+        { path: '/security', element: <OwnSecurity /> },
         {
           path: '/accounts',
           element: (

@@ -19,6 +19,7 @@ import * as m0022 from './migrations/0022_delivery_tests.js';
 import * as m0023 from './migrations/0023_admin_platform.js';
 import * as m0024 from './migrations/0024_role_scopes.js';
 import * as m0025 from './migrations/0025_audit_extras.js';
+import * as m0026 from './migrations/0026_mfa.js';
 import * as m0027 from './migrations/0027_sso.js';
 import { migrations as first } from './migrations/index.js';
 
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0023_admin_platform': m0023,
   '0024_role_scopes': m0024,
   '0025_audit_extras': m0025,
+  '0026_mfa': m0026,
   '0027_sso': m0027,
 };

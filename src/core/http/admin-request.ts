@@ -9,6 +9,8 @@ export type AdminIdentity = Omit<Selectable<AdminUsersTable>, 'password_hash'>;
 export interface AdminSession {
   idHash: string;
   admin: AdminIdentity;
+  /** Null: a full session. 'verify': the second step of sign-in is still to do; 'enrol': MFA is required and a first factor is to enrol. */
+  mfaPending: 'verify' | 'enrol' | null;
 }
 
 /**
@@ -49,6 +51,12 @@ declare module 'fastify' {
      * boot otherwise); outside an account `public`, `signed-in` or `operator`.
      */
     adminPermission?: string;
+    /**
+     * The states of a session still waiting for MFA that may call this route ('verify': the
+     * second step; 'enrol': enrolling a first factor). Every other route answers such a session
+     * 401 `mfa_required`; a full session may call any route.
+     */
+    mfaPending?: readonly ('verify' | 'enrol')[];
   }
 }
 

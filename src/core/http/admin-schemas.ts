@@ -98,7 +98,13 @@ export const GroupScope = Type.Union(
   { description: 'The groups the role is limited to: their members and campaigns only. Null: every group.' },
 );
 
-export const SignedIn = Type.Object({ user: User, csrf_token: Type.String() }, { title: 'SignedIn' });
+/** What a session still waits for before it can do anything: null (nothing), the second step, or a first factor. */
+export const MfaPending = Type.Union([Type.Literal('verify'), Type.Literal('enrol'), Type.Null()]);
+
+export const SignedIn = Type.Object(
+  { user: User, csrf_token: Type.String(), mfa_pending: MfaPending },
+  { title: 'SignedIn' },
+);
 
 export const Account = Type.Object(
   {

@@ -23,6 +23,8 @@ export const EXEMPT: Record<string, string> = {
   'GET /sso/:accountId/oidc/callback': SSO,
   'POST /sso/:accountId/saml/acs': SSO,
   'GET /sso/:accountId/saml/metadata': SSO,
+  'POST /admin/api/mfa/passkeys':
+    'the signed-in administrator’s own new passkey: it needs a real authenticator’s answer to its challenge (test/browser/mfa.test.ts enrols one with Chromium’s virtual authenticator; mfa.test.ts refuses garbage); it names no account',
   'GET /healthz': 'liveness probe: says the process answers, nothing else',
   'GET /readyz': 'readiness probe: database and Redis state, no account data',
   'GET /metrics': 'operator monitoring across accounts by design, behind METRICS_TOKEN (metrics.test.ts)',

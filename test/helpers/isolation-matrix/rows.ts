@@ -2,6 +2,7 @@ import { adminAccessRows } from './admin-access-rows.js';
 import { adminCampaignRows } from './admin-campaign-rows.js';
 import { adminContentRows } from './admin-content-rows.js';
 import { adminDataRows } from './admin-data-rows.js';
+import { adminMfaRows } from './admin-mfa-rows.js';
 import { adminPhishingCampaignRows } from './admin-phishing-campaign-rows.js';
 import { adminPhishingDeliveryRows } from './admin-phishing-delivery-rows.js';
 import { adminPhishingEventRows } from './admin-phishing-event-rows.js';
@@ -27,6 +28,7 @@ export const ROWS: Row[] = [
   ...customerPhishingReportRows,
   ...adminAccessRows,
   ...adminSessionRows,
+  ...adminMfaRows,
   ...adminSettingsRows,
   ...adminDataRows,
   ...adminContentRows,

@@ -135,8 +135,10 @@ const adminFetch =
       await refreshCsrfToken();
       res = await send(again);
     }
-    if (res.status === 401 && redirectWhenSignedOut && (await codeOf(res)) === 'sign_in_required') {
-      onUnauthorized?.();
+    if (res.status === 401 && redirectWhenSignedOut) {
+      // An ended session, or one that still waits for its second step: the sign-in pages take over.
+      const code = await codeOf(res);
+      if (code === 'sign_in_required' || code === 'mfa_required') onUnauthorized?.();
     }
     return res;
   };

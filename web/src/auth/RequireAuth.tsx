@@ -4,7 +4,7 @@ import { useLimitsQuery } from '../api/limits';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Loading } from '../components/Loading';
 import { accountPath } from '../layout/account-context';
-import { useSession } from './session';
+import { mfaPath, useSession } from './session';
 
 /**
  * Renders the signed-in routes, or sends the visitor to sign in (and back here afterwards). The
@@ -22,6 +22,9 @@ export function RequireAuth() {
     const to = next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`;
     return <Navigate to={to} replace />;
   }
+  // Signed in with a password but still waiting for the second step, or for a first factor.
+  const pending = mfaPath(data.mfa_pending, location.pathname + location.search);
+  if (pending) return <Navigate to={pending} replace />;
   return <Outlet />;
 }
 

@@ -2,7 +2,10 @@
 // that change the session, each remembering the CSRF token of the new one.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { authApi, call, setCsrfToken } from '../api/client';
+import type { paths } from '../api/generated/admin-api';
 import type { AcceptInvitationInput, Session, User } from '../api/types';
+
+export type SecondStepInput = paths['/session/mfa']['post']['requestBody']['content']['application/json'];
 
 export async function getSession(): Promise<Session> {
   const session = await call(authApi.GET('/session'));
@@ -14,6 +17,30 @@ export async function signIn(email: string, password: string) {
   const answer = await call(authApi.POST('/session', { body: { email, password } }));
   setCsrfToken(answer.csrf_token);
   return answer;
+}
+
+/** The second step of sign-in (one of a TOTP code, a recovery code or a passkey's answer): a full session. */
+export async function verifySecondStep(body: SecondStepInput) {
+  const answer = await call(authApi.POST('/session/mfa', { body }));
+  setCsrfToken(answer.csrf_token);
+  return answer;
+}
+
+/** After a required first enrolment: the session becomes a full one. */
+export async function finishEnrolment() {
+  const answer = await call(authApi.POST('/session/mfa/enrolled', {}));
+  setCsrfToken(answer.csrf_token);
+  return answer;
+}
+
+/**
+ * Where a session that still waits for MFA goes (null: nowhere, it is a full one): the second
+ * step, or the enrolment of a first factor; `next` is kept for afterwards.
+ */
+export function mfaPath(pending: Session['mfa_pending'], next: string | null): string | null {
+  if (pending === null) return null;
+  const page = pending === 'verify' ? '/sign-in/verify' : '/sign-in/enrol';
+  return next ? `${page}?next=${encodeURIComponent(next)}` : page;
 }
 
 export async function signOut(): Promise<void> {
@@ -51,8 +78,8 @@ export function homePath(user: User): string {
   return user.role === 'operator' || user.account_id === null ? '/accounts' : `/a/${user.account_id}`;
 }
 
-/** The signed-in pages of the app (app.tsx) a `next` may lead to: the accounts, your sessions, or an account’s pages. */
-const APP_PAGE = /^\/(?:accounts|sessions|a\/\d+(?:\/.*)?)$/;
+/** The signed-in pages of the app (app.tsx) a `next` may lead to: the accounts, your sessions, your sign-in security, or an account’s pages. */
+const APP_PAGE = /^\/(?:accounts|sessions|security|a\/\d+(?:\/.*)?)$/;
 const ORIGIN = 'https://app.invalid';
 
 /**

@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconDevices, IconKey, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { signOut, useCurrentUser, useRefreshSession } from '../auth/session';
@@ -60,6 +60,12 @@ export function UserMenu() {
             onClick={() => navigate('/sessions')}
           >
             Your sessions
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconShieldLock size={16} aria-hidden />}
+            onClick={() => navigate('/security')}
+          >
+            Sign-in security
           </Menu.Item>
           <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={leave} disabled={busy}>
             Sign out

@@ -106,6 +106,54 @@ export interface AdminSessionsTable {
   address: string | null;
   user_agent: string | null;
   method: string | null;
+  /** Null: a full session; 'verify': the second step is still to do; 'enrol': MFA is required and no factor exists yet (migration 0026). */
+  mfa_pending: MfaPending | null;
+}
+
+export type MfaPending = 'verify' | 'enrol';
+export type MfaFactorKind = 'totp' | 'passkey';
+
+/** An administrator's second factor (migration 0026, `access/mfa`). */
+export interface AdminMfaFactorsTable {
+  id: Generated<number>;
+  admin_id: number;
+  /** The administrator's account; null for an operator. */
+  account_id: number | null;
+  kind: MfaFactorKind;
+  name: string;
+  /** TOTP: the seed, sealed by the secret box (never stored in the clear). */
+  secret_sealed: string | null;
+  /** TOTP: the last time step accepted; a code of that step or earlier is refused. */
+  last_step: number | null;
+  /** Passkey: the credential id, base64url. */
+  credential_id: string | null;
+  /** Passkey: the COSE public key, base64url. */
+  public_key: string | null;
+  /** Passkey: the authenticator's signature counter. */
+  counter: number | null;
+  /** Passkey: JSON array of transports. */
+  transports: string | null;
+  created_at: number;
+  /** Null while a TOTP enrolment waits for its first code. */
+  confirmed_at: number | null;
+  last_used_at: number | null;
+}
+
+/** One-time recovery codes (migration 0026): SHA-256 of each, `used_at` once used. */
+export interface AdminRecoveryCodesTable {
+  admin_id: number;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** WebAuthn challenges (migration 0026): single use, short-lived, bound to a session. */
+export interface AdminMfaChallengesTable {
+  challenge: string;
+  session_id_hash: string;
+  admin_id: number;
+  purpose: 'register' | 'authenticate';
+  expires_at: number;
 }
 
 export type InvitationKind = 'setup' | 'invite';
@@ -144,6 +192,9 @@ export interface AccessTables {
   admin_role_groups: AdminRoleGroupsTable;
   admin_invitation_groups: AdminInvitationGroupsTable;
   account_security: AccountSecurityTable;
+  admin_mfa_factors: AdminMfaFactorsTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_mfa_challenges: AdminMfaChallengesTable;
   sso_connections: SsoConnectionsTable;
   sso_requests: SsoRequestsTable;
   sso_assertions: SsoAssertionsTable;

@@ -1,9 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sessionOf } from '../../../core/http/admin-request.js';
-import { Body, GroupScope, NoContent, responses, SignedIn, User } from '../../../core/http/admin-schemas.js';
+import {
+  Body,
+  GroupScope,
+  MfaPending,
+  NoContent,
+  responses,
+  SignedIn,
+  User,
+} from '../../../core/http/admin-schemas.js';
 import { presentUser } from '../admins/admins.presenter.js';
 import { hasOperator } from '../admins/admins.service.js';
+import { secondStepMethodsOf } from '../mfa/mfa.service.js';
 import { groupScopesOfAccount } from '../roles/roles.repository.js';
 import { clearSessionCookie, csrfTokenFor, sendSignedIn } from './sessions.cookie.service.js';
 import type { AdminOptions } from './sessions.options.model.js';
@@ -27,6 +36,11 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
               ]),
               csrf_token: Type.String(),
               setup_required: Type.Boolean(),
+              mfa_pending: MfaPending,
+              mfa_methods: Type.Array(
+                Type.Union([Type.Literal('totp'), Type.Literal('passkey'), Type.Literal('recovery_code')]),
+                { description: 'The second steps the user can take, while `mfa_pending` is `verify`' },
+              ),
             },
             { title: 'Session' },
           ),
@@ -45,6 +59,9 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
         user: admin ? { ...presentUser(admin), groups } : null,
         csrf_token: csrfTokenFor(reply, session?.idHash ?? null),
         setup_required: !(await hasOperator(app.db)),
+        mfa_pending: session?.mfaPending ?? null,
+        mfa_methods:
+          session?.mfaPending === 'verify' ? await secondStepMethodsOf(app.db, session.admin.id) : [],
       };
     },
   );
@@ -55,7 +72,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
       schema: {
         tags: ['Session'],
         summary:
-          'Signs in: a new session cookie and CSRF token. 401 for a wrong email or password; 429 (Retry-After) when throttled',
+          'Signs in: a new session cookie and CSRF token. 401 for a wrong email or password; 429 (Retry-After) when throttled. With a second factor (or where MFA is required) the session waits for it (`mfa_pending`)',
         body: Body({ email: Type.String(), password: Type.String() }),
         response: responses({ 200: SignedIn }),
       },
@@ -69,6 +86,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
         userAgent: request.headers['user-agent'],
         throttle: options.throttle,
         lifetime: options.lifetime,
+        mfaRequiredEverywhere: app.config.admin.mfaRequired,
       });
       return sendSignedIn(reply, signedIn, options.lifetime);
     },
@@ -100,7 +118,7 @@ export const sessionsAdminRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asyn
   app.delete(
     '/session',
     {
-      config: { adminPermission: 'signed-in' },
+      config: { adminPermission: 'signed-in', mfaPending: ['verify', 'enrol'] },
       schema: {
         tags: ['Session'],
         summary: 'Signs out: the session ends and its cookie is cleared',

@@ -32,5 +32,9 @@ export function csrfTokenFor(reply: FastifyReply, sessionIdHash: string | null):
 /** The answer to a sign-in, by password or link: the session cookie, the user and the session's CSRF token. */
 export function sendSignedIn(reply: FastifyReply, signedIn: SignedInSession, lifetime: SessionLifetime) {
   setSessionCookie(reply, signedIn.token, lifetime.maxMs);
-  return { user: presentUser(signedIn.admin), csrf_token: csrfTokenFor(reply, signedIn.idHash) };
+  return {
+    user: presentUser(signedIn.admin),
+    csrf_token: csrfTokenFor(reply, signedIn.idHash),
+    mfa_pending: signedIn.mfaPending,
+  };
 }

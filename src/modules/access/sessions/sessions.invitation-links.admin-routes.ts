@@ -64,6 +64,7 @@ export const invitationLinkRoutes: FastifyPluginAsyncTypebox<AdminOptions> = asy
         userAgent: request.headers['user-agent'],
         throttle: options.throttle,
         lifetime: options.lifetime,
+        mfaRequiredEverywhere: app.config.admin.mfaRequired,
       });
       return sendSignedIn(reply, signedIn, options.lifetime);
     },

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
-import type { AdminSessionsTable } from '../../../core/db/schema.js';
+import type { AdminSessionsTable, MfaPending } from '../../../core/db/schema.js';
 import { type AdminAccountId, type AdminRow, adminOfAccount } from '../admins/admins.repository.js';
 
 /** A session of an administrator who has just proved who they are (sessions.service signIn). */
@@ -13,7 +13,7 @@ export function findSessionWithAdmin(db: Db, idHash: string) {
   return db
     .selectFrom('admin_sessions as s')
     .innerJoin('admin_users as u', 'u.id', 's.user_id')
-    .select(['s.last_seen_at', 's.expires_at'])
+    .select(['s.last_seen_at', 's.expires_at', 's.mfa_pending'])
     .select([
       'u.id',
       'u.email',
@@ -31,7 +31,12 @@ export function findSessionWithAdmin(db: Db, idHash: string) {
     ])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst() as Promise<
-    (Omit<AdminRow, 'password_hash'> & { last_seen_at: number; expires_at: number }) | undefined
+    | (Omit<AdminRow, 'password_hash'> & {
+        last_seen_at: number;
+        expires_at: number;
+        mfa_pending: MfaPending | null;
+      })
+    | undefined
   >;
 }
 

@@ -1,10 +1,21 @@
 import { recordAudit } from '../../../core/audit/audit.js';
+import type { SecretBox } from '../../../core/auth/secret-box.js';
 import type { SignInThrottle } from '../../../core/auth/sign-in-throttle.js';
 import { hashToken, isWellFormedToken, newToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
+import type { MfaPending } from '../../../core/db/schema.js';
 import { ssoRequired } from '../../../core/errors.js';
 import { type Admin, actorOfAdmin, changePassword, checkCredentials } from '../admins/admins.service.js';
 import { acceptInvitation, openInvitation } from '../invitations/invitations.service.js';
+import { PENDING_SESSION_MS } from '../mfa/mfa.model.js';
+import {
+  hasSecondFactor,
+  mfaEnrolmentRequired,
+  mfaStateAfterPassword,
+  type RelyingParty,
+  type SecondStepProof,
+  verifySecondStep,
+} from '../mfa/mfa.service.js';
 import { securitySettingsOf } from '../security/security.service.js';
 import {
   deleteOtherSessions,
@@ -14,7 +25,6 @@ import {
   insertSession,
   touchSession,
 } from './sessions.repository.js';
-import { hasSecondFactor } from './sessions.second-factor.repository.js';
 
 /** How long a session lives: `idleMs` without a request, `maxMs` at most. */
 export interface SessionLifetime {
@@ -36,6 +46,8 @@ export interface ActiveSession {
   /** SHA-256 of the cookie's token: identifies the session without being it. */
   idHash: string;
   admin: Admin;
+  /** Null: a full session; else what it waits for (the second step, or a first factor). */
+  mfaPending: MfaPending | null;
 }
 
 /** How someone proves who they are when signing in. */
@@ -55,6 +67,8 @@ export interface SignInProps {
   userAgent?: string | undefined;
   throttle: SignInThrottle;
   lifetime: SessionLifetime;
+  /** ADMIN_MFA_REQUIRED: every administrator and operator must have a second factor. */
+  mfaRequiredEverywhere: boolean;
 }
 
 export interface SignedInSession extends ActiveSession {
@@ -83,10 +97,14 @@ export async function signIn(db: Db, props: SignInProps): Promise<SignedInSessio
     admin = await checkCredentials(db, proof.email, proof.password);
     await refuseUnlessPasswordAllowed(db, admin);
   }
+  // With a second factor, the password only opens a session that waits for it; where MFA is
+  // required and there is none, one that can only enrol one.
+  const mfaPending = await mfaStateAfterPassword(db, admin, props.mfaRequiredEverywhere);
   return startSession(db, {
     admin,
     previous: props.previous,
     lifetime: props.lifetime,
+    mfaPending,
     method: 'linkToken' in proof ? 'link' : 'password',
     address: props.clientAddress,
     userAgent: props.userAgent,
@@ -107,46 +125,113 @@ export async function refuseUnlessPasswordAllowed(db: Db, admin: Admin): Promise
 
 export interface StartSessionProps {
   admin: Admin;
-  /** The session the browser signs in from (its id hash), which ends: a new id at every sign-in. */
+  /** The browser's earlier session (its id hash), which ends: a new id at every step. */
   previous: string | null;
   lifetime: SessionLifetime;
-  /** How they proved who they are: password, link, oidc, saml. */
+  /** Null for a full session (SSO sign-ins, and a completed second step). */
+  mfaPending?: MfaPending | null;
+  /** How they signed in: password, link, oidc, saml. */
   method: string;
-  address?: string | null;
-  userAgent?: string | null;
+  address?: string | null | undefined;
+  userAgent?: string | null | undefined;
 }
 
 /**
- * Starts a session of an administrator who has just proved who they are (by password, link or
- * SSO), and records the sign-in, in one transaction (`db`'s when it is one).
+ * Starts a session for an administrator whose identity is already proved: ends the browser's
+ * earlier one and returns the new token for the cookie. A session still waiting for MFA lives
+ * 15 minutes at most. The SSO sign-in calls it for a full session directly (its IdP enforces
+ * its own MFA); the second step of a local sign-in calls it once the step is done.
  */
 export async function startSession(db: Db, props: StartSessionProps): Promise<SignedInSession> {
+  const { admin } = props;
+  const mfaPending = props.mfaPending ?? null;
   const { token, hash } = newToken();
   const now = Date.now();
+  const maxMs = mfaPending ? Math.min(PENDING_SESSION_MS, props.lifetime.maxMs) : props.lifetime.maxMs;
   const start = async (trx: Db) => {
     if (props.previous !== null) await deleteSession(trx, props.previous);
     await insertSession(trx, {
       id_hash: hash,
-      user_id: props.admin.id,
+      user_id: admin.id,
       created_at: now,
       last_seen_at: now,
-      expires_at: now + props.lifetime.maxMs,
-      method: props.method,
+      expires_at: now + maxMs,
       address: props.address ?? null,
       user_agent: boundedUserAgent(props.userAgent ?? undefined),
+      method: props.method,
+      mfa_pending: mfaPending,
     });
-    await recordAudit(trx, {
-      accountId: props.admin.account_id,
-      action: 'admin.signed_in',
-      object: { type: 'admin', id: props.admin.id, label: props.admin.email },
-      changes: { method: { from: null, to: props.method } },
-      actor: actorOfAdmin(props.admin),
-    });
+    // Signed in once the session is a full one (a pending one records its second step instead).
+    if (mfaPending === null) {
+      await recordAudit(trx, {
+        accountId: admin.account_id,
+        action: 'admin.signed_in',
+        object: { type: 'admin', id: admin.id, label: admin.email },
+        changes: { method: { from: null, to: props.method } },
+        actor: actorOfAdmin(admin),
+      });
+    }
   };
   await (db.isTransaction ? start(db) : db.transaction().execute(start));
   // Sign-ins are rare: a good moment to forget sessions that ended without a sign-out.
   await deleteStaleSessionsOfAllAdmins(db, now, props.lifetime.idleMs);
-  return { token, idHash: hash, admin: props.admin };
+  return { token, idHash: hash, admin, mfaPending };
+}
+
+/**
+ * The second step of a local sign-in (throttled like the password): a TOTP code, a recovery code
+ * or a passkey; the waiting session ends and a full one (a new id) starts.
+ */
+export async function completeSecondStep(
+  db: Db,
+  props: {
+    session: ActiveSession;
+    proof: SecondStepProof;
+    box: SecretBox;
+    rp: RelyingParty;
+    clientAddress: string;
+    userAgent?: string | undefined;
+    throttle: SignInThrottle;
+    lifetime: SessionLifetime;
+  },
+): Promise<SignedInSession> {
+  const { admin, idHash } = props.session;
+  await props.throttle.attempt(props.clientAddress, `mfa:${admin.email}`);
+  await verifySecondStep(db, props.box, admin, idHash, props.rp, props.proof);
+  return startSession(db, {
+    admin,
+    previous: idHash,
+    lifetime: props.lifetime,
+    method: 'password',
+    address: props.clientAddress,
+    userAgent: props.userAgent,
+  });
+}
+
+/**
+ * A session that had to enrol a first factor becomes a full one (a new id) once it has one; 409
+ * `mfa_enrolment_required` before. A full session stays as it is (null).
+ */
+export async function finishRequiredEnrolment(
+  db: Db,
+  props: {
+    session: ActiveSession;
+    lifetime: SessionLifetime;
+    clientAddress: string;
+    userAgent?: string | undefined;
+  },
+): Promise<SignedInSession | null> {
+  const { admin, idHash, mfaPending } = props.session;
+  if (mfaPending !== 'enrol') return null;
+  if (!(await hasSecondFactor(db, admin.id))) throw mfaEnrolmentRequired();
+  return startSession(db, {
+    admin,
+    previous: idHash,
+    lifetime: props.lifetime,
+    method: 'password',
+    address: props.clientAddress,
+    userAgent: props.userAgent,
+  });
 }
 
 /** The live session a cookie token names, or null; an expired one is deleted on sight. */
@@ -166,8 +251,8 @@ export async function resumeSession(
     return null;
   }
   if (now - row.last_seen_at >= TOUCH_EVERY_MS) await touchSession(db, idHash, now);
-  const { last_seen_at: _seen, expires_at: _end, ...admin } = row;
-  return { idHash, admin };
+  const { last_seen_at: _seen, expires_at: _end, mfa_pending: mfaPending, ...admin } = row;
+  return { idHash, admin, mfaPending };
 }
 
 /** Signs out: the session ends, recorded as its administrator's act. */

@@ -3,12 +3,12 @@ import type { Db } from '../../../core/db/database.js';
 import type { SsoProtocol } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, ssoNotFound } from '../../../core/errors.js';
 import { getAccount } from '../accounts/accounts.service.js';
+import { hasSecondFactor } from '../mfa/mfa.service.js';
 import {
   changeSecuritySettings,
   type SecuritySettings,
   securitySettingsOf,
 } from '../security/security.service.js';
-import { hasSecondFactor } from '../sessions/sessions.second-factor.repository.js';
 import {
   checkDomains,
   checkLine,

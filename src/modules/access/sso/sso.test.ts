@@ -498,10 +498,18 @@ describe('SSO only', () => {
     return { account, owner };
   }
 
-  /** The MFA module's table does not exist on this branch yet: a stand-in row says "has a factor". */
+  /** A confirmed authenticator-app factor, as enrolment leaves one (the sign-in here is by password). */
   async function giveSecondFactor(adminId: number) {
-    await sql`create table if not exists admin_mfa_factors (admin_id integer not null)`.execute(t.app.db);
-    await sql`insert into admin_mfa_factors (admin_id) values (${adminId})`.execute(t.app.db);
+    await t.app.db
+      .insertInto('admin_mfa_factors')
+      .values({
+        admin_id: adminId,
+        kind: 'totp',
+        name: 'Phone',
+        created_at: Date.now(),
+        confirmed_at: Date.now(),
+      })
+      .execute();
   }
 
   it('is refused without a break-glass owner who has MFA, then refuses password sign-in but theirs', async () => {

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { authApi, call } from '../../api/client';
 import { FORM_FIELDS } from '../../api/form-fields';
 import { useLimitsQuery } from '../../api/limits';
-import { acceptInvitation, homePath, useRefreshSession } from '../../auth/session';
+import { acceptInvitation, homePath, mfaPath, useRefreshSession } from '../../auth/session';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { fieldError } from '../../components/form-errors';
 import { Loading } from '../../components/Loading';
@@ -53,9 +53,10 @@ export function AcceptLinkPage({ kind }: { kind: 'setup' | 'invite' }) {
     setError(null);
     try {
       const body = { password, ...(name.trim() ? { name: name.trim() } : {}) };
-      const { user } = await acceptInvitation(token, isSetup ? { ...body, email: email.trim() } : body);
+      const answer = await acceptInvitation(token, isSetup ? { ...body, email: email.trim() } : body);
       await refresh();
-      navigate(homePath(user), { replace: true });
+      // Where MFA is required, a new administrator enrols a factor first.
+      navigate(mfaPath(answer.mfa_pending, null) ?? homePath(answer.user), { replace: true });
     } catch (err) {
       setError(err);
       setBusy(false);

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { FORM_FIELDS } from '../../api/form-fields';
-import { homePath, safeNext, signIn, useRefreshSession, useSession } from '../../auth/session';
+import { homePath, mfaPath, safeNext, signIn, useRefreshSession, useSession } from '../../auth/session';
 import { ErrorAlert, Problem } from '../../components/ErrorAlert';
 import { fieldError } from '../../components/form-errors';
 import { Loading } from '../../components/Loading';
@@ -39,16 +39,20 @@ export function SignInPage() {
 
   if (session.isPending) return <Loading />;
   const user = session.data?.user;
-  if (user && !busy) return <Navigate to={next ?? homePath(user)} replace />;
+  if (user && !busy) {
+    return (
+      <Navigate to={mfaPath(session.data?.mfa_pending ?? null, next) ?? next ?? homePath(user)} replace />
+    );
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      const { user } = await signIn(email.trim(), password);
+      const { user, mfa_pending } = await signIn(email.trim(), password);
       await refresh();
-      navigate(next ?? homePath(user), { replace: true });
+      navigate(mfaPath(mfa_pending, next) ?? next ?? homePath(user), { replace: true });
     } catch (err) {
       setError(err);
       setBusy(false);

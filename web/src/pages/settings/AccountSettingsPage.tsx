@@ -12,6 +12,7 @@ import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { SaveForm } from '../../components/SaveForm';
 import { useAccount } from '../../layout/account-context';
+import { AccountMfaCard } from '../security/AccountMfaCard';
 
 type Settings = components['schemas']['AccountSettings'];
 
@@ -37,6 +38,7 @@ export function AccountSettingsPage() {
         <Stack gap="lg" maw={760}>
           <NameForm settings={settings.data} />
           <LogoCard settings={settings.data} />
+          <AccountMfaCard />
         </Stack>
       ) : (
         <ErrorAlert error={settings.error} title="Could not load the settings" />

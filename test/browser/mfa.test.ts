@@ -1,0 +1,152 @@
+import { generate } from 'otplib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, startVigil, type Vigil } from './harness.js';
+
+// Two-step sign-in in Chromium: an authenticator app (codes computed here with otplib, as the
+// app would) and a passkey on Chromium's virtual authenticator (DevTools protocol). The browser
+// reaches the server as `localhost`: WebAuthn takes a host name, not an address, as its party.
+
+let vigil: Vigil;
+let accountId: number;
+const PASSWORD = 'a long browser password';
+
+beforeAll(async () => {
+  vigil = await startVigil({ SIGN_IN_LIMIT_PER_EMAIL: '50' });
+  accountId = (await vigil.vigil('account', 'create', '--name', 'Two Steps Ltd')).id as number;
+});
+
+async function newAdmin(): Promise<string> {
+  const email = `mfa-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  await vigil.vigil(
+    'admin',
+    'create',
+    '--email',
+    email,
+    '--password',
+    PASSWORD,
+    '--account',
+    String(accountId),
+  );
+  return email;
+}
+
+async function localhostPage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await vigil.browser.newContext({
+    viewport: DESKTOP,
+    baseURL: vigil.baseUrl.replace('127.0.0.1', 'localhost'),
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  return { context, page };
+}
+
+async function signInWithPassword(page: Page, email: string) {
+  await page.goto('/admin/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL('**/admin/sign-in');
+}
+
+const codeAt = (secret: string, steps: number) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+describe('two-step sign-in', () => {
+  it('enrols an authenticator app from its QR code page, then signs in with a code, and with a recovery code', async () => {
+    const email = await newAdmin();
+    const { context, page } = await localhostPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await signInWithPassword(page, email);
+    await page.waitForURL(`**/admin/a/${accountId}`);
+
+    await page.getByRole('button', { name: 'User menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign-in security' }).click();
+    await page.getByRole('heading', { name: 'Sign-in security' }).waitFor();
+    await page.getByRole('button', { name: 'Add an authenticator app' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an authenticator app' });
+    await dialog.getByRole('img', { name: /QR code/ }).waitFor();
+    const secret = await dialog.getByLabel('Key').inputValue();
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await dialog.getByLabel('Name').fill('Work phone');
+    await dialog.getByLabel('Code from the app').fill('000000');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByText('That is not the current code').waitFor();
+    await dialog.getByLabel('Code from the app').fill(await codeAt(secret, -1));
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+
+    const codesDialog = page.getByRole('dialog', { name: 'Your recovery codes' });
+    await codesDialog.waitFor();
+    const codes = (await codesDialog.locator('code').allTextContents()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    await codesDialog.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByText('Work phone').waitFor();
+    await page.getByText('10 of 10 left').waitFor();
+
+    // Signing in now asks for a code after the password.
+    await signOut(page);
+    await signInWithPassword(page, email);
+    await page.waitForURL('**/admin/sign-in/verify**');
+    await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+    // Nothing else opens before it.
+    await page.goto(`/admin/a/${accountId}/employees`);
+    await page.waitForURL('**/admin/sign-in/verify**');
+    await page.getByLabel('Code from your authenticator app').fill('123456');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('That code or passkey did not work').waitFor();
+    await page.getByLabel('Code from your authenticator app').fill(await codeAt(secret, 0));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(`**/admin/a/${accountId}/employees`);
+
+    // A recovery code works once.
+    await signOut(page);
+    await signInWithPassword(page, email);
+    await page.waitForURL('**/admin/sign-in/verify**');
+    await page.getByRole('button', { name: 'Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(codes[0] ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(`**/admin/a/${accountId}`);
+    await page.goto('/admin/security');
+    await page.getByText('9 of 10 left').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('adds a passkey on the virtual authenticator, then signs in with it', async () => {
+    const email = await newAdmin();
+    const { context, page } = await localhostPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await signInWithPassword(page, email);
+    await page.waitForURL(`**/admin/a/${accountId}`);
+    await page.goto('/admin/security');
+    await page.getByRole('button', { name: 'Add a passkey or security key' }).click();
+    const codesDialog = page.getByRole('dialog', { name: 'Your recovery codes' });
+    await codesDialog.waitFor();
+    await codesDialog.getByRole('button', { name: 'I have saved them' }).click();
+    await page.getByText('Passkey or security key ·').waitFor();
+
+    await signOut(page);
+    await signInWithPassword(page, email);
+    await page.waitForURL('**/admin/sign-in/verify**');
+    await page.getByRole('button', { name: 'Use a passkey or security key' }).click();
+    await page.waitForURL(`**/admin/a/${accountId}`);
+    await page.getByRole('heading', { name: 'Two Steps Ltd' }).waitFor();
+    await context.close();
+  });
+});
