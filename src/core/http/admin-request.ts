@@ -49,6 +49,11 @@ declare module 'fastify' {
      * boot otherwise); outside an account `public`, `signed-in` or `operator`.
      */
     adminPermission?: string;
+    /**
+     * Account routes that would make something outside every group (a new group, a new or
+     * imported employee): refused to a role limited to groups (docs/roles.md).
+     */
+    everyGroup?: boolean;
   }
 }
 
