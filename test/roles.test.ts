@@ -274,7 +274,7 @@ describe('managing roles', () => {
     });
     expect(demote.statusCode).toBe(409);
     expect(demote.json()).toEqual({
-      error: 'An account keeps at least one owner',
+      error: 'An account keeps at least one enabled owner',
       status: 409,
       ...coded('last_owner'),
     });
