@@ -165,7 +165,7 @@ export function AdminsPage() {
                         onClick={() => setChanging(a)}
                       />
                     )}
-                    {manages && (
+                    {manages && a.id !== me.id && (
                       <IconButton
                         tooltip="Remove"
                         label={`Remove ${a.email}`}
