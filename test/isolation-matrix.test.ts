@@ -3,6 +3,7 @@ import { buildTestApp } from './helpers/app.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
+import { roleClients, roleRows, runRoleCases } from './helpers/isolation-matrix/roles.js';
 import { ROWS } from './helpers/isolation-matrix/rows.js';
 import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
@@ -22,7 +23,12 @@ function routeKeys(registered: string[]): string[] {
 }
 
 const registered: string[] = [];
+/** The permission each route declares (`config.adminPermission`), by `METHOD /path`. */
+const permissions = new Map<string, string | undefined>();
 let w: World;
+let roles: Awaited<ReturnType<typeof roleClients>>;
+/** The role rows' own two accounts: their calls use up no limit of the other rows' accounts. */
+let roleWorld: World;
 beforeAll(async () => {
   const { app } = await buildTestApp(
     // Every route the app can have: /metrics exists only with a token. Sign-ins all come from
@@ -34,11 +40,16 @@ beforeAll(async () => {
     },
     {
       onRoute: (route) => {
-        for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
+        for (const method of [route.method].flat()) {
+          registered.push(`${method} ${route.url}`);
+          permissions.set(`${method} ${route.url}`, route.config?.adminPermission);
+        }
       },
     },
   );
   w = await makeWorld(app);
+  roleWorld = await makeWorld(app);
+  roles = await roleClients(roleWorld);
 });
 
 describe('the isolation matrix covers every registered route', () => {
@@ -76,4 +87,11 @@ describe.each(ROWS.map((r) => [r.route, r] as const))('%s', (_route, r) => {
     if (reason) it.skip(`→ ${name}: n/a, ${reason}`, () => {});
     else it(`→ ${caseTitle(r, name)}`, () => runCase(w, r, name));
   }
+});
+
+describe('every role on every admin route of an account (helpers/isolation-matrix/roles.ts)', () => {
+  it.each(roleRows(ROWS).map((r) => [r.route, r] as const))(
+    "%s → each role: the normal answer when it holds the route's permission, else 403",
+    (_route, r) => runRoleCases(roleWorld, r, roles, permissions.get(r.route)),
+  );
 });

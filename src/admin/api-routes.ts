@@ -46,6 +46,7 @@ import { phishingTemplatesAdminRoutes } from '../modules/phishing/templates/temp
 import { triageAdminRoutes } from '../modules/phishing/triage/triage.admin-routes.js';
 import { campaignsAdminRoutes } from '../modules/training/campaigns/campaigns.admin-routes.js';
 import { coursesAdminRoutes } from '../modules/training/courses/courses.admin-routes.js';
+import { checkGroupScope } from './group-scope.js';
 import { limitsRoutes } from './limits.js';
 import { adminOpenApiRoutes } from './openapi.js';
 
@@ -89,6 +90,12 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
           accountId: id,
           groups: operator ? null : await groupScopeOf(account.db, id, user.id),
         };
+      });
+      // A role limited to groups: what lies outside them answers as if it did not exist.
+      account.addHook('preHandler', async (request) => {
+        const { accountId, groups } = request.admin ?? {};
+        if (!groups || accountId === undefined) return;
+        await checkGroupScope(account.db, request, accountId, groups);
       });
       await account.register(accountAdminRoutes);
       await account.register(accountBrandingAdminRoutes);

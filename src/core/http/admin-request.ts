@@ -57,6 +57,11 @@ declare module 'fastify' {
      * 401 `mfa_required`; a full session may call any route.
      */
     mfaPending?: readonly ('verify' | 'enrol')[];
+    /**
+     * Account routes that would make something outside every group (a new group, a new or
+     * imported employee): refused to a role limited to groups (docs/roles.md).
+     */
+    everyGroup?: boolean;
   }
 }
 

@@ -48,6 +48,6 @@ export const overviewAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: Overview }),
       },
     },
-    async (request) => accountOverview(app.db, accountOf(request).accountId),
+    async (request) => accountOverview(app.db, accountOf(request).accountId, accountOf(request).groups),
   );
 };

@@ -165,7 +165,7 @@ export const adminAccessRows: Row[] = [
   }),
   row({
     route: `DELETE ${API}/accounts/:accountId/admins/:id`,
-    as: 'operator',
+    as: 'admin',
     // Signed in: their sessions must end with them. Without credentials nothing can be removed.
     object: async (w, side, c) => (c === '401' ? side.admin : await freshAdmin(w.app, side)).user.id,
     call: (side, id) => ({ url: `${acct(side)}/admins/${id}` }),
@@ -173,6 +173,20 @@ export const adminAccessRows: Row[] = [
     read: (side) => ({ url: `${acct(side)}/admins`, view: (body) => (body as { count: number }).count }),
     otherAccount: { kind: 'object', notFound: 'admin_not_found', missing: () => NEVER },
     invalid: noInput,
+  }),
+  row({
+    route: `PUT ${API}/accounts/:accountId/admins/:id/role`,
+    as: 'admin',
+    object: async (w, side) => (await freshAdmin(w.app, side)).user.id,
+    call: (side, id) => ({ url: `${acct(side)}/admins/${id}/role`, payload: { role: 'auditor' } }),
+    success: { status: 200, check: (res) => expect(res.json().account_role).toBe('auditor') },
+    read: (side, id) => ({
+      url: `${acct(side)}/admins`,
+      view: (body) =>
+        (body as { results: { id: number; account_role: string }[] }).results.find((a) => a.id === id),
+    }),
+    otherAccount: { kind: 'object', notFound: 'admin_not_found', missing: () => NEVER },
+    invalid: { call: (side, id) => ({ url: `${acct(side)}/admins/${id}/role`, payload: { role: 'king' } }) },
   }),
   row({
     route: `GET ${API}/accounts/:accountId/invitations`,
@@ -187,7 +201,7 @@ export const adminAccessRows: Row[] = [
   }),
   row({
     route: `POST ${API}/accounts/:accountId/invitations`,
-    as: 'operator',
+    as: 'admin',
     call: (side) => ({
       url: `${acct(side)}/invitations`,
       payload: { email: `invitee.${unique()}@example.com` },
@@ -199,7 +213,7 @@ export const adminAccessRows: Row[] = [
   }),
   row({
     route: `DELETE ${API}/accounts/:accountId/invitations/:id`,
-    as: 'operator',
+    as: 'admin',
     object: async (w, side) => (await freshInvitation(w.app, w.operator, side.accountId)).id,
     call: (side, id) => ({ url: `${acct(side)}/invitations/${id}` }),
     success: { status: 204 },

@@ -65,7 +65,14 @@ export const FORM_FIELDS = {
     operations: ['PUT /accounts/{accountId}/admins/{id}/triage'],
     names: { can_triage: 'Triage permission' },
   },
-  invitation: { operations: ['POST /accounts/{accountId}/invitations'], names: { email: 'Email' } },
+  invitation: {
+    operations: ['POST /accounts/{accountId}/invitations'],
+    names: { email: 'Email', role: 'Role', group_ids: 'Groups' },
+  },
+  adminRole: {
+    operations: ['PUT /accounts/{accountId}/admins/{id}/role'],
+    names: { role: 'Role', group_ids: 'Groups' },
+  },
   newKey: {
     operations: ['POST /accounts/{accountId}/keys'],
     names: { name: 'Name', permissions: 'Permissions', expires_at: 'Expires' },

@@ -50,6 +50,7 @@ export type {
 } from './generated/admin-api';
 
 export type Role = Schemas['User']['role'];
+export type AccountRole = Schemas['AccountRole'];
 export type Permission = Schemas['ApiKey']['permissions'][number];
 /** One row of an import's answer (the schema `ImportResult` is the whole answer, ImportAnswer here). */
 export type ImportResult = Schemas['ImportResult']['results'][number];

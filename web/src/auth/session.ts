@@ -73,6 +73,11 @@ export function useCurrentUser(): User {
   return data.user;
 }
 
+/** Whether the user's role allows this in their account (operators: everything; docs/roles.md). */
+export function can(user: User, permission: string): boolean {
+  return user.role === 'operator' || user.permissions.includes(permission);
+}
+
 /** Where a user lands after signing in: operators on the accounts, administrators in their account. */
 export function homePath(user: User): string {
   return user.role === 'operator' || user.account_id === null ? '/accounts' : `/a/${user.account_id}`;

@@ -19,7 +19,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useCurrentUser } from '../auth/session';
+import { can, useCurrentUser } from '../auth/session';
 import { AccountSwitcher } from './AccountSwitcher';
 import { accountPath } from './account-context';
 
@@ -29,29 +29,93 @@ interface Item {
   icon: ReactNode;
   /** Active only on exactly this path (the overview), not below it. */
   exact?: boolean;
+  /** The permission the section needs (docs/roles.md): hidden from a role without it. */
+  permission: string;
 }
 
 function accountItems(accountId: number): Item[] {
   const icon = (Icon: typeof IconHome) => <Icon size={18} stroke={1.6} aria-hidden />;
   return [
-    { label: 'Overview', to: accountPath(accountId), icon: icon(IconHome), exact: true },
-    { label: 'Employees', to: accountPath(accountId, 'employees'), icon: icon(IconUsers) },
-    { label: 'Groups', to: accountPath(accountId, 'groups'), icon: icon(IconUsersGroup) },
-    { label: 'Campaigns', to: accountPath(accountId, 'campaigns'), icon: icon(IconSchool) },
-    { label: 'Courses', to: accountPath(accountId, 'courses'), icon: icon(IconBook) },
-    { label: 'Phishing', to: accountPath(accountId, 'phishing'), icon: icon(IconFishHook) },
+    {
+      label: 'Overview',
+      to: accountPath(accountId),
+      icon: icon(IconHome),
+      exact: true,
+      permission: 'overview:read',
+    },
+    {
+      label: 'Employees',
+      to: accountPath(accountId, 'employees'),
+      icon: icon(IconUsers),
+      permission: 'directory:read',
+    },
+    {
+      label: 'Groups',
+      to: accountPath(accountId, 'groups'),
+      icon: icon(IconUsersGroup),
+      permission: 'directory:read',
+    },
+    {
+      label: 'Campaigns',
+      to: accountPath(accountId, 'campaigns'),
+      icon: icon(IconSchool),
+      permission: 'training:read',
+    },
+    {
+      label: 'Courses',
+      to: accountPath(accountId, 'courses'),
+      icon: icon(IconBook),
+      permission: 'training:read',
+    },
+    {
+      label: 'Phishing',
+      to: accountPath(accountId, 'phishing'),
+      icon: icon(IconFishHook),
+      permission: 'phishing:read',
+    },
     {
       label: 'Phishing templates',
       to: accountPath(accountId, 'phishing', 'templates'),
       icon: icon(IconMailExclamation),
+      permission: 'phishing:read',
     },
-    { label: 'Reports', to: accountPath(accountId, 'reports'), icon: icon(IconFlag) },
-    { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail) },
-    { label: 'Integrations', to: accountPath(accountId, 'integration'), icon: icon(IconPlugConnected) },
-    { label: 'Administrators', to: accountPath(accountId, 'admins'), icon: icon(IconUserShield) },
-    { label: 'Single sign-on', to: accountPath(accountId, 'sso'), icon: icon(IconKey) },
-    { label: 'Audit log', to: accountPath(accountId, 'audit-log'), icon: icon(IconHistory) },
-    { label: 'Settings', to: accountPath(accountId, 'settings'), icon: icon(IconSettings) },
+    {
+      label: 'Reports',
+      to: accountPath(accountId, 'reports'),
+      icon: icon(IconFlag),
+      permission: 'reports:read',
+    },
+    { label: 'Outbox', to: accountPath(accountId, 'outbox'), icon: icon(IconMail), permission: 'mail:read' },
+    {
+      label: 'Integrations',
+      to: accountPath(accountId, 'integration'),
+      icon: icon(IconPlugConnected),
+      permission: 'integrations:read',
+    },
+    {
+      label: 'Administrators',
+      to: accountPath(accountId, 'admins'),
+      icon: icon(IconUserShield),
+      permission: 'admins:read',
+    },
+    {
+      label: 'Single sign-on',
+      to: accountPath(accountId, 'sso'),
+      icon: icon(IconKey),
+      permission: 'security:write',
+    },
+    {
+      label: 'Audit log',
+      to: accountPath(accountId, 'audit-log'),
+      icon: icon(IconHistory),
+      permission: 'audit:read',
+    },
+    {
+      label: 'Settings',
+      to: accountPath(accountId, 'settings'),
+      icon: icon(IconSettings),
+      permission: 'account:read',
+    },
   ];
 }
 
@@ -96,6 +160,7 @@ export function NavLinks({ accountId }: { accountId: number | null }) {
             label: 'All accounts',
             to: '/accounts',
             icon: <IconBuildingSkyscraper size={18} stroke={1.6} aria-hidden />,
+            permission: 'operator',
           })}
           {narrow && <AccountSwitcher accountId={accountId} />}
           {accountId !== null && <Divider my="xs" />}
@@ -108,7 +173,9 @@ export function NavLinks({ accountId }: { accountId: number | null }) {
               This account
             </Text>
           )}
-          {accountItems(accountId).map(link)}
+          {accountItems(accountId)
+            .filter((item) => can(user, item.permission))
+            .map(link)}
         </>
       )}
     </Stack>

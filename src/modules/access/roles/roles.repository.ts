@@ -1,5 +1,6 @@
 import type { Db } from '../../../core/db/database.js';
 import { dialectOf } from '../../../core/db/database.js';
+import { campaignInScope, employeeInScope } from '../../../core/db/group-scope.js';
 import type { AccountRole } from '../../../core/db/schema.js';
 
 /**
@@ -157,4 +158,41 @@ export async function invitationScopeOf(db: Db, accountId: number, invitationId:
     .orderBy('group_id')
     .execute();
   return rows.map((r) => r.group_id);
+}
+
+/** Whether this employee of the account belongs to one of these groups. */
+export async function employeeIsInScope(
+  db: Db,
+  accountId: number,
+  employeeId: number,
+  groups: readonly number[],
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('employees as e')
+    .select('e.id')
+    .where('e.account_id', '=', accountId)
+    .where('e.id', '=', employeeId)
+    .where(employeeInScope(groups, 'e.id'))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether this campaign of the account (training or phishing) targets none but these groups. */
+export async function campaignIsInScope(
+  db: Db,
+  accountId: number,
+  kind: 'training' | 'phishing',
+  campaignId: number,
+  groups: readonly number[],
+): Promise<boolean> {
+  const table = kind === 'training' ? 'training_campaigns' : 'phishing_campaigns';
+  const links = kind === 'training' ? 'campaign_groups' : 'phishing_campaign_groups';
+  const row = await db
+    .selectFrom(`${table} as c` as 'training_campaigns as c')
+    .select('c.id')
+    .where('c.account_id', '=', accountId)
+    .where('c.id', '=', campaignId)
+    .where(campaignInScope(groups, links, 'c.id'))
+    .executeTakeFirst();
+  return row !== undefined;
 }

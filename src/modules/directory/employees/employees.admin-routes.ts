@@ -47,7 +47,13 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await searchEmployees(app.db, accountOf(request).accountId, request.query, listWindow(request.query)),
+        await searchEmployees(
+          app.db,
+          accountOf(request).accountId,
+          request.query,
+          listWindow(request.query),
+          accountOf(request).groups,
+        ),
         presentAdminEmployee,
       ),
   );
@@ -55,7 +61,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/employees',
     {
-      config: { adminPermission: 'directory:write' },
+      config: { adminPermission: 'directory:write', everyGroup: true },
       schema: {
         tags,
         summary: 'Creates an employee; 409 when the address is taken',
@@ -73,7 +79,7 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/employees/import',
     {
-      config: { adminPermission: 'directory:write' },
+      config: { adminPermission: 'directory:write', everyGroup: true },
       schema: {
         tags,
         summary: 'Checks (`dry_run`) or creates up to `limits.import_rows` employees; one result per row',
@@ -101,7 +107,11 @@ export const employeesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      sendCsvFile(reply, 'employees.csv', exportEmployees(app.db, accountOf(request).accountId)),
+      sendCsvFile(
+        reply,
+        'employees.csv',
+        exportEmployees(app.db, accountOf(request).accountId, undefined, accountOf(request).groups),
+      ),
   );
 
   app.get(

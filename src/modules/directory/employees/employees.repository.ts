@@ -2,6 +2,7 @@ import { type Insertable, sql } from 'kysely';
 import { byName } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import { employeeInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import { prepared } from '../../../core/db/prepared.js';
 import type { EmployeesTable } from '../../../core/db/schema.js';
 import { EMPLOYEE_COLUMNS, type EmployeeRow } from '../../../core/db/schema.js';
@@ -243,12 +244,14 @@ export function employeesAfter(
   accountId: number,
   afterId: number,
   limit: number,
+  groups: GroupScope = null,
 ): Promise<EmployeeRow[]> {
   return db
     .selectFrom('employees')
     .select(EMPLOYEE_COLUMNS)
     .where('account_id', '=', accountId)
     .where('id', '>', afterId)
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'employees.id')))
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -1,6 +1,7 @@
 import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/errors.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { foldedContainsPattern } from '../../../core/db/like.js';
 import { AppError, emailTaken, FieldErrorCollector } from '../../../core/errors.js';
 import { emit, watch } from '../../../core/events.js';
@@ -186,11 +187,12 @@ export function searchEmployees(
   accountId: number,
   query: EmployeeQuery,
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<Employee>> {
   const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return Promise.resolve({ count: 0, items: [] });
   const sort = { by: query.sort ?? 'last_name', order: query.order ?? 'asc' } as const;
-  return readEmployeePage(db, accountId, { pattern }, sort, window);
+  return readEmployeePage(db, accountId, { pattern, ...(groups ? { groups } : {}) }, sort, window);
 }
 
 /** An employee with the groups it belongs to (by name). */

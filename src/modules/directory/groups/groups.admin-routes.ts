@@ -51,7 +51,13 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await listGroupsPage(app.db, accountOf(request).accountId, request.query, listWindow(request.query)),
+        await listGroupsPage(
+          app.db,
+          accountOf(request).accountId,
+          request.query,
+          listWindow(request.query),
+          accountOf(request).groups,
+        ),
         presentAdminGroup,
       ),
   );
@@ -59,7 +65,7 @@ export const groupsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/groups',
     {
-      config: { adminPermission: 'directory:write' },
+      config: { adminPermission: 'directory:write', everyGroup: true },
       schema: {
         tags,
         summary: 'Creates a group',

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { byName } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import { type GroupScope, groupInScope } from '../../../core/db/group-scope.js';
 import { prepared } from '../../../core/db/prepared.js';
 import type { GroupsTable } from '../../../core/db/schema.js';
 
@@ -196,9 +197,10 @@ export function groupsHoldingEmployee(
 }
 
 /** Groups whose name matches `pattern` (a `containsPattern`), or all; by name, then id (an index). */
-function named(db: Db, accountId: number, pattern: string | undefined) {
+function named(db: Db, accountId: number, pattern: string | undefined, groups: GroupScope = null) {
   let query = db.selectFrom('groups').where('account_id', '=', accountId);
   if (pattern !== undefined) query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  if (groups !== null) query = query.where(groupInScope(groups, 'groups.id'));
   return query;
 }
 
@@ -206,8 +208,9 @@ export async function countGroupsNamed(
   db: Db,
   accountId: number,
   pattern: string | undefined,
+  groups: GroupScope = null,
 ): Promise<number> {
-  return countRows(named(db, accountId, pattern));
+  return countRows(named(db, accountId, pattern, groups));
 }
 
 export function groupsNamed(
@@ -216,8 +219,9 @@ export function groupsNamed(
   pattern: string | undefined,
   limit: number,
   offset: number,
+  groups: GroupScope = null,
 ): Promise<GroupRow[]> {
-  return named(db, accountId, pattern)
+  return named(db, accountId, pattern, groups)
     .selectAll()
     .orderBy(byName(db, 'name'))
     .orderBy('id')

@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { sliceSize } from '../../../core/db/id-slices.js';
 import { containsPattern, foldedContainsPattern } from '../../../core/db/like.js';
 import { AppError, FieldErrorCollector, invalidPage } from '../../../core/errors.js';
@@ -250,13 +251,14 @@ export function listGroupsPage(
   accountId: number,
   query: { search?: string },
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<Group>> {
   const pattern = containsPattern(query.search);
   if (pattern === null) return Promise.resolve({ count: 0, items: [] });
   return readList(
     window,
-    () => countGroupsNamed(db, accountId, pattern),
-    (limit, offset) => groupsNamed(db, accountId, pattern, limit, offset),
+    () => countGroupsNamed(db, accountId, pattern, groups),
+    (limit, offset) => groupsNamed(db, accountId, pattern, limit, offset, groups),
   );
 }
 

@@ -73,9 +73,13 @@ export const phishingCampaignsAdminRoutes: FastifyPluginAsyncTypebox = async (ap
     },
     async (request) =>
       listEnvelope(
-        await listPhishingCampaignsPage(app.db, accountOf(request).accountId, listWindow(request.query), {
-          status: request.query.status,
-        }),
+        await listPhishingCampaignsPage(
+          app.db,
+          accountOf(request).accountId,
+          listWindow(request.query),
+          { status: request.query.status },
+          accountOf(request).groups,
+        ),
         presentAdminPhishingCampaign,
       ),
   );

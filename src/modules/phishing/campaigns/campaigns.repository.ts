@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import { campaignInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import type { PhishingCampaignStatus, PhishingCampaignsTable } from '../../../core/db/schema.js';
 
 /**
@@ -103,9 +104,12 @@ export function countPhishingCampaigns(
   db: Db,
   accountId: number,
   status?: PhishingCampaignStatus,
+  groups: GroupScope = null,
 ): Promise<number> {
   let query = db.selectFrom('phishing_campaigns').where('account_id', '=', accountId);
   if (status) query = query.where('status', '=', status);
+  if (groups)
+    query = query.where(campaignInScope(groups, 'phishing_campaign_groups', 'phishing_campaigns.id'));
   return countRows(query);
 }
 
@@ -116,9 +120,12 @@ export function listPhishingCampaigns(
   limit: number,
   offset: number,
   status?: PhishingCampaignStatus,
+  groups: GroupScope = null,
 ): Promise<PhishingCampaignRow[]> {
   let query = db.selectFrom('phishing_campaigns').selectAll().where('account_id', '=', accountId);
   if (status) query = query.where('status', '=', status);
+  if (groups)
+    query = query.where(campaignInScope(groups, 'phishing_campaign_groups', 'phishing_campaigns.id'));
   return query.orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 

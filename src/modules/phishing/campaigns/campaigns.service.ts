@@ -1,5 +1,6 @@
 import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import type { PhishingCampaignStatus } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../../core/errors.js';
 import { type ListPage, type ListWindow, readList } from '../../../core/pagination.js';
@@ -354,6 +355,7 @@ export async function listPhishingCampaignsPage(
   accountId: number,
   window: ListWindow,
   query: { status?: string } = {},
+  groups: GroupScope = null,
 ): Promise<ListPage<PhishingCampaignView>> {
   const status = query.status || undefined;
   if (status !== undefined && !(PHISHING_STATUSES as string[]).includes(status)) {
@@ -362,8 +364,8 @@ export async function listPhishingCampaignsPage(
   const only = status as PhishingCampaignStatus | undefined;
   const page = await readList(
     window,
-    () => countPhishingCampaigns(db, accountId, only),
-    (limit, offset) => listPhishingCampaigns(db, accountId, limit, offset, only),
+    () => countPhishingCampaigns(db, accountId, only, groups),
+    (limit, offset) => listPhishingCampaigns(db, accountId, limit, offset, only, groups),
   );
   return { ...page, items: await withDetails(db, accountId, page.items) };
 }

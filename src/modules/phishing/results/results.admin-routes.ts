@@ -114,6 +114,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
           accountOf(request).accountId,
           request.params.employeeId,
           listWindow(request.query),
+          accountOf(request).groups,
         ),
         presentHistoryRow,
       ),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
+import { campaignInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import type { PhishingRecipientStatus } from '../../../core/db/schema.js';
 import {
   aliased,
@@ -232,6 +233,7 @@ export function recipientsOfEmployee(
   employeeId: number,
   limit: number,
   offset: number,
+  groups: GroupScope = null,
 ) {
   return db
     .selectFrom('phishing_recipients as r')
@@ -242,6 +244,9 @@ export function recipientsOfEmployee(
     .select(['c.name as campaign_name', 'c.status as campaign_status'])
     .where('r.account_id', '=', accountId)
     .where('r.employee_id', '=', employeeId)
+    .$if(groups !== null, (q) =>
+      q.where(campaignInScope(groups ?? [], 'phishing_campaign_groups', 'r.campaign_id')),
+    )
     .orderBy('r.planned_at', 'desc')
     .orderBy('r.id', 'desc')
     .limit(limit)
@@ -253,12 +258,16 @@ export async function countRecipientsOfEmployee(
   db: Db,
   accountId: number,
   employeeId: number,
+  groups: GroupScope = null,
 ): Promise<number> {
   const row = await db
     .selectFrom('phishing_recipients')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('account_id', '=', accountId)
     .where('employee_id', '=', employeeId)
+    .$if(groups !== null, (q) =>
+      q.where(campaignInScope(groups ?? [], 'phishing_campaign_groups', 'phishing_recipients.campaign_id')),
+    )
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

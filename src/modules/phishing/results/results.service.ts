@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { foldedContainsPattern } from '../../../core/db/like.js';
 import type { PhishingRecipientStatus, PhishingRemedialOn } from '../../../core/db/schema.js';
 import { AppError, validationFailed } from '../../../core/errors.js';
@@ -528,12 +529,14 @@ export async function employeePhishingHistory(
   accountId: number,
   employeeId: number,
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<EmployeeHistoryRow>> {
   const employee = await employeeOfAccount(db, accountId, employeeId);
   if (!employee) throw employeeNotFound();
+  // A role limited to groups sees the campaigns that target none but them.
   return readList(
     window,
-    () => countRecipientsOfEmployee(db, accountId, employee.id),
-    (limit, offset) => recipientsOfEmployee(db, accountId, employee.id, limit, offset),
+    () => countRecipientsOfEmployee(db, accountId, employee.id, groups),
+    (limit, offset) => recipientsOfEmployee(db, accountId, employee.id, limit, offset, groups),
   );
 }

@@ -37,6 +37,7 @@ export const employeeTrainingAdminRoutes: FastifyPluginAsyncTypebox = async (app
           accountOf(request).accountId,
           request.params.employeeId,
           listWindow(request.query),
+          accountOf(request).groups,
         ),
         presentEmployeeTraining,
       ),

@@ -1,4 +1,5 @@
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import type { ListPage, ListWindow } from '../../../core/pagination.js';
 import { type EmployeeEnrollment, employeeEnrollments } from '../../training/index.js';
 import { phishingCampaignsWithRemedial } from './results.training.repository.js';
@@ -18,8 +19,9 @@ export async function employeeTraining(
   accountId: number,
   employeeId: number,
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<EmployeeTrainingItem>> {
-  const page = await employeeEnrollments(db, accountId, employeeId, window);
+  const page = await employeeEnrollments(db, accountId, employeeId, window, Date.now(), groups);
   const phishing = await phishingCampaignsWithRemedial(db, accountId, [
     ...new Set(page.items.map((e) => e.campaign_id)),
   ]);

@@ -64,9 +64,13 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       listEnvelope(
-        await listCampaignsPage(app.db, accountOf(request).accountId, listWindow(request.query), {
-          status: request.query.status,
-        }),
+        await listCampaignsPage(
+          app.db,
+          accountOf(request).accountId,
+          listWindow(request.query),
+          { status: request.query.status },
+          accountOf(request).groups,
+        ),
         presentAdminCampaign,
       ),
   );

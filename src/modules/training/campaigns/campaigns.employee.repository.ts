@@ -1,5 +1,6 @@
 import { countRows } from '../../../core/db/count.js';
 import type { Db } from '../../../core/db/database.js';
+import { campaignInScope, type GroupScope } from '../../../core/db/group-scope.js';
 
 /** An employee's enrollments across the account's training campaigns (the employee page). */
 
@@ -16,7 +17,7 @@ export interface EmployeeEnrollmentRow {
   last_activity_at: number | null;
 }
 
-function enrollmentsOf(db: Db, accountId: number, employeeId: number) {
+function enrollmentsOf(db: Db, accountId: number, employeeId: number, groups: GroupScope) {
   return db
     .selectFrom('enrollments as e')
     .innerJoin('training_campaigns as c', (join) =>
@@ -24,11 +25,17 @@ function enrollmentsOf(db: Db, accountId: number, employeeId: number) {
     )
     .where('e.account_id', '=', accountId)
     .where('e.employee_id', '=', employeeId)
-    .where('e.employee_deleted_at', 'is', null);
+    .where('e.employee_deleted_at', 'is', null)
+    .$if(groups !== null, (q) => q.where(campaignInScope(groups ?? [], 'campaign_groups', 'c.id')));
 }
 
-export function countEmployeeEnrollments(db: Db, accountId: number, employeeId: number): Promise<number> {
-  return countRows(enrollmentsOf(db, accountId, employeeId));
+export function countEmployeeEnrollments(
+  db: Db,
+  accountId: number,
+  employeeId: number,
+  groups: GroupScope = null,
+): Promise<number> {
+  return countRows(enrollmentsOf(db, accountId, employeeId, groups));
 }
 
 /** A page of the employee's enrollments, the latest first. */
@@ -38,8 +45,9 @@ export function employeeEnrollmentRows(
   employeeId: number,
   limit: number,
   offset: number,
+  groups: GroupScope = null,
 ): Promise<EmployeeEnrollmentRow[]> {
-  return enrollmentsOf(db, accountId, employeeId)
+  return enrollmentsOf(db, accountId, employeeId, groups)
     .select([
       'e.id',
       'e.campaign_id',

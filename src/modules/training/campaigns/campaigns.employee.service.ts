@@ -1,4 +1,5 @@
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { type ListPage, type ListWindow, readList } from '../../../core/pagination.js';
 import { getEmployee } from '../../directory/index.js';
 import { coursesOfCampaigns } from '../courses/courses.lookup.service.js';
@@ -53,12 +54,13 @@ export async function employeeEnrollments(
   employeeId: number,
   window: ListWindow,
   now = Date.now(),
+  groups: GroupScope = null,
 ): Promise<ListPage<EmployeeEnrollment>> {
   await getEmployee(db, accountId, employeeId);
   const page = await readList(
     window,
-    () => countEmployeeEnrollments(db, accountId, employeeId),
-    (limit, offset) => employeeEnrollmentRows(db, accountId, employeeId, limit, offset),
+    () => countEmployeeEnrollments(db, accountId, employeeId, groups),
+    (limit, offset) => employeeEnrollmentRows(db, accountId, employeeId, limit, offset, groups),
   );
   const courses = await coursesOfCampaigns(db, accountId, [...new Set(page.items.map((e) => e.campaign_id))]);
   const progress = new Map<string, EnrollmentCourseRow>();

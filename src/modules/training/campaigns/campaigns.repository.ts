@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import { campaignInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import type { CampaignStatus, TrainingCampaignsTable } from '../../../core/db/schema.js';
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
@@ -168,9 +169,15 @@ export async function activeCampaignsEnrollingNewcomers(
   return rows.map((r) => r.id);
 }
 
-export async function countCampaigns(db: Db, accountId: number, status?: CampaignStatus): Promise<number> {
+export async function countCampaigns(
+  db: Db,
+  accountId: number,
+  status?: CampaignStatus,
+  groups: GroupScope = null,
+): Promise<number> {
   let query = db.selectFrom('training_campaigns').where('account_id', '=', accountId);
   if (status) query = query.where('status', '=', status);
+  if (groups) query = query.where(campaignInScope(groups, 'campaign_groups', 'training_campaigns.id'));
   return countRows(query);
 }
 
@@ -180,10 +187,13 @@ export function listCampaigns(
   accountId: number,
   limit: number,
   offset: number,
-  opts: { order?: 'asc' | 'desc'; status?: CampaignStatus } = {},
+  opts: { order?: 'asc' | 'desc'; status?: CampaignStatus; groups?: GroupScope } = {},
 ): Promise<CampaignRow[]> {
   let query = db.selectFrom('training_campaigns').selectAll().where('account_id', '=', accountId);
   if (opts.status) query = query.where('status', '=', opts.status);
+  if (opts.groups) {
+    query = query.where(campaignInScope(opts.groups, 'campaign_groups', 'training_campaigns.id'));
+  }
   return query
     .orderBy('id', opts.order ?? 'asc')
     .limit(limit)

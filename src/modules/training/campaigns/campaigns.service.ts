@@ -1,5 +1,6 @@
 import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import type { CampaignStatus } from '../../../core/db/schema.js';
 import { AppError, FieldErrorCollector, validationFailed } from '../../../core/errors.js';
 import {
@@ -294,6 +295,7 @@ export async function listCampaignsPage(
   accountId: number,
   window: ListWindow,
   query: { status?: string } = {},
+  groups: GroupScope = null,
 ): Promise<ListPage<CampaignView>> {
   const status = query.status || undefined;
   if (status !== undefined && !(STATUSES as string[]).includes(status)) {
@@ -302,8 +304,8 @@ export async function listCampaignsPage(
   const only = status as CampaignStatus | undefined;
   const page = await readList(
     window,
-    () => countCampaigns(db, accountId, only),
-    (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: only }),
+    () => countCampaigns(db, accountId, only, groups),
+    (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: only, groups }),
   );
   return { ...page, items: await withDetails(db, accountId, page.items) };
 }

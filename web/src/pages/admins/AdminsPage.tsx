@@ -1,12 +1,19 @@
 import { Badge, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDevices, IconLock, IconLockOpen, IconMailPlus, IconTrash } from '@tabler/icons-react';
+import {
+  IconDevices,
+  IconLock,
+  IconLockOpen,
+  IconMailPlus,
+  IconTrash,
+  IconUserShield,
+} from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { api, call, errorMessage } from '../../api/client';
 import type { Admin, PendingInvitation } from '../../api/types';
-import { useCurrentUser } from '../../auth/session';
+import { can, useCurrentUser } from '../../auth/session';
 import { ConfirmDeleteOf } from '../../components/ConfirmDelete';
 import { DateText } from '../../components/DateText';
 import { EmptyState } from '../../components/EmptyState';
@@ -19,15 +26,19 @@ import { useDialog } from '../../components/use-dialog';
 import { useAccount } from '../../layout/account-context';
 import { AdminSessionsModal } from './AdminSessionsModal';
 import { InviteModal } from './InviteModal';
+import { RoleModal } from './RoleModal';
+import { roleLabel } from './RolePicker';
 
 const tableProps = { withTableBorder: true, borderRadius: 'md', minHeight: 220 } as const;
 
-/** /a/:accountId/admins — who administers this account, and pending invitations (operators manage them). */
+/** /a/:accountId/admins — who administers this account in which role, and pending invitations (owners manage them). */
 export function AdminsPage() {
   const account = useAccount();
   const me = useCurrentUser();
-  const isOperator = me.role === 'operator';
+  // Owners (and operators) invite, remove and set roles (roles:write).
+  const manages = can(me, 'roles:write');
   const [sessionsOf, setSessionsOf] = useState<Admin | null>(null);
+  const [changing, setChanging] = useState<Admin | null>(null);
   const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const revoking = useDialog<PendingInvitation>();
@@ -69,7 +80,7 @@ export function AdminsPage() {
         title="Administrators"
         description="People who can sign in to manage this account."
         actions={
-          isOperator && (
+          manages && (
             <Button leftSection={<IconMailPlus size={16} aria-hidden />} onClick={() => setInviting(true)}>
               Invite administrator
             </Button>
@@ -86,20 +97,28 @@ export function AdminsPage() {
             fetching={admins.isFetching}
             emptyState={
               <EmptyState title="No administrators yet">
-                {isOperator
-                  ? 'Invite one with “Invite administrator”.'
-                  : 'Operators can invite administrators.'}
+                {manages ? 'Invite one with “Invite administrator”.' : 'Owners can invite administrators.'}
               </EmptyState>
             }
             columns={[
               { accessor: 'name', title: 'Name', render: (a) => a.name || <Text c="dimmed">—</Text> },
               { accessor: 'email', title: 'Email' },
               {
-                accessor: 'role',
+                accessor: 'account_role',
                 title: 'Role',
-                render: (a) => (
-                  <Badge variant="light">{a.role === 'operator' ? 'Operator' : 'Administrator'}</Badge>
-                ),
+                render: (a) => <Badge variant="light">{roleLabel(a.account_role)}</Badge>,
+              },
+              {
+                accessor: 'groups',
+                title: 'Groups',
+                render: (a) =>
+                  a.groups ? (
+                    <Text size="sm">{a.groups.map((g) => g.name).join(', ')}</Text>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Every group
+                    </Text>
+                  ),
                 visibleMediaQuery: WIDE_ONLY,
               },
               {
@@ -138,7 +157,15 @@ export function AdminsPage() {
                       onClick={() => setSessionsOf(a)}
                     />
                     {a.id !== me.id && <StatusButton admin={a} />}
-                    {isOperator && (
+                    {manages && a.id !== me.id && (
+                      <IconButton
+                        tooltip="Role"
+                        label={`Change the role of ${a.email}`}
+                        icon={IconUserShield}
+                        onClick={() => setChanging(a)}
+                      />
+                    )}
+                    {manages && a.id !== me.id && (
                       <IconButton
                         tooltip="Remove"
                         label={`Remove ${a.email}`}
@@ -163,13 +190,18 @@ export function AdminsPage() {
             emptyState={<EmptyState title="No pending invitations" />}
             columns={[
               { accessor: 'email', title: 'Email' },
+              {
+                accessor: 'account_role',
+                title: 'Role',
+                render: (i) => <Badge variant="light">{roleLabel(i.account_role)}</Badge>,
+              },
               { accessor: 'created_at', title: 'Sent', render: (i) => <DateText value={i.created_at} /> },
               { accessor: 'expires_at', title: 'Expires', render: (i) => <DateText value={i.expires_at} /> },
               {
                 accessor: 'actions',
                 title: 'Actions',
                 textAlign: 'right',
-                hidden: !isOperator,
+                hidden: !manages,
                 render: (i) => (
                   <Button size="compact-sm" variant="light" color="red" onClick={() => revoking.open(i)}>
                     Revoke
@@ -181,6 +213,7 @@ export function AdminsPage() {
         </PageSection>
       </Stack>
       <AdminSessionsModal accountId={account.id} admin={sessionsOf} onClose={() => setSessionsOf(null)} />
+      <RoleModal accountId={account.id} admin={changing} onClose={() => setChanging(null)} />
       <InviteModal
         accountId={account.id}
         accountName={account.name}

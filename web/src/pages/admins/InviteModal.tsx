@@ -4,11 +4,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { FORM_FIELDS } from '../../api/form-fields';
+import type { AccountRole } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { fieldError } from '../../components/form-errors';
 import { formatDateTime } from '../../components/format';
 import { SaveForm } from '../../components/SaveForm';
 import { useOnOpen } from '../../components/use-on-open';
+import type { PickedGroup } from '../campaigns/GroupPicker';
+import { RolePicker } from './RolePicker';
 
 interface InviteModalProps {
   accountId: number;
@@ -17,16 +20,18 @@ interface InviteModalProps {
   onClose: () => void;
 }
 
-/** Operators: invite an account administrator by email; the link is shown this once to send on. */
+/** Owners: invite an account administrator by email, with a role and group scope; the link is shown this once. */
 export function InviteModal({ accountId, accountName, opened, onClose }: InviteModalProps) {
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
+  const [role, setRole] = useState<AccountRole>('administrator');
+  const [groups, setGroups] = useState<PickedGroup[]>([]);
   const invite = useMutation({
     mutationFn: () =>
       call(
         api.POST('/accounts/{accountId}/invitations', {
           params: { path: { accountId } },
-          body: { email: email.trim() },
+          body: { email: email.trim(), role, group_ids: role === 'owner' ? [] : groups.map((g) => g.id) },
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['invitations', accountId] }),
@@ -34,6 +39,8 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
 
   useOnOpen(opened, () => {
     setEmail('');
+    setRole('administrator');
+    setGroups([]);
     invite.reset();
   });
   const created = invite.data;
@@ -69,7 +76,7 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
         <SaveForm
           fieldLabels={FORM_FIELDS.invitation.names}
           save={invite}
-          fields={['email']}
+          fields={['email', 'role', 'group_ids']}
           intro={
             <Text size="sm">
               The invited person chooses a password and then administers <strong>{accountName}</strong> only.
@@ -86,6 +93,15 @@ export function InviteModal({ accountId, accountName, opened, onClose }: InviteM
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
             error={fieldError(invite.error, 'email')}
+          />
+          <RolePicker
+            accountId={accountId}
+            role={role}
+            groups={groups}
+            onRole={setRole}
+            onGroups={setGroups}
+            roleError={fieldError(invite.error, 'role')}
+            groupsError={fieldError(invite.error, 'group_ids')}
           />
         </SaveForm>
       )}

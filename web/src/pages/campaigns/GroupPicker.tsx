@@ -17,10 +17,20 @@ interface GroupPickerProps {
   disabled?: boolean;
   description?: string;
   error?: string | undefined;
+  /** Default: "Target groups". */
+  label?: string;
 }
 
 /** "Target groups": a multi-select that searches the account's groups on the server. */
-export function GroupPicker({ accountId, value, onChange, disabled, description, error }: GroupPickerProps) {
+export function GroupPicker({
+  accountId,
+  value,
+  onChange,
+  disabled,
+  description,
+  error,
+  label = 'Target groups',
+}: GroupPickerProps) {
   const [search, setSearch] = useState('');
   const [query] = useDebouncedValue(search.trim(), 250);
   const groups = useQuery({
@@ -42,7 +52,7 @@ export function GroupPicker({ accountId, value, onChange, disabled, description,
 
   return (
     <MultiSelect
-      label="Target groups"
+      label={label}
       description={description}
       placeholder={value.length === 0 ? 'Search groups by name' : undefined}
       data={[...names].map(([id, name]) => ({ value: id, label: name }))}
