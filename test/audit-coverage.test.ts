@@ -31,6 +31,16 @@ const NOT_RECORDED: Record<string, string> = {
     "an employee's report, sent by the report button's key: employees' acts are not administrators' changes",
   'POST /api/api_gateway/customer/campaigns/phishing/reports/':
     "an employee's report of a simulation, sent by the report button's key: not an administrator's change",
+  'POST /admin/api/session/mfa/passkey-options':
+    'a one-time challenge for the second step of sign-in: the step itself is recorded (admin.mfa_verified or its failure)',
+  'POST /admin/api/mfa/passkeys/options':
+    'a one-time registration challenge: the passkey it registers is recorded (POST /mfa/passkeys)',
+  'POST /admin/api/mfa/totp':
+    'starts an enrolment: an unconfirmed secret that works only once confirmed, and the confirmation is recorded (POST /mfa/totp/confirm)',
+  'POST /admin/api/session/mfa/enrolled':
+    'the matrix calls it on a full session, which it leaves as it is; on a session that had to enrol it starts a full one, recorded as admin.signed_in (mfa.test.ts)',
+  'PUT /admin/api/accounts/:accountId/security/mfa':
+    'the matrix sets the value the account has (requiring MFA would send its other administrators to enrolment); a change is recorded as security_settings.updated (mfa.test.ts)',
 };
 
 const changing = (r: Row) =>
