@@ -74,6 +74,17 @@ describe('first run and sign-in', () => {
     await admin.page.getByRole('button', { name: 'Sign in' }).click();
     await admin.page.waitForURL(`**/admin/a/${accountId}`);
 
+    // Another owner first: an account keeps an enabled owner, so its last one cannot be removed.
+    await vigil.vigil(
+      'admin',
+      'create',
+      '--email',
+      `second-owner-${accountId}@example.com`,
+      '--password',
+      'a long browser password',
+      '--account',
+      String(accountId),
+    );
     const operator = await signedInPage(vigil, { operator: true }, { at: `/admin/a/${accountId}/admins` });
     await operator.page.getByRole('button', { name: `Remove ${admin.email}` }).click();
     await operator.page
