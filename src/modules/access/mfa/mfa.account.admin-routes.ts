@@ -1,21 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { forbidden } from '../../../core/errors.js';
 import { accountOf } from '../../../core/http/admin-request.js';
 import { AccountParams, Body, IdParams, NoContent, responses } from '../../../core/http/admin-schemas.js';
-import { type AdminPermission, roleAllows } from '../roles/roles.model.js';
 import { AccountMfa } from './mfa.admin-schemas.js';
 import { accountAdminForReset, accountMfaOverview, resetFactors, setMfaRequirement } from './mfa.service.js';
 
 const tags = ['Sign-in security'];
-
-/** Owners only (until the roles enforcement covers every route, checked here as well). */
-function requirePermission(request: Parameters<typeof accountOf>[0], permission: AdminPermission): void {
-  const { user } = accountOf(request);
-  if (!roleAllows(user.account_role, user.role === 'operator', permission)) {
-    throw forbidden('Only an owner of the account may do this');
-  }
-}
 
 /** An account's MFA requirement, and an owner's reset of another administrator's factors. */
 export const mfaAccountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -48,7 +38,6 @@ export const mfaAccountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { adminPermission: 'security:write' },
     },
     async (request) => {
-      requirePermission(request, 'security:write');
       const { accountId } = accountOf(request);
       await setMfaRequirement(app.db, accountId, request.body.require_mfa);
       return accountMfaOverview(app.db, accountId, app.config.admin.mfaRequired);
@@ -68,7 +57,6 @@ export const mfaAccountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { adminPermission: 'roles:write' },
     },
     async (request, reply) => {
-      requirePermission(request, 'roles:write');
       const { accountId } = accountOf(request);
       const target = await accountAdminForReset(app.db, accountId, request.params.id);
       await resetFactors(app.db, accountId, target);
