@@ -52,6 +52,8 @@ let watch: HealthWatch;
 let before: Record<string, number>;
 /** The audit log's last row when the suite began. */
 let auditMark = 0;
+/** The audit rows of the second-step test, its set-up and its failed steps, which that test checks itself. */
+const secondStepAudit: [number, number][] = [];
 let key: string;
 let scimToken: string;
 let scimUserId: string;
@@ -1134,6 +1136,7 @@ describe('hostile input, sent to the built server', () => {
   it('refuses what is sent to a session waiting for its second step, clearly, and writes only the audit of failed steps', async () => {
     // Someone who knows an administrator's password, not their second factor.
     const beforeSetup = await tableCounts(t.app.db, dialectUnderTest);
+    const firstAudit = await lastAuditId();
     const email = `hostile-mfa-${Date.now()}@example.com`;
     await createAdmin(t.app.db, {
       email,
@@ -1247,9 +1250,10 @@ describe('hostile input, sent to the built server', () => {
       const grew = (after[table] as number) - (beforeSetup[table] as number);
       if (grew !== 0) filed[table] = (filed[table] ?? 0) + grew;
     }
+    secondStepAudit.push([firstAudit, await lastAuditId()]);
   });
 
-  it('stayed up, answered /healthz within 250 ms throughout, grew by less than 200 MiB, and wrote nothing', async () => {
+  it('stayed up, answered /healthz within 250 ms throughout, grew by less than 240 MiB, and wrote nothing', async () => {
     const health = await watch.report();
     expect(health.failures).toEqual([]);
     expect(health.answered).toBeGreaterThan(10);
@@ -1260,18 +1264,24 @@ describe('hostile input, sent to the built server', () => {
       `[hostile] ${dialectUnderTest}: peak RSS ${peak.toFixed(0)} MiB (${startedRssMiB.toFixed(0)} MiB once started)`,
     );
     // What hostile input may cost: the two reading threads' heaps (READER_HEAP_MB each, most of
-    // it unused) and the bodies being read. The process's own size at start is the code it loads.
-    expect(peak - startedRssMiB).toBeLessThan(200);
+    // it unused), the bodies being read, and the code loaded at a surface's first request (the
+    // SAML, OIDC and WebAuthn surfaces took the growth from 162 to 197 MiB on SQLite). The rest
+    // of the process is its size at start.
+    expect(peak - startedRssMiB).toBeLessThan(240);
     const after = await tableCounts(t.app.db, dialectUnderTest);
     // Strangers' refused sign-ins are recorded on purpose (the address tried, in the audit log of
     // its account or the service's): those rows, and that chain's head, and nothing else.
-    const recorded = await t.app.db
-      .selectFrom('audit_log')
-      .select(['action', 'actor_kind'])
-      .where('id', '>', auditMark)
-      .execute();
+    const recorded = (
+      await t.app.db
+        .selectFrom('audit_log')
+        .select(['id', 'action', 'actor_kind'])
+        .where('id', '>', auditMark)
+        .execute()
+    ).filter((r) => !secondStepAudit.some(([after, upTo]) => r.id > after && r.id <= upTo));
     expect(
-      recorded.filter((r) => r.action !== 'admin.sign_in_failed' || r.actor_kind !== 'anonymous'),
+      recorded
+        .filter((r) => r.action !== 'admin.sign_in_failed' || r.actor_kind !== 'anonymous')
+        .map(({ action, actor_kind }) => ({ action, actor_kind })),
     ).toEqual([]);
     filed.audit_log = (filed.audit_log ?? 0) + recorded.length;
     filed.audit_heads = Math.min(1, (after.audit_heads as number) - (before.audit_heads as number));

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { type Row, row } from './matrix.js';
+import { na, type Row, row } from './matrix.js';
 import { freshGroup, type World } from './world.js';
 
 /**
@@ -62,5 +62,31 @@ export const auditRows: Row[] = [
     },
     otherAccount: { kind: 'list', ids: groupsOfCsv, theirs: theirGroups },
     invalid: { call: (side) => ({ url: `${acct(side)}/audit-log.csv?until=tomorrow` }) },
+  }),
+  row({
+    route: `GET /admin/api/accounts/:accountId/audit-log/settings`,
+    as: 'admin',
+    call: (side) => ({ url: `${acct(side)}/audit-log/settings` }),
+    success: {
+      status: 200,
+      check: (res) => expect(res.json()).toMatchObject({ minimum_days: 180, maximum_days: 3650 }),
+    },
+    otherAccount: { kind: 'account' },
+    invalid: na('takes no input but the account'),
+  }),
+  row({
+    route: `PUT /admin/api/accounts/:accountId/audit-log/settings`,
+    as: 'admin',
+    // Another value each time, so that every call is a change the log records.
+    call: (side) => ({
+      url: `${acct(side)}/audit-log/settings`,
+      payload: { audit_retention_days: 200 + Math.floor(Math.random() * 1000) },
+    }),
+    success: { status: 200 },
+    read: (side) => `${acct(side)}/audit-log/settings`,
+    otherAccount: { kind: 'account' },
+    invalid: {
+      call: (side) => ({ url: `${acct(side)}/audit-log/settings`, payload: { audit_retention_days: 30 } }),
+    },
   }),
 ];

@@ -15,6 +15,7 @@ import { useClampPage, useListFilter, useListState } from '../../components/list
 import { PageHeader } from '../../components/PageHeader';
 import { serverPageProps, WIDE_ONLY } from '../../components/table';
 import { useAccount } from '../../layout/account-context';
+import { AuditRetention } from './AuditRetention';
 
 type AuditEntry = components['schemas']['AuditEntry'];
 type ActorKind = AuditEntry['actor']['kind'];
@@ -127,6 +128,7 @@ export function AuditLogPage() {
         }
       />
       <Stack>
+        <AuditRetention />
         <Row gap="sm" align="flex-end" wrap="wrap">
           <ListSearch list={list} label="Person" placeholder="Email or name" w={{ base: '100%', sm: 220 }} />
           <FilterSelect
