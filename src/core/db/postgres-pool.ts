@@ -11,8 +11,9 @@ import { isDatabaseUnavailable } from './errors.js';
  * - every wait is bounded: a free connection (`waitMs`), a statement on the server
  *   (`statement_timeout`), an answer on the wire (a frozen network or server: the client gives up
  *   shortly after the server would have), an idle transaction;
- * - a connection that lost its server or timed out on the wire goes back to the pool as broken
- *   (closed), never to be handed to the next request with a query still stuck on it;
+ * - a connection that lost its server or timed out on the wire refuses its next statements at
+ *   once (a transaction's rollback), and goes back to the pool as broken (closed), never to be
+ *   handed to the next request with a query still stuck on it;
  * - statements registered as hot (`prepared()` queries) run as named prepared statements, parsed
  *   and planned once per connection.
  */
@@ -55,6 +56,9 @@ class Lease implements PostgresPoolClient {
   // biome-ignore lint/suspicious/noExplicitAny: Kysely calls this with SQL and parameters or a cursor.
   query(sqlOrCursor: any, parameters?: ReadonlyArray<unknown>): any {
     if (typeof sqlOrCursor !== 'string') return this.client.query(sqlOrCursor);
+    // A connection that lost its server or timed out on the wire answers nothing more: the next
+    // statement (a transaction's rollback) fails at once instead of queueing behind the stuck one.
+    if (this.broken) return Promise.reject(this.broken);
     const name = namedStatements.get(sqlOrCursor);
     const values = parameters as unknown[];
     const running = name
