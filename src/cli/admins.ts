@@ -67,7 +67,7 @@ export function adminCommands(program: Command, ctx: CliContext): void {
     admin
       .command(name)
       .description(description)
-      .addOption(bodyOption('--email <email>', 'their sign-in address', 'email').makeOptionMandatory())
+      .requiredOption('--email <email>', 'their sign-in address')
       .option('--json', 'print JSON')
       .action(async (opts: { email: string; json?: boolean }) => {
         const db = await ctx.db();

@@ -170,6 +170,22 @@ export const FORM_FIELDS = {
       break_glass: 'Break-glass owner',
     },
   },
+  secondStep: {
+    operations: ['POST /session/mfa'],
+    names: { totp_code: 'Code', recovery_code: 'Recovery code', passkey: 'Passkey' },
+  },
+  mfaFactor: {
+    operations: ['POST /mfa/totp/confirm', 'POST /mfa/passkeys', 'PATCH /mfa/factors/{factorId}'],
+    names: { factor_id: 'Authenticator app', code: 'Code', name: 'Name', response: 'Passkey' },
+  },
+  mfaRequirement: {
+    operations: ['PUT /accounts/{accountId}/security/mfa'],
+    names: { require_mfa: 'Require a second factor of every administrator' },
+  },
+  auditSettings: {
+    operations: ['PUT /accounts/{accountId}/audit-log/settings'],
+    names: { audit_retention_days: 'Keep for (days)' },
+  },
   accountSettings: {
     operations: ['PATCH /accounts/{accountId}/settings'],
     names: { display_name: 'Name employees see' },
