@@ -570,6 +570,9 @@ describe('large answers', () => {
     );
     const afterGets = processMemory(running.pid);
     for (const get of gets) expectWholeGroup(get, seeded.employeeIds);
+    console.log(
+      `[large answers] ${dialectUnderTest}: peak RSS ${Math.round(afterPuts.peakMiB)} MiB after four PUTs, ${Math.round(afterGets.peakMiB)} MiB after ten GETs`,
+    );
     expect.soft(Math.round(afterGets.peakMiB), 'peak RSS after ten GETs (MiB)').toBeLessThanOrEqual(300);
   }, 180_000);
 });

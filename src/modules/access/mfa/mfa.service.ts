@@ -1,13 +1,9 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
+  verifyRegistrationResponse as VerifyRegistration,
 } from '@simplewebauthn/server';
 import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
-import QRCode from 'qrcode';
 import { type AuditActor, recordAudit } from '../../../core/audit/audit.js';
 import type { SecretBox } from '../../../core/auth/secret-box.js';
 import { hashToken } from '../../../core/auth/tokens.js';
@@ -66,6 +62,16 @@ export interface RelyingParty {
   id: string;
   origin: string;
   name: string;
+}
+
+/**
+ * @simplewebauthn/server (with its certificate and ASN.1 readers, some 600 KB of code) and the QR
+ * encoder are read when a passkey or an enrolment first needs them, not at start.
+ */
+let webAuthnModule: Promise<typeof import('@simplewebauthn/server')> | undefined;
+function webAuthn(): Promise<typeof import('@simplewebauthn/server')> {
+  webAuthnModule ??= import('@simplewebauthn/server');
+  return webAuthnModule;
 }
 
 const ISSUER = 'Vigil';
@@ -156,6 +162,7 @@ export async function startTotpEnrolment(db: Db, box: SecretBox, admin: Admin): 
     confirmed_at: null,
   });
   const otpauthUrl = generateURI({ issuer: ISSUER, label: admin.email, secret });
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return {
     factorId: factor.id,
@@ -241,6 +248,7 @@ export async function passkeyRegistrationOptions(
   rp: RelyingParty,
 ) {
   const existing = (await confirmedFactorsOf(db, admin.id)).filter((f) => f.kind === 'passkey');
+  const { generateRegistrationOptions } = await webAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -274,8 +282,9 @@ export async function registerPasskey(
   const challenge = await takeChallenge(db, sessionIdHash, 'register', Date.now());
   if (!challenge)
     throw validationFailed({ response: ['no passkey registration was started, or it expired'] });
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verified: Awaited<ReturnType<typeof VerifyRegistration>>;
   try {
+    const { verifyRegistrationResponse } = await webAuthn();
     verified = await verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
       expectedChallenge: challenge,
@@ -315,6 +324,7 @@ export async function passkeyAuthenticationOptions(
   rp: RelyingParty,
 ) {
   const passkeys = (await confirmedFactorsOf(db, admin.id)).filter((f) => f.kind === 'passkey');
+  const { generateAuthenticationOptions } = await webAuthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: passkeys.map((f) => ({
@@ -376,6 +386,7 @@ async function checkProof(
   );
   if (!factor?.public_key || !factor.credential_id) return false;
   try {
+    const { verifyAuthenticationResponse } = await webAuthn();
     const verified = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,

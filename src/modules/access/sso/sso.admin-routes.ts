@@ -142,7 +142,7 @@ export const ssoAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply
         .type('application/samlmetadata+xml')
         .header('content-disposition', `attachment; filename="vigil-sp-metadata-${accountId}.xml"`)
-        .send(serviceProviderMetadata(ssoEnvOf(app).baseUrl, accountId));
+        .send(await serviceProviderMetadata(ssoEnvOf(app).baseUrl, accountId));
     },
   );
 };

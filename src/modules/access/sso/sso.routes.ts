@@ -226,7 +226,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<SsoRouteOptions> = async (app,
         throw new AppError('sso_not_found');
       return reply
         .type('application/samlmetadata+xml')
-        .send(serviceProviderMetadata(ssoEnvOf(app).baseUrl, accountId));
+        .send(await serviceProviderMetadata(ssoEnvOf(app).baseUrl, accountId));
     },
   );
 };

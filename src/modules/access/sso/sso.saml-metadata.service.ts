@@ -1,5 +1,4 @@
 import { X509Certificate } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
 import type { FieldErrorCollector } from '../../../core/errors.js';
 import { type IdpMetadata, MAX_METADATA_BYTES, MAX_URL } from './sso.model.js';
 
@@ -27,12 +26,15 @@ function children(parent: Element, ns: string, name: string): Element[] {
 const pem = (base64: string) =>
   `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----\n`;
 
+/** The XML reader, read with the first SAML metadata or response (as node-saml is), not at start. */
+const xmlReader = () => import('@xmldom/xmldom');
+
 /** The metadata's IdP, or null with the errors added to `field`. */
-export function parseIdpMetadata(
+export async function parseIdpMetadata(
   errors: FieldErrorCollector,
   field: string,
   xml: string,
-): IdpMetadata | null {
+): Promise<IdpMetadata | null> {
   if (Buffer.byteLength(xml, 'utf8') > MAX_METADATA_BYTES) {
     errors.add(field, `must be at most ${MAX_METADATA_BYTES / 1024} KiB`);
     return null;
@@ -46,6 +48,7 @@ export function parseIdpMetadata(
     failed = true;
   };
   let doc: Document | undefined;
+  const { DOMParser } = await xmlReader();
   try {
     doc = new DOMParser({
       errorHandler: { warning: () => {}, error: fail, fatalError: fail },
@@ -128,9 +131,10 @@ export function describeCertificate(base64: string): { subject: string; not_afte
 export { pem as certificatePem };
 
 /** The ID of the first Assertion in a (base64) SAMLResponse, unchecked: only to name a refusal. */
-export function assertionIdOf(samlResponse: string): string | null {
+export async function assertionIdOf(samlResponse: string): Promise<string | null> {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return null;
+  const { DOMParser } = await xmlReader();
   try {
     const doc = new DOMParser({
       errorHandler: { warning: () => {}, error: () => {}, fatalError: () => {} },

@@ -1,9 +1,4 @@
-import {
-  type CacheProvider,
-  generateServiceProviderMetadata,
-  SAML,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml';
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import { hashToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
 import {
@@ -65,10 +60,21 @@ function requestCache(db: Db, accountId: number): CacheProvider {
   };
 }
 
-function samlFor(db: Db, baseUrl: string, connection: SsoConnection): SAML {
+/**
+ * node-saml and what it loads (xml-crypto, xml-encryption, xpath: some 1 MB of code) are read on
+ * the first SAML request, not at start: a server whose accounts sign in otherwise never holds them.
+ */
+let nodeSaml: Promise<typeof import('@node-saml/node-saml')> | undefined;
+function loadNodeSaml(): Promise<typeof import('@node-saml/node-saml')> {
+  nodeSaml ??= import('@node-saml/node-saml');
+  return nodeSaml;
+}
+
+async function samlFor(db: Db, baseUrl: string, connection: SsoConnection): Promise<SAML> {
   const idp = connection.saml;
   if (!idp) throw new SsoRefusal('not_configured');
   const urls = ssoUrls(baseUrl, connection.accountId);
+  const { SAML, ValidateInResponseTo } = await loadNodeSaml();
   return new SAML({
     callbackUrl: urls.samlAcs,
     entryPoint: idp.ssoUrl,
@@ -90,8 +96,9 @@ function samlFor(db: Db, baseUrl: string, connection: SsoConnection): SAML {
 }
 
 /** Vigil's service-provider metadata for this account (what the IdP is given). */
-export function serviceProviderMetadata(baseUrl: string, accountId: number): string {
+export async function serviceProviderMetadata(baseUrl: string, accountId: number): Promise<string> {
   const urls = ssoUrls(baseUrl, accountId);
+  const { generateServiceProviderMetadata } = await loadNodeSaml();
   return generateServiceProviderMetadata({
     issuer: urls.samlEntityId,
     callbackUrl: urls.samlAcs,
@@ -102,7 +109,7 @@ export function serviceProviderMetadata(baseUrl: string, accountId: number): str
 
 /** Starts a sign-in: the IdP's URL with a fresh AuthnRequest (its ID remembered). */
 export async function startSamlSignIn(db: Db, baseUrl: string, connection: SsoConnection): Promise<string> {
-  return samlFor(db, baseUrl, connection).getAuthorizeUrlAsync('', undefined, {});
+  return (await samlFor(db, baseUrl, connection)).getAuthorizeUrlAsync('', undefined, {});
 }
 
 function refusalOf(err: unknown): SsoRefusal {
@@ -153,7 +160,9 @@ export async function finishSamlSignIn(
   }
   let profile: Record<string, unknown> | null;
   try {
-    ({ profile } = (await samlFor(db, baseUrl, connection).validatePostResponseAsync({
+    ({ profile } = (await (
+      await samlFor(db, baseUrl, connection)
+    ).validatePostResponseAsync({
       SAMLResponse: samlResponse,
     })) as {
       profile: Record<string, unknown> | null;
@@ -162,7 +171,7 @@ export async function finishSamlSignIn(
     const refusal = refusalOf(err);
     // The request it answered was used up by its first post: say why, when the assertion is one already seen.
     if (refusal.reason === 'in_response_to') {
-      const id = assertionIdOf(samlResponse);
+      const id = await assertionIdOf(samlResponse);
       if (id && (await assertionKnown(db, connection.accountId, id)))
         throw new SsoRefusal('replayed', refusal.detail);
     }

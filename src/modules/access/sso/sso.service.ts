@@ -179,7 +179,7 @@ export async function saveSsoConnection(
     } else if (before?.saml) saml = before.saml;
     else errors.add('saml.metadata_xml', 'is required (paste the metadata, or give its URL)');
     if (xml !== null)
-      saml = parseIdpMetadata(errors, s.metadata_xml ? 'saml.metadata_xml' : 'saml.metadata_url', xml);
+      saml = await parseIdpMetadata(errors, s.metadata_xml ? 'saml.metadata_xml' : 'saml.metadata_url', xml);
   }
   errors.throwIfAny();
 

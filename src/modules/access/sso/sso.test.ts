@@ -277,7 +277,7 @@ describe('SAML 2.0', () => {
       role_mapping: [{ group: 'auditors', role: 'auditor' }],
       saml: { metadata_url: idp.metadataUrl },
     });
-    return { account, idp, spMetadata: serviceProviderMetadata(BASE, account.id) };
+    return { account, idp, spMetadata: await serviceProviderMetadata(BASE, account.id) };
   }
 
   async function start(accountId: number) {
