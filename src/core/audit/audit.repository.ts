@@ -1,6 +1,9 @@
-import type { Insertable } from 'kysely';
+import { CompiledQuery, type QueryResult } from 'kysely';
 import { type Db, dialectOf } from '../db/database.js';
-import type { AuditLogTable } from '../db/schema.js';
+import { registerNamedStatement } from '../db/postgres-pool.js';
+import { SQLITE_SHA256_HEX } from '../db/sqlite-connections.js';
+import { followedBy } from '../db/together.js';
+import { canonicalAround, canonicalTail, type UnchainedAuditRow } from './audit-canonical.js';
 
 /** The genesis of every chain: the "previous hash" of its first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -20,20 +23,165 @@ export async function lockChainHead(trx: Db, accountId: number): Promise<{ seq: 
   return { seq: Number(head.seq), hash: head.hash };
 }
 
-/** Appends a row and moves the chain's head to it (PostgreSQL: in one statement, one round trip). */
-export async function appendAuditRow(trx: Db, row: Insertable<AuditLogTable>): Promise<void> {
-  const head = { seq: row.seq, hash: row.hash };
-  if (dialectOf(trx) === 'postgres') {
-    await trx
-      .with('appended', (db) => db.insertInto('audit_log').values(row))
-      .updateTable('audit_heads')
-      .set(head)
-      .where('account_id', '=', row.account_id)
-      .execute();
+const COLUMNS =
+  'account_id, seq, at, actor_kind, actor_id, actor_label, address, request_id, action, object_type, object_id, object_label, changes, prev_hash, hash';
+
+/** The row's fields as parameters $k+1 … $k+11 (PostgreSQL): COLUMNS less the chain's and object_id. */
+const fieldsOf = (row: UnchainedAuditRow) => [
+  row.account_id,
+  row.at,
+  row.actor_kind,
+  row.actor_id,
+  row.actor_label,
+  row.address,
+  row.request_id,
+  row.action,
+  row.object_type,
+  row.object_label,
+  row.changes,
+];
+
+/**
+ * PostgreSQL: locks the chain's head, moves it to the new row (the hash computed by the database:
+ * SHA-256 over the previous hash, a newline and the canonical form, `[account,seq,` + the tail)
+ * and appends the row. $k+1 … $k+11 are the row's fields (fieldsOf); `objectId` and `tail` are
+ * SQL expressions; `from` joins what they read. Constant text for each use, prepared once per
+ * connection.
+ */
+function appendPostgres(k: number, objectId: string, tail: string, from = '') {
+  const p = (i: number) => `$${k + i}`;
+  const account = p(1);
+  return `h as (select seq, hash from audit_heads where account_id = ${account} for update),
+n as (
+  update audit_heads set seq = h.seq + 1,
+    hash = encode(sha256(convert_to(h.hash || E'\n' || '[' || ${account} || ',' || (h.seq + 1) || ',' || ${tail}, 'UTF8')), 'hex')
+  from h${from} where audit_heads.account_id = ${account}
+  returning audit_heads.seq, audit_heads.hash, h.hash as prev_hash),
+a as (
+  insert into audit_log (${COLUMNS})
+  select ${account}, n.seq, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${objectId}, ${p(10)}, ${p(11)}, n.prev_hash, n.hash
+  from n${from}
+  returning 1)`;
+}
+
+/** One row, on its own: its fields, then its object's id ($12) and its canonical tail ($13). */
+const APPEND_POSTGRES = `with ${appendPostgres(0, '$12', '$13')} select count(*) as appended from a`;
+registerNamedStatement(APPEND_POSTGRES);
+
+/** SQLite: the row from the head (the writer's lock is held), then the head moved to it. */
+const APPEND_SQLITE = `insert into audit_log (${COLUMNS})
+select ?, h.seq + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, h.hash,
+  ${SQLITE_SHA256_HEX}(h.hash || char(10) || '[' || ? || ',' || (h.seq + 1) || ',' || ?)
+from audit_heads h where h.account_id = ?
+returning seq, hash`;
+const MOVE_HEAD_SQLITE = 'update audit_heads set seq = ?, hash = ? where account_id = ?';
+const MAKE_HEAD = (placeholder: string) =>
+  `insert into audit_heads (account_id, seq, hash) values (${placeholder}, 0, '${GENESIS_HASH}') on conflict (account_id) do nothing`;
+
+type RunNow = <R>(query: CompiledQuery<R>) => QueryResult<R>;
+
+/**
+ * SQLite, synchronously (the writer is held, nothing runs between the statements): appends the
+ * row from the chain's head (made first when the chain has none) and moves the head to it.
+ */
+function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
+  const r = row;
+  // better-sqlite3 binds `?` by position only, so the account again where it appears (as text in
+  // the canonical form: a number would be bound as a real, `7.0`).
+  const parameters = [
+    ...[r.account_id, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id],
+    ...[r.action, r.object_type, r.object_id, r.object_label, r.changes],
+    ...[String(r.account_id), canonicalTail(r), r.account_id],
+  ];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const head = run<{ seq: number; hash: string }>(CompiledQuery.raw(APPEND_SQLITE, parameters)).rows[0];
+    if (head) {
+      run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [head.seq, head.hash, r.account_id]));
+      return;
+    }
+    run(CompiledQuery.raw(MAKE_HEAD('?'), [r.account_id]));
+  }
+  throw new Error(`the audit chain of account ${r.account_id} has no head`);
+}
+
+/**
+ * Appends a row to its account's chain, in the caller's transaction: one statement on PostgreSQL,
+ * two on SQLite. A chain's first row makes its head first. Concurrent writers of one account take
+ * turns on the head's row lock (PostgreSQL) or the writer (SQLite).
+ */
+export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
+  if (dialectOf(trx) === 'sqlite') {
+    // The transaction holds the writer: its statements go one after the other, after a no-op.
+    await trx.executeQuery(
+      followedBy(CompiledQuery.raw('select 1', []), (_r, run) => appendSqlite(run, row)),
+    );
     return;
   }
-  await trx.insertInto('audit_log').values(row).execute();
-  await trx.updateTable('audit_heads').set(head).where('account_id', '=', row.account_id).execute();
+  const parameters = [...fieldsOf(row), row.object_id, canonicalTail(row)];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const appended = await trx.executeQuery<{ appended: string }>(
+      CompiledQuery.raw(APPEND_POSTGRES, parameters),
+    );
+    if (Number(appended.rows[0]?.appended) > 0) return;
+    await trx.executeQuery(CompiledQuery.raw(MAKE_HEAD('$1'), [row.account_id]));
+  }
+  throw new Error(`the audit chain of account ${row.account_id} has no head`);
+}
+
+const NO_HEAD = 'the audit chain has no head';
+
+/** Chains known to have a head, per database handle (a head, once made, stays). */
+const knownHeads = new WeakMap<Db, Set<number>>();
+
+/**
+ * Runs `insert` (one row, `returning` its `id` among others) and appends `row`, whose object is the
+ * inserted row, to its chain: one write, atomic, without a transaction of its own. PostgreSQL: one
+ * statement (the insert in a CTE). SQLite: the insert and the chain's statements together
+ * (together.ts), in the group commit of single writes. The hot path of recorded creates.
+ */
+export async function insertRecorded<R extends { id: number }>(
+  db: Db,
+  insert: CompiledQuery<R>,
+  row: UnchainedAuditRow,
+): Promise<R> {
+  if (dialectOf(db) === 'sqlite') {
+    const result = await db.executeQuery(
+      followedBy(insert, (inserted, run) => {
+        const created = inserted.rows[0] as R | undefined;
+        if (created) appendSqlite(run, { ...row, object_id: String(created.id) });
+      }),
+    );
+    return result.rows[0] as R;
+  }
+  let known = knownHeads.get(db);
+  if (!known) knownHeads.set(db, (known = new Set()));
+  const k = insert.parameters.length;
+  const { before, after } = canonicalAround(row);
+  // Should the head be missing, the cast fails the statement, and the insert with it: nothing is
+  // written unrecorded. The head is then made, and the write tried again.
+  const statement = `with e as (${insert.sql}),
+${appendPostgres(k, 'e.id::text', `$${k + 12} || '"' || e.id || '"' || $${k + 13}`, ', e')}
+select e.*, cast(case when (select count(*) from a) = 1 then '1' else '${NO_HEAD}' end as integer) as recorded
+from e`;
+  registerNamedStatement(statement);
+  for (let attempt = 0; ; attempt++) {
+    if (!known.has(row.account_id)) {
+      await db.executeQuery(CompiledQuery.raw(MAKE_HEAD('$1'), [row.account_id]));
+      known.add(row.account_id);
+    }
+    try {
+      const result = await db.executeQuery<R & { recorded?: number }>(
+        CompiledQuery.raw(statement, [...insert.parameters, ...fieldsOf(row), before, after]),
+      );
+      const created = result.rows[0];
+      if (!created) throw new Error('the insert returned no row');
+      delete created.recorded;
+      return created;
+    } catch (err) {
+      if (attempt > 0 || !String((err as Error)?.message).includes(NO_HEAD)) throw err;
+      known.delete(row.account_id);
+    }
+  }
 }
 
 /** Every chain the log has (an account's id; 0: the service's own), by id. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { diffFields, hashAuditRow, recordAudit, withAuditScope } from './audit.js';
+import { diffFields, hashAuditRow, insertAndRecord, recordAudit, withAuditScope } from './audit.js';
 import { GENESIS_HASH } from './audit.repository.js';
 
 // The audit log's writer: one chain per account, each row hashed over the one before; the actor,
@@ -96,5 +96,51 @@ describe('the audit writer', () => {
       }),
     ).rejects.toThrow('the change failed');
     expect(await rowsOf(account.id)).toEqual([]);
+  });
+
+  it('records an insert with the row it inserts, in one write, whole or not at all', async () => {
+    const account = await makeAccount(t.app);
+    const insert = (name: string) =>
+      t.app.db
+        .insertInto('employees')
+        .values({
+          account_id: account.id,
+          first_name: name,
+          last_name: 'Lovelace',
+          email: `${name}@example.com`,
+          email_normalized: `${name.toLowerCase()}@example.com`,
+          search_text: name,
+          created_at: 1,
+          updated_at: 1,
+        })
+        .returning(['id', 'first_name as name'])
+        .compile();
+    const record = (name: string) => ({
+      accountId: account.id,
+      action: 'employee.created',
+      object: { type: 'employee', label: `${name}@example.com` },
+      changes: diffFields(null, { first_name: name }),
+    });
+    // Concurrent ones (a chain's first row among them) take turns on the chain.
+    const made = await withAuditScope(
+      { actor: { kind: 'api_key', id: 3, label: 'HR sync' }, address: '198.51.100.4', requestId: 'req-9' },
+      () =>
+        Promise.all(
+          ['A', 'B', 'C', 'D', 'E'].map((name) => insertAndRecord(t.app.db, insert(name), record(name))),
+        ),
+    );
+    expect(made.map((g) => g.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    // The same name again: the insert fails, and nothing is recorded.
+    await expect(insertAndRecord(t.app.db, insert('A'), record('A'))).rejects.toThrow();
+
+    const rows = await rowsOf(account.id);
+    expect(rows.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(rows.map((r) => r.object_id))).toEqual(new Set(made.map((g) => String(g.id))));
+    expect(rows[0]).toMatchObject({ actor_label: 'HR sync', address: '198.51.100.4', request_id: 'req-9' });
+    rows.forEach((row, i) => {
+      const { id: _id, hash, ...fields } = row;
+      expect(row.prev_hash).toBe(i === 0 ? GENESIS_HASH : rows[i - 1]?.hash);
+      expect(hashAuditRow(fields)).toBe(hash);
+    });
   });
 });

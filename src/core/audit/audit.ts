@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { AuditLogTable } from '../db/schema.js';
-import { appendAuditRow, lockChainHead } from './audit.repository.js';
+import { appendAuditRow, insertRecorded } from './audit.repository.js';
+import type { UnchainedAuditRow } from './audit-canonical.js';
+
+export { hashAuditRow } from './audit-canonical.js';
 
 /**
  * The audit log's writer. Every change an administrator, an operator, an API key or a SCIM token
@@ -85,26 +87,6 @@ export function diffFields(
   return changes;
 }
 
-/** The hash of a row: SHA-256 over the previous row's hash and this row's fields, in a fixed order. */
-export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
-  const canonical = JSON.stringify([
-    row.account_id,
-    Number(row.seq),
-    Number(row.at),
-    row.actor_kind,
-    row.actor_id,
-    row.actor_label,
-    row.address,
-    row.request_id,
-    row.action,
-    row.object_type,
-    row.object_id,
-    row.object_label,
-    row.changes,
-  ]);
-  return createHash('sha256').update(row.prev_hash).update('\n').update(canonical).digest('hex');
-}
-
 /**
  * Records one change in its account's chain, inside `db`'s transaction (a new one when `db` is
  * not one, which the change should then share: pass the change's transaction).
@@ -114,15 +96,17 @@ export async function recordAudit(db: Db, record: AuditRecord): Promise<void> {
     await db.transaction().execute((trx) => recordAudit(trx, record));
     return;
   }
+  await appendAuditRow(db, unchainedRow(record));
+}
+
+/** The record as a row, with the scope's actor, address and request. */
+function unchainedRow(record: AuditRecord): UnchainedAuditRow {
   const scope = storage.getStore();
   const actor = record.actor ?? scope?.actor ?? SYSTEM;
-  const accountId = record.accountId ?? 0;
-  const head = await lockChainHead(db, accountId);
   const changes =
     record.changes && Object.keys(record.changes).length > 0 ? JSON.stringify(record.changes) : null;
-  const row: Omit<AuditLogTable, 'id' | 'hash'> = {
-    account_id: accountId,
-    seq: head.seq + 1,
+  return {
+    account_id: record.accountId ?? 0,
     at: Date.now(),
     actor_kind: actor.kind,
     actor_id: actor.id === null ? null : String(actor.id),
@@ -134,9 +118,20 @@ export async function recordAudit(db: Db, record: AuditRecord): Promise<void> {
     object_id: record.object.id === undefined || record.object.id === null ? null : String(record.object.id),
     object_label: record.object.label ?? null,
     changes,
-    prev_hash: head.hash,
   };
-  await appendAuditRow(db, { ...row, hash: hashAuditRow(row) });
+}
+
+/**
+ * Runs `insert` (one row, returning its `id`) and records it, its object being the new row: one
+ * atomic write without a transaction of its own (one statement on PostgreSQL), for creates on hot
+ * paths that have nothing else to do in a transaction. `record.object.id` is the new row's id.
+ */
+export function insertAndRecord<R extends { id: number }>(
+  db: Db,
+  insert: CompiledQuery<R>,
+  record: AuditRecord,
+): Promise<R> {
+  return insertRecorded(db, insert, unchainedRow(record));
 }
 
 /** How many ids a bulk operation's row lists at most: the counts say the rest. */

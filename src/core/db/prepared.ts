@@ -16,6 +16,8 @@ import { registerNamedStatement } from './postgres-pool.js';
  * connection as a named statement.
  */
 export interface Prepared<P, R> {
+  /** The statement with these parameters, to run as it is or inside a larger one (a CTE). */
+  compiled(db: Db, params: P): CompiledQuery<R>;
   execute(db: Db, params: P): Promise<R[]>;
   executeTakeFirst(db: Db, params: P): Promise<R | undefined>;
 }
@@ -51,14 +53,18 @@ export function prepared<P extends Record<string, unknown>, R>(
     return template;
   };
 
-  const execute = async (db: Db, params: P): Promise<R[]> => {
+  const compiled = (db: Db, params: P): CompiledQuery<R> => {
     const { sql, slots } = compile(db);
-    const values = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value));
-    const result = await db.executeQuery<R>(CompiledQuery.raw(sql, values));
-    return result.rows;
+    return CompiledQuery.raw(
+      sql,
+      slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value)),
+    );
   };
+  const execute = async (db: Db, params: P): Promise<R[]> =>
+    (await db.executeQuery<R>(compiled(db, params))).rows;
 
   return {
+    compiled,
     execute,
     executeTakeFirst: async (db, params) => (await execute(db, params))[0],
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import type { QueryResult } from 'kysely';
@@ -132,6 +133,9 @@ export class ReaderPool {
   }
 }
 
+/** The SQLite function every connection has for the audit chain's hashes: SHA-256 of UTF-8 text, hex. */
+export const SQLITE_SHA256_HEX = 'vigil_sha256_hex';
+
 /** Each connection's page cache, KiB. */
 export const CACHE_KIB = 65_536;
 
@@ -152,5 +156,8 @@ export function openConnection(path: string, role: 'writer' | 'reader'): Connect
   sqlite.pragma(`cache_size = -${CACHE_KIB}`);
   // Names sorted as people read them (collation.ts): SQLite compares bytes only.
   sqlite.function(SQLITE_NAME_KEY, { deterministic: true }, nameKey);
+  sqlite.function(SQLITE_SHA256_HEX, { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : null,
+  );
   return new Connection(sqlite);
 }

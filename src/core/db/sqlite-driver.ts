@@ -11,6 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { type Connection, Lock, openConnection, ReaderPool, retryWhileBusy } from './sqlite-connections.js';
+import { FOLLOWED_BY, type FollowedQuery, type Followers } from './together.js';
 
 /**
  * SQLite for a server: better-sqlite3 runs every statement synchronously on the event loop, and
@@ -54,6 +55,8 @@ const PRAGMA = /^\s*pragma\b/i;
 interface PendingWrite {
   sql: string;
   parameters: readonly unknown[];
+  /** Statements that go with this one, in its savepoint (together.ts). */
+  followers: Followers | undefined;
   resolve: (result: QueryResult<unknown>) => void;
   reject: (err: unknown) => void;
 }
@@ -266,11 +269,12 @@ export class SqliteServerDriver implements Driver {
   /** Runs one statement where it belongs: its transaction's connection, a reader, or the writer. */
   async execute(session: Session, query: CompiledQuery): Promise<QueryResult<unknown>> {
     const { sql, parameters } = query;
-    if (session.transaction) return session.transaction.connection.run(sql, parameters);
+    const followers = (query as FollowedQuery<unknown>)[FOLLOWED_BY];
+    if (session.transaction) return runTogether(session.transaction.connection, sql, parameters, followers);
     if (this.isReadOnly(sql)) return this.reader.run(sql, parameters);
     if (DML.test(sql)) {
       return new Promise((resolve, reject) => {
-        this.pending.push({ sql, parameters, resolve, reject });
+        this.pending.push({ sql, parameters, followers, resolve, reject });
         if (!this.commitScheduled) {
           this.commitScheduled = true;
           setImmediate(() => void this.groupCommit());
@@ -308,7 +312,7 @@ export class SqliteServerDriver implements Driver {
     }
     try {
       const open = this.writer.sqlite.inTransaction;
-      if (writes.length === 1 && !open) {
+      if (writes.length === 1 && !open && !writes[0]?.followers) {
         const [write] = writes as [PendingWrite];
         write.resolve(await retryWhileBusy(deadline, () => this.writer.run(write.sql, write.parameters)));
         return;
@@ -341,7 +345,7 @@ export class SqliteServerDriver implements Driver {
     if (!this.writer.sqlite.inTransaction) return { error: new Error('transaction ended') };
     this.writer.run('savepoint w', []);
     try {
-      const result = this.writer.run(write.sql, write.parameters);
+      const result = runTogether(this.writer, write.sql, write.parameters, write.followers);
       this.writer.run('release w', []);
       return { result };
     } catch (error) {
@@ -365,6 +369,18 @@ export class SqliteServerDriver implements Driver {
     }
     return readonly;
   }
+}
+
+/** A statement and those that follow it (together.ts), synchronously: nothing runs between them. */
+function runTogether(
+  connection: Connection,
+  sql: string,
+  parameters: readonly unknown[],
+  followers: Followers | undefined,
+): QueryResult<unknown> {
+  const result = connection.run(sql, parameters);
+  followers?.(result, (query) => connection.run(query.sql, query.parameters) as never);
+  return result;
 }
 
 /** Kysely's SQLite dialect, with the driver above. */

@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import { type CompiledQuery, type Insertable, sql } from 'kysely';
 import { byName } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
@@ -41,6 +41,16 @@ export async function insertEmployee(
   // Every parameter has a value: a person is active, with no external id, unless told otherwise.
   const row = { active: 1, external_id: null, ...values, accountId };
   return (await insertOne.executeTakeFirst(db, row)) as EmployeeRow;
+}
+
+/** The insert of `insertEmployee` as a statement, for a write that records it (audit.ts insertAndRecord). */
+export function employeeInsert(db: Db, accountId: number, values: NewEmployeeRow) {
+  return insertOne.compiled(db, {
+    active: 1,
+    external_id: null,
+    ...values,
+    accountId,
+  }) as CompiledQuery<EmployeeRow>;
 }
 
 /**

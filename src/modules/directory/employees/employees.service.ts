@@ -1,4 +1,4 @@
-import { diffFields, recordAudit } from '../../../core/audit/audit.js';
+import { diffFields, insertAndRecord, recordAudit } from '../../../core/audit/audit.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
 import { isUniqueViolation } from '../../../core/db/errors.js';
 import type { GroupScope } from '../../../core/db/group-scope.js';
@@ -21,6 +21,7 @@ import {
   deleteEmployeeRow,
   type EmployeeRow,
   employeeIdAfter,
+  employeeInsert,
   findEmployee,
   findEmployeeByEmail,
   findEmployeeForUpdate,
@@ -94,14 +95,27 @@ export async function createEmployee(
   };
   try {
     const created = await watch(db, 'employee.created', { accountId });
+    const audit = (
+      employee: Pick<Employee, 'first_name' | 'last_name' | 'email'> & Record<string, unknown>,
+    ) => ({
+      accountId,
+      action: 'employee.created',
+      object: { type: 'employee', id: 0, label: employee.email },
+      changes: diffFields(null, employeeAudit(employee)),
+    });
+    // Nobody wants the event (an account without webhook endpoints): the employee and its audit
+    // row are one write, without a transaction of their own (one statement on PostgreSQL).
+    if (!created && !db.isTransaction) {
+      // The audit's fields as the row will hold them (a person is active, with no external id, unless told otherwise).
+      const row = { active: 1, external_id: null, ...values };
+      return await insertAndRecord(db, employeeInsert(db, accountId, values), audit(row));
+    }
     const run = async (trx: Db) => {
       const employee = await insertEmployee(trx, accountId, values);
       await created?.(trx, { accountId, employee });
       await recordAudit(trx, {
-        accountId,
-        action: 'employee.created',
+        ...audit(employee),
         object: { type: 'employee', id: employee.id, label: employee.email },
-        changes: diffFields(null, employeeAudit(employee)),
       });
       return employee;
     };

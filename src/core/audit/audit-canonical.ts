@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { AuditLogTable } from '../db/schema.js';
+
+/**
+ * A row's canonical form, which its hash covers: the JSON array of its fields in a fixed order,
+ * `[account_id, seq, at, actor_kind, actor_id, actor_label, address, request_id, action,
+ * object_type, object_id, object_label, changes]`. The writer knows all but `seq` (the database
+ * reads it from the chain's head), and, for an insert recorded with the row it inserts, the
+ * object's id: the statement writes those into the text it hashes (audit.repository.ts).
+ */
+
+/** The fields a row is appended with: all but the chain's (`seq`, `prev_hash`, `hash`). */
+export type UnchainedAuditRow = Omit<AuditLogTable, 'id' | 'seq' | 'prev_hash' | 'hash'> & {
+  account_id: number;
+};
+
+/** The hash of a row: SHA-256 over the previous row's hash, a newline and the row's canonical form. */
+export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
+  const canonical = JSON.stringify([
+    row.account_id,
+    Number(row.seq),
+    Number(row.at),
+    row.actor_kind,
+    row.actor_id,
+    row.actor_label,
+    row.address,
+    row.request_id,
+    row.action,
+    row.object_type,
+    row.object_id,
+    row.object_label,
+    row.changes,
+  ]);
+  return createHash('sha256').update(row.prev_hash).update('\n').update(canonical).digest('hex');
+}
+
+/** The canonical form after `[account_id,seq,`: what the database prefixes with those two. */
+export function canonicalTail(row: UnchainedAuditRow): string {
+  const { before, after } = canonicalAround(row);
+  return `${before}${JSON.stringify(row.object_id)}${after}`;
+}
+
+/**
+ * The canonical form after `[account_id,seq,` in two parts around `object_id`, for a row whose
+ * object's id the database writes in (a string of digits, so `"<id>"` in JSON).
+ */
+export function canonicalAround(row: UnchainedAuditRow): { before: string; after: string } {
+  const before = JSON.stringify([
+    row.at,
+    row.actor_kind,
+    row.actor_id,
+    row.actor_label,
+    row.address,
+    row.request_id,
+    row.action,
+    row.object_type,
+  ]);
+  const after = JSON.stringify([row.object_label, row.changes]);
+  return { before: `${before.slice(1, -1)},`, after: `,${after.slice(1)}` };
+}
