@@ -8,7 +8,9 @@ import { accessibilityProblems, DESKTOP, PHONE, startVigil, type Vigil } from '.
 // app would) and a passkey on Chromium's virtual authenticator (DevTools protocol). The browser
 // reaches the server as `localhost`: WebAuthn takes a host name, not an address, as its party.
 
-const OUT = process.env.SCREENSHOTS ? 'docs/screenshots' : 'test/browser/.screens';
+// The documentation's pictures of these pages come from screenshots.test.ts (`npm run
+// screenshots`); this file's own go to the ignored folder, to look at.
+const OUT = 'test/browser/.screens';
 let vigil: Vigil;
 let accountId: number;
 const PASSWORD = 'a long browser password';
@@ -184,8 +186,8 @@ describe('MFA required by the account', () => {
     await page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
     await page.getByText('Your organisation requires a second factor to sign in.').waitFor();
     await page.getByText(`Signed in as ${colleague}`).waitFor();
-    expect(await accessibilityProblems(page, 'mfa-enrol')).toEqual([]);
-    await page.screenshot({ path: `${OUT}/mfa-enrol.png` });
+    expect(await accessibilityProblems(page, 'mfa-required-enrol')).toEqual([]);
+    await page.screenshot({ path: `${OUT}/mfa-required-enrol.png` });
 
     // Anywhere else leads back to enrolment before a factor is added.
     for (const elsewhere of [
@@ -203,8 +205,8 @@ describe('MFA required by the account', () => {
     await signInWithPassword(phone.page, colleague);
     await phone.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
     await phone.page.getByRole('button', { name: 'Add an authenticator app' }).waitFor();
-    expect(await accessibilityProblems(phone.page, 'phone-mfa-enrol')).toEqual([]);
-    await phone.page.screenshot({ path: `${OUT}/phone-mfa-enrol.png` });
+    expect(await accessibilityProblems(phone.page, 'mfa-required-enrol-phone')).toEqual([]);
+    await phone.page.screenshot({ path: `${OUT}/mfa-required-enrol-phone.png` });
     await phone.context.close();
 
     // Enrol an authenticator app: its code computed here as the app would.
