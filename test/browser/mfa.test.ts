@@ -175,6 +175,13 @@ describe('MFA required by the account', () => {
     });
     await requirement.click();
     await expect.poll(() => requirement.isChecked()).toBe(true);
+    // And invites someone, whose link will lead to enrolment too.
+    await ownerPage.goto(`/admin/a/${strict}/admins`);
+    await ownerPage.getByRole('button', { name: 'Invite administrator' }).click();
+    const invite = ownerPage.getByRole('dialog', { name: 'Invite an administrator' });
+    await invite.getByLabel('Email').fill('ivy@strict.example');
+    await invite.getByRole('button', { name: 'Create invitation' }).click();
+    const link = await ownerPage.getByLabel('Invitation link').inputValue();
     await ownerContext.close();
 
     // The colleague signs in with the password and is taken to enrolment.
@@ -235,5 +242,19 @@ describe('MFA required by the account', () => {
     await page.getByText('10 of 10 left').waitFor();
     expect(errors).toEqual([]);
     await context.close();
+
+    // The invited person chooses a password and is taken to enrolment before anything else.
+    const invited = await localhostPage();
+    // The link names the server's own address (no PUBLIC_URL here); this browser uses localhost.
+    expect(link).toMatch(/\/admin\/invite\/[\w-]+$/);
+    await invited.page.goto(new URL(link).pathname);
+    await invited.page.getByLabel('Password').fill('a long invited password');
+    await invited.page.getByRole('button', { name: 'Set password' }).click();
+    await invited.page.waitForURL('**/admin/sign-in/enrol**');
+    await invited.page.getByText('Signed in as ivy@strict.example').waitFor();
+    await invited.page.goto(`/admin/a/${strict}/employees`);
+    await invited.page.waitForURL('**/admin/sign-in/enrol**');
+    await invited.page.getByRole('heading', { name: 'Set up two-step sign-in' }).waitFor();
+    await invited.context.close();
   });
 });
