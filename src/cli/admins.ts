@@ -5,6 +5,7 @@ import { presentAdmin } from '../modules/access/admins/admins.presenter.js';
 import { accountAdminByEmail, createAdmin } from '../modules/access/admins/admins.service.js';
 import { disableAdmin, enableAdmin } from '../modules/access/admins/admins.status.service.js';
 import { createSetupLink } from '../modules/access/invitations/invitations.service.js';
+import { adminForOperatorReset, mfaRequiredFor, resetFactors } from '../modules/access/mfa/mfa.service.js';
 import { linkBase } from '../startup.js';
 import { bodyOption } from './body-options.js';
 import { type CliContext, idOption, passwordOption, print, UsageError } from './output.js';
@@ -83,6 +84,41 @@ export function adminCommands(program: Command, ctx: CliContext): void {
   }
 
   admin
+    .command('reset-mfa')
+    .description(
+      "remove an administrator's or operator's second factors (authenticator apps, passkeys, recovery codes) and end their sessions: a lost factor when no other owner can reset it",
+    )
+    .requiredOption('--email <email>', 'their sign-in address')
+    .option('--account <id>', 'the account they administer (refused when they do not)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { email: string; account?: string; json?: boolean }) => {
+      const accountId = opts.account === undefined ? undefined : idOption('account', opts.account);
+      const db = await ctx.db();
+      const target = await adminForOperatorReset(db, opts.email, accountId);
+      const reset = await resetFactors(db, target.account_id, target);
+      const mustEnrol = await mfaRequiredFor(db, target, loadConfig(ctx.io.env).admin.mfaRequired);
+      const shown = {
+        id: target.id,
+        email: target.email,
+        account_id: target.account_id,
+        removed: { totp: reset.totp, passkeys: reset.passkeys, recovery_codes: reset.recoveryCodes },
+        sessions_ended: reset.sessionsEnded,
+        must_enrol: mustEnrol,
+      };
+      const who = target.role === 'operator' ? 'operator' : 'administrator';
+      print(ctx, opts.json, shown, () =>
+        [
+          `reset the second factors of ${who} ${target.id} <${target.email}>`,
+          `  removed ${count(reset.totp, 'authenticator app')}, ${count(reset.passkeys, 'passkey')}, ${count(reset.recoveryCodes, 'unused recovery code')}`,
+          `  ended ${count(reset.sessionsEnded, 'session')}`,
+          mustEnrol
+            ? '  they sign in with their password and must add a new factor before anything else'
+            : '  they sign in with their password alone until they add a new factor',
+        ].join('\n'),
+      );
+    });
+
+  admin
     .command('setup-link')
     .description('print a new one-time link that creates an operator (earlier setup links stop working)')
     .option('--base-url <url>', 'where people reach the server (default: PUBLIC_URL, else http://HOST:PORT)')
@@ -97,6 +133,8 @@ export function adminCommands(program: Command, ctx: CliContext): void {
       print(ctx, opts.json, shown, () => `${url}\n  (valid once, until ${shown.expires_at})`);
     });
 }
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 function baseUrlOption(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;

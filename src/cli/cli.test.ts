@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { generate } from 'otplib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, signIn } from '../../test/helpers/admin.js';
+import { ADMIN_PASSWORD, adminSender, signIn } from '../../test/helpers/admin.js';
 import { buildTestApp } from '../../test/helpers/app.js';
 import { ISO, vigilOn } from '../../test/helpers/cli.js';
 import { createTestDatabase } from '../../test/helpers/database.js';
@@ -298,6 +299,131 @@ describe('vigil admin', () => {
       ['admin', 'disable', '--email', 'nobody@example.com'],
       /Administrator not found|admin_not_found/,
     );
+  });
+
+  it('resets an administrator’s factors (app, passkey, recovery codes), ends their sessions, recorded as the CLI', async () => {
+    const account = await newAccount();
+    const send = adminSender(app);
+    const stamp = Date.now();
+    const owner = `owner${stamp}@example.com`;
+    const email = `lost${stamp}@example.com`;
+    for (const address of [owner, email]) {
+      await vigilJson([
+        'admin',
+        'create',
+        '--email',
+        address,
+        '--password',
+        ADMIN_PASSWORD,
+        '--account',
+        String(account.id),
+      ]);
+    }
+    // They enrol an authenticator app (its first code computed as the app would) and a passkey.
+    const full = await signIn(app, email);
+    const started = (await send(full, 'POST', '/mfa/totp')).json();
+    const confirmed = await send(full, 'POST', '/mfa/totp/confirm', {
+      factor_id: started.factor_id,
+      code: await generate({ secret: started.secret }),
+      name: 'Phone',
+    });
+    expect(confirmed.json().recovery_codes).toHaveLength(10);
+    const me = (await send(full, 'GET', '/session')).json().user;
+    await app.db
+      .insertInto('admin_mfa_factors')
+      .values({
+        admin_id: me.id,
+        account_id: account.id,
+        kind: 'passkey',
+        name: 'Key',
+        credential_id: 'Y3JlZGVudGlhbA',
+        public_key: 'cHVibGljLWtleQ',
+        counter: 0,
+        created_at: stamp,
+        confirmed_at: stamp,
+      })
+      .execute();
+    const required = await send(await signIn(app, owner), 'PUT', `/accounts/${account.id}/security/mfa`, {
+      require_mfa: true,
+    });
+    expect(required.statusCode).toBe(200);
+    // A second session, waiting for its second step.
+    const waiting = await signIn(app, email);
+    expect((await send(waiting, 'GET', '/session')).json().mfa_pending).toBe('verify');
+
+    const reset = await vigilJson([
+      'admin',
+      'reset-mfa',
+      '--email',
+      email.toUpperCase(),
+      '--account',
+      String(account.id),
+    ]);
+    expect(reset).toEqual({
+      id: me.id,
+      email,
+      account_id: account.id,
+      removed: { totp: 1, passkeys: 1, recovery_codes: 10 },
+      sessions_ended: 2,
+      must_enrol: true,
+    });
+    for (const session of [full, waiting]) {
+      expect((await send(session, 'GET', '/session')).json().user).toBeNull();
+    }
+    for (const table of ['admin_mfa_factors', 'admin_recovery_codes'] as const) {
+      expect(
+        await app.db.selectFrom(table).select('admin_id').where('admin_id', '=', me.id).execute(),
+      ).toEqual([]);
+    }
+    // The password alone leads to enrolment now, MFA being required in the account.
+    const again = await signIn(app, email);
+    expect((await send(again, 'GET', '/session')).json()).toMatchObject({ mfa_pending: 'enrol' });
+    const audit = await app.db
+      .selectFrom('audit_log')
+      .select(['actor_kind', 'object_label', 'changes'])
+      .where('account_id', '=', account.id)
+      .where('action', '=', 'mfa.reset')
+      .execute();
+    expect(audit).toEqual([{ actor_kind: 'cli', object_label: email, changes: expect.any(String) }]);
+    expect(JSON.parse(audit[0]?.changes as string)).toEqual({
+      factors: { from: 2, to: 0 },
+      recovery_codes: { from: 10, to: 0 },
+      sessions_ended: { from: 2, to: 0 },
+    });
+
+    // In words, without --json: what it did and what comes next.
+    const human = await vigil(['admin', 'reset-mfa', '--email', email]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toBe(
+      [
+        `reset the second factors of administrator ${me.id} <${email}>`,
+        '  removed 0 authenticator apps, 0 passkeys, 0 unused recovery codes',
+        '  ended 1 session',
+        '  they sign in with their password and must add a new factor before anything else',
+        '',
+      ].join('\n'),
+    );
+
+    // An operator's factors too (the service's own chain), and nobody's outside the account named.
+    const operator = `ops${stamp}@example.com`;
+    await vigilJson(['admin', 'create', '--email', operator, '--password', ADMIN_PASSWORD, '--operator']);
+    expect(await vigilJson(['admin', 'reset-mfa', '--email', operator])).toMatchObject({
+      account_id: null,
+      removed: { totp: 0, passkeys: 0, recovery_codes: 0 },
+      must_enrol: false,
+    });
+    const other = await newAccount();
+    await expectFailure(
+      ['admin', 'reset-mfa', '--email', email, '--account', String(other.id)],
+      /Administrator not found|admin_not_found/,
+    );
+    await expectFailure(
+      ['admin', 'reset-mfa', '--email', operator, '--account', String(account.id)],
+      /not found/,
+    );
+    await expectFailure(['admin', 'reset-mfa', '--email', 'nobody@example.com'], /not found/);
+    await expectFailure(['admin', 'reset-mfa', '--email', email, '--account', 'x'], /--account must be/);
+    await expectFailure(['admin', 'reset-mfa'], /--email/);
   });
 
   it('refuses a short password, a taken address, an unknown account, and both or neither role flag', async () => {

@@ -531,6 +531,9 @@ describe('every main page renders without script errors or serious accessibility
       await dialog.getByRole('button', { name: 'Confirm' }).click();
       const codes = page.getByRole('dialog', { name: 'Your recovery codes' });
       await codes.locator('code').nth(9).waitFor();
+      // The app's dialog fades out as the codes' fades in: the picture waits for both to settle.
+      await dialog.waitFor({ state: 'hidden' });
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
       await shoot(page, `mfa-recovery-codes${suffix}`);
       await codes.getByRole('button', { name: 'I have saved them' }).click();
       await codes.waitFor({ state: 'hidden' });

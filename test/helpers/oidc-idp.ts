@@ -15,11 +15,21 @@ export interface IdpPerson {
  * A real OpenID Provider (oidc-provider, OpenID Certified) on 127.0.0.1 and a random port, with
  * one confidential client for Vigil (PKCE required) and the people given, signed in through its
  * development login and consent pages (any password). Closed after the file's tests.
+ *
+ * `jwks`: the provider's signing keys (private JWKs), when the test must hold them; else its
+ * development key. `issuer`: the address it is reached at when that is not its own (a proxy in
+ * front of it that keeps the Host header); `upstream` is then where the proxy forwards to.
  */
-export async function startOidcIdp(props: { redirectUris: string[]; people: Record<string, IdpPerson> }) {
+export async function startOidcIdp(props: {
+  redirectUris: string[];
+  people: Record<string, IdpPerson>;
+  jwks?: { keys: Record<string, unknown>[] };
+  issuer?: string;
+}) {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const upstream = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = props.issuer ?? upstream;
   const clientId = 'vigil';
   const clientSecret = 'vigil-test-client-secret-0123456789';
   const provider = new Provider(issuer, {
@@ -41,6 +51,7 @@ export async function startOidcIdp(props: { redirectUris: string[]; people: Reco
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: true } },
     cookies: { keys: ['vigil-test-idp-cookie-key'] },
+    ...(props.jwks ? { jwks: props.jwks } : {}),
     async findAccount(_ctx: unknown, id: string) {
       const person = props.people[id];
       if (!person) return undefined;
@@ -53,6 +64,7 @@ export async function startOidcIdp(props: { redirectUris: string[]; people: Reco
   afterFile(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return {
     issuer,
+    upstream,
     clientId,
     clientSecret,
     provider,

@@ -199,6 +199,13 @@ export async function accountAdminByEmail(db: Db, email: string): Promise<Admin>
   return toAdmin(row);
 }
 
+/** Whoever signs in with this address, operator or account administrator (404 `admin_not_found` otherwise): an operator-wide look-up, for the CLI. */
+export async function adminByEmailOperatorWide(db: Db, email: string): Promise<Admin> {
+  const row = await findAdminByEmail(db, normalizeEmail(email));
+  if (!row) throw adminNotFound();
+  return toAdmin(row);
+}
+
 /** An administrator of this account (404 `admin_not_found` for anyone else, operators included). */
 export async function getAccountAdmin(db: Db, accountId: number, adminId: number): Promise<Admin> {
   const row = await findAdmin(db, accountId, adminId);

@@ -217,3 +217,29 @@ export async function factorCountsOfAccount(db: Db, accountId: number): Promise<
     .execute();
   return new Map(rows.map((r) => [Number(r.admin_id), Number(r.n)]));
 }
+
+/** What an administrator's reset removes: confirmed factors by kind, unused recovery codes, sessions. */
+export async function resetInventoryOf(
+  db: Db,
+  adminId: number,
+): Promise<{ totp: number; passkeys: number; recoveryCodes: number; sessions: number }> {
+  const kinds = await db
+    .selectFrom('admin_mfa_factors')
+    .select(['kind', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('admin_id', '=', adminId)
+    .where('confirmed_at', 'is not', null)
+    .groupBy('kind')
+    .execute();
+  const sessions = await db
+    .selectFrom('admin_sessions')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', adminId)
+    .executeTakeFirstOrThrow();
+  const of = (kind: string) => Number(kinds.find((k) => k.kind === kind)?.n ?? 0);
+  return {
+    totp: of('totp'),
+    passkeys: of('passkey'),
+    recoveryCodes: await countUnusedRecoveryCodes(db, adminId),
+    sessions: Number(sessions.n),
+  };
+}

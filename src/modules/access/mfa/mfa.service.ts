@@ -10,7 +10,7 @@ import { hashToken } from '../../../core/auth/tokens.js';
 import type { Db } from '../../../core/db/database.js';
 import type { MfaPending } from '../../../core/db/schema.js';
 import { AppError, validationFailed } from '../../../core/errors.js';
-import { type Admin, adminsOfAccount } from '../admins/admins.service.js';
+import { type Admin, adminByEmailOperatorWide, adminsOfAccount } from '../admins/admins.service.js';
 import { changeSecuritySettings, securitySettingsOf } from '../security/security.service.js';
 import {
   CHALLENGE_TTL_MS,
@@ -37,6 +37,7 @@ import {
   insertFactor,
   renameFactor,
   replaceRecoveryCodes,
+  resetInventoryOf,
   spendRecoveryCode,
   takeChallenge,
   updatePasskeyCounter,
@@ -497,22 +498,55 @@ export async function regenerateRecoveryCodes(db: Db, admin: Admin): Promise<str
   return codes;
 }
 
+/** What a reset removed: confirmed factors by kind, unused recovery codes, sessions ended. */
+export interface FactorReset {
+  totp: number;
+  passkeys: number;
+  recoveryCodes: number;
+  sessionsEnded: number;
+}
+
 /**
- * An owner resets another administrator's second factors (a lost phone or key): every factor
- * and recovery code goes, and so do their sessions; they enrol again at next sign-in if MFA is
- * required of them.
+ * An owner (or an operator at the CLI) resets an administrator's second factors (a lost phone
+ * or key): every factor and recovery code goes, and so do their sessions; they enrol again at
+ * next sign-in if MFA is required of them. `accountId` null: an operator, in the service's chain.
  */
-export async function resetFactors(db: Db, accountId: number, target: Admin): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function resetFactors(db: Db, accountId: number | null, target: Admin): Promise<FactorReset> {
+  return db.transaction().execute(async (trx) => {
+    const before = await resetInventoryOf(trx, target.id);
     const removed = await deleteAllFactors(trx, target.id);
     await deleteSessionsOf(trx, target.id);
     await recordAudit(trx, {
       accountId,
       action: 'mfa.reset',
       object: subject(target),
-      changes: { factors: { from: removed, to: 0 } },
+      changes: {
+        factors: { from: removed, to: 0 },
+        recovery_codes: { from: before.recoveryCodes, to: 0 },
+        sessions_ended: { from: before.sessions, to: 0 },
+      },
     });
+    return {
+      totp: before.totp,
+      passkeys: before.passkeys,
+      recoveryCodes: before.recoveryCodes,
+      sessionsEnded: before.sessions,
+    };
   });
+}
+
+/**
+ * Whose factors an operator resets at the CLI: the administrator or operator with this address;
+ * with `accountId`, only an administrator of that account (404 `admin_not_found` otherwise).
+ */
+export async function adminForOperatorReset(
+  db: Db,
+  email: string,
+  accountId: number | undefined,
+): Promise<Admin> {
+  const admin = await adminByEmailOperatorWide(db, email);
+  if (accountId !== undefined && admin.account_id !== accountId) throw new AppError('admin_not_found');
+  return admin;
 }
 
 /** Whether every administrator of the account must have a second factor (owner only, audited). */

@@ -5,6 +5,7 @@ import {
   ADMIN_PASSWORD,
   type AdminClient,
   adminSender,
+  anonymousClient,
   cookieHeader,
   signIn,
 } from '../../../../test/helpers/admin.js';
@@ -13,6 +14,7 @@ import { coded } from '../../../../test/helpers/errors.js';
 import { makeAccount } from '../../../../test/helpers/factories.js';
 import type { AccountRole } from '../../../core/db/schema.js';
 import { createAdmin } from '../admins/admins.service.js';
+import { inviteAdmin } from '../invitations/invitations.service.js';
 import { hasSecondFactor } from './mfa.service.js';
 
 // Multi-factor authentication for local sign-in: TOTP, recovery codes, the pending session, the
@@ -361,6 +363,126 @@ describe('required MFA', () => {
     ).map((r) => r.action);
     expect(actions).toEqual(
       expect.arrayContaining(['security_settings.updated', 'mfa.enrolled', 'mfa.reset']),
+    );
+  });
+});
+
+/**
+ * An owner of a fresh account invites `email`; the invited person accepts the link with a
+ * password in a browser of their own. Returns the accepted answer and their client.
+ */
+async function acceptInvitation(app: FastifyInstance, accountId: number, requireMfa: boolean) {
+  const owner = await newAdmin(app, accountId);
+  if (requireMfa) {
+    const set = await adminSender(app)(
+      await signIn(app, owner.email),
+      'PUT',
+      `/accounts/${accountId}/security/mfa`,
+      {
+        require_mfa: true,
+      },
+    );
+    expect(set.statusCode).toBe(200);
+  }
+  const email = `invited-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  const { token } = await inviteAdmin(app.db, { accountId, email, invitedBy: owner.id });
+  const browser = await anonymousClient(app);
+  const accepted = await app.inject({
+    method: 'POST',
+    url: `/admin/api/invitations/${token}/accept`,
+    headers: browser.headers,
+    payload: { password: ADMIN_PASSWORD, name: 'Ivy' },
+  });
+  expect(accepted.statusCode, accepted.body).toBe(200);
+  const client: AdminClient = {
+    headers: {
+      cookie: cookieHeader(browser.headers.cookie ?? '', accepted),
+      'x-csrf-token': accepted.json().csrf_token,
+    },
+    user: accepted.json().user,
+    email,
+  };
+  return { accepted, client, email };
+}
+
+/** What an invited person's session answers before enrolling: only enrolment opens. */
+async function expectOnlyEnrolment(app: FastifyInstance, client: AdminClient, accountId: number) {
+  const s = adminSender(app);
+  expect((await s(client, 'GET', '/session')).json()).toMatchObject({
+    mfa_pending: 'enrol',
+    mfa_methods: [],
+  });
+  for (const [method, url, body] of [
+    ['GET', `/accounts/${accountId}`],
+    ['GET', `/accounts/${accountId}/admins`],
+    ['GET', `/accounts/${accountId}/employees`],
+    ['GET', `/accounts/${accountId}/audit-log`],
+    ['GET', '/session/sessions'],
+    [
+      'POST',
+      '/session/password',
+      { current_password: ADMIN_PASSWORD, new_password: 'another long password' },
+    ],
+  ] as const) {
+    const res = await s(client, method, url, body);
+    expect(res.statusCode, url).toBe(401);
+    expect(res.json(), url).toEqual({
+      error: 'Second step of sign-in required',
+      status: 401,
+      ...coded('mfa_required'),
+      details: { state: 'enrol' },
+    });
+  }
+  // Enrolment itself is open: their factors, and starting an authenticator app.
+  expect((await s(client, 'GET', '/mfa')).json()).toEqual({
+    factors: [],
+    recovery_codes_left: 0,
+    required: true,
+  });
+}
+
+describe('invitations into an account that requires MFA', () => {
+  it('leads the invited person to enrolment before anything else; 401 mfa_required elsewhere until enrolled', async () => {
+    const accountId = (await makeAccount(t.app)).id;
+    const { accepted, client } = await acceptInvitation(t.app, accountId, true);
+    expect(accepted.json()).toMatchObject({
+      mfa_pending: 'enrol',
+      user: { name: 'Ivy', account_id: accountId },
+    });
+    await expectOnlyEnrolment(t.app, client, accountId);
+    // Nothing is finished before a factor is confirmed.
+    expect((await send(client, 'POST', '/session/mfa/enrolled')).json().code).toBe('mfa_enrolment_required');
+    const { recoveryCodes } = await enrolTotp(client);
+    expect(recoveryCodes).toHaveLength(10);
+    expect((await send(client, 'GET', `/accounts/${accountId}/admins`)).json().code).toBe('mfa_required');
+    const finished = await send(client, 'POST', '/session/mfa/enrolled');
+    expect(finished.json()).toMatchObject({ mfa_pending: null });
+    const full = advanced(client, finished);
+    expect((await send(full, 'GET', `/accounts/${accountId}/admins`)).statusCode).toBe(200);
+    // The session that waited for enrolment is gone: the finished one has a new id.
+    expect((await send(client, 'GET', '/mfa')).json().code).toBe('sign_in_required');
+  });
+
+  it('signs the invited person straight in when MFA is not required', async () => {
+    const accountId = (await makeAccount(t.app)).id;
+    const { accepted, client } = await acceptInvitation(t.app, accountId, false);
+    expect(accepted.json().mfa_pending).toBeNull();
+    expect((await send(client, 'GET', `/accounts/${accountId}/admins`)).statusCode).toBe(200);
+  });
+
+  it('leads to enrolment too when the operator requires MFA everywhere (ADMIN_MFA_REQUIRED)', async () => {
+    const strict = await buildTestApp({ ADMIN_MFA_REQUIRED: 'true', SIGN_IN_LIMIT_PER_ADDRESS: '1000' });
+    const accountId = (await makeAccount(strict.app)).id;
+    // The account's own switch is off: the operator's setting decides.
+    const { accepted, client } = await acceptInvitation(strict.app, accountId, false);
+    expect(accepted.json().mfa_pending).toBe('enrol');
+    await expectOnlyEnrolment(strict.app, client, accountId);
+    await enrolTotp(client, strict.app);
+    const finished = await adminSender(strict.app)(client, 'POST', '/session/mfa/enrolled');
+    expect(finished.statusCode).toBe(200);
+    const full = advanced(client, finished);
+    expect((await adminSender(strict.app)(full, 'GET', `/accounts/${accountId}/admins`)).statusCode).toBe(
+      200,
     );
   });
 });

@@ -116,26 +116,36 @@ export async function startOidcSignIn(
   return { url: client.buildAuthorizationUrl(config, parameters).href, bindingToken: binding.token };
 }
 
-/** What the token's checks say, as a refusal reason. */
+/**
+ * What the token's checks say, as a refusal reason; the detail (for the log) names the check
+ * that failed, which openid-client puts in the error's causes under a generic message.
+ */
 function refusalOf(err: unknown): SsoRefusal {
   if (err instanceof SsoRefusal) return err;
-  const message = (err as Error)?.message ?? String(err);
+  const messages = [(err as Error)?.message ?? String(err)];
   // The claim a check failed on is named somewhere down the error's causes (oauth4webapi's `claim`).
-  let text = message;
+  let claims = '';
+  // A signing key the IdP does not publish (oauth4webapi's code, on the error or a cause).
+  let keyNotPublished = (err as { code?: unknown })?.code === 'OAUTH_KEY_SELECTION_FAILED';
   let cause: unknown = (err as { cause?: unknown })?.cause;
   for (let depth = 0; cause && depth < 5; depth++) {
-    const c = cause as { message?: string; claim?: string; cause?: unknown };
-    text += ` ${c.message ?? ''} ${c.claim ? `"${c.claim}"` : ''}`;
+    const c = cause as { message?: string; claim?: string; code?: unknown; cause?: unknown };
+    if (c.message) messages.push(c.message);
+    if (c.claim) claims += ` "${c.claim}"`;
+    if (c.code === 'OAUTH_KEY_SELECTION_FAILED') keyNotPublished = true;
     cause = c.cause;
   }
-  if (err instanceof client.AuthorizationResponseError) return new SsoRefusal('idp_error', message);
-  if (/"iss"|issuer/i.test(text)) return new SsoRefusal('issuer_mismatch', message);
-  if (/"aud"|audience|azp/i.test(text)) return new SsoRefusal('audience_mismatch', message);
-  if (/"nonce"|nonce/i.test(text)) return new SsoRefusal('nonce_mismatch', message);
-  if (/"exp"|expired|timestamp/i.test(text)) return new SsoRefusal('expired', message);
-  if (/signature|JWS|JWK|alg/i.test(text)) return new SsoRefusal('signature_invalid', message);
-  if (/state/i.test(text)) return new SsoRefusal('state_mismatch', message);
-  return new SsoRefusal('token_invalid', message);
+  const detail = messages.join(': ');
+  const text = `${detail}${claims}`;
+  if (err instanceof client.AuthorizationResponseError) return new SsoRefusal('idp_error', detail);
+  if (/"iss"|issuer/i.test(text)) return new SsoRefusal('issuer_mismatch', detail);
+  if (/"aud"|audience|azp/i.test(text)) return new SsoRefusal('audience_mismatch', detail);
+  if (/"nonce"|nonce/i.test(text)) return new SsoRefusal('nonce_mismatch', detail);
+  if (/"exp"|expired|timestamp/i.test(text)) return new SsoRefusal('expired', detail);
+  if (keyNotPublished || /signature|JWS|JWK|alg/i.test(text))
+    return new SsoRefusal('signature_invalid', detail);
+  if (/state/i.test(text)) return new SsoRefusal('state_mismatch', detail);
+  return new SsoRefusal('token_invalid', detail);
 }
 
 export interface OidcCallback {

@@ -182,6 +182,14 @@ function RenameDialog({ factor, onClose }: { factor: Factor | null; onClose: () 
   );
 }
 
+/** A button whose label wraps on a narrow screen instead of being cut (a phone's enrolment page). */
+const WRAPPING_BUTTON = {
+  h: 'auto',
+  mih: 36,
+  maw: '100%',
+  styles: { label: { whiteSpace: 'normal' as const, height: 'auto', lineHeight: 1.35, paddingBlock: 8 } },
+};
+
 /**
  * The signed-in user's second factors: each with its name, when added and last used, to rename
  * or remove; adding an authenticator app or a passkey; the recovery codes. While a required
@@ -305,6 +313,7 @@ export function MfaFactors({
               leftSection={<IconDeviceMobile size={18} aria-hidden />}
               onClick={addTotp}
               loading={busy === 'totp'}
+              {...WRAPPING_BUTTON}
             >
               Add an authenticator app
             </Button>
@@ -313,6 +322,7 @@ export function MfaFactors({
               leftSection={<IconKey size={18} aria-hidden />}
               onClick={addPasskey}
               loading={busy === 'passkey'}
+              {...WRAPPING_BUTTON}
             >
               Add a passkey or security key
             </Button>
