@@ -31,3 +31,25 @@ export function campaignInScope(
   const outside = groups.length === 0 ? sql`` : sql` and scope_l.group_id not in (${sql.join([...groups])})`;
   return sql<SqlBool>`not exists (select 1 from ${sql.table(links)} scope_l where scope_l.campaign_id = ${sql.ref(campaignId)}${outside})`;
 }
+
+/**
+ * The person an account's message `m` was written to (the enrollment's, the simulation's
+ * recipient's, the reporter's, the test send's employee) belongs to one of `groups`. A message
+ * to nobody the directory knows (a test send to an administrator) is outside every scope.
+ */
+export function messageInScope(groups: readonly number[], message: string): RawBuilder<SqlBool> {
+  if (groups.length === 0) return sql<SqlBool>`1 = 0`;
+  const m = (column: string) => sql.ref(`${message}.${column}`);
+  const member = (employee: string) => employeeInScope(groups, employee);
+  return sql<SqlBool>`(
+    exists (select 1 from enrollments scope_e where scope_e.id = ${m('enrollment_id')} and ${member('scope_e.employee_id')})
+    or exists (select 1 from phishing_recipients scope_r where scope_r.id = ${m('phishing_recipient_id')} and ${member('scope_r.employee_id')})
+    or exists (select 1 from report_reporters scope_rr where scope_rr.id = ${m('report_reporter_id')} and ${member('scope_rr.employee_id')})
+    or exists (select 1 from phishing_test_sends scope_t where scope_t.message_id = ${m('id')} and ${member('scope_t.employee_id')}))`;
+}
+
+/** The report whose id is in the column `reportId` has at least one reporter who belongs to one of `groups`. */
+export function reportInScope(groups: readonly number[], reportId: string): RawBuilder<SqlBool> {
+  if (groups.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`exists (select 1 from report_reporters scope_rr where scope_rr.report_id = ${sql.ref(reportId)} and ${employeeInScope(groups, 'scope_rr.employee_id')})`;
+}

@@ -166,7 +166,10 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: Progress }),
       },
     },
-    async (request) => campaignProgress(app.db, accountOf(request).accountId, request.params.campaignId),
+    async (request) => {
+      const { accountId, groups } = accountOf(request);
+      return campaignProgress(app.db, accountId, request.params.campaignId, groups);
+    },
   );
 
   app.get(
@@ -189,6 +192,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.campaignId,
         { status, search },
         listWindow(request.query),
+        accountOf(request).groups,
       );
       return listEnvelope(page, presentAdminEnrollment);
     },
@@ -229,7 +233,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await exportEnrollments(app.db, accountOf(request).accountId, request.params.campaignId);
+      const { accountId, groups } = accountOf(request);
+      const csv = await exportEnrollments(app.db, accountId, request.params.campaignId, groups);
       return sendCsvFile(reply, `campaign-${request.params.campaignId}-enrollments.csv`, csv);
     },
   );
