@@ -35,17 +35,23 @@ export function campaignInScope(
 /**
  * The person an account's message `m` was written to (the enrollment's, the simulation's
  * recipient's, the reporter's, the test send's employee) belongs to one of `groups`. A message
- * to nobody the directory knows (a test send to an administrator) is outside every scope.
+ * to nobody the directory knows (a test send to an administrator) is outside every scope. Each
+ * set is an uncorrelated subquery, read once per statement (SQLite materialises it, PostgreSQL
+ * hashes it), not once per message: the outbox counts every message of the account.
  */
-export function messageInScope(groups: readonly number[], message: string): RawBuilder<SqlBool> {
+export function messageInScope(
+  groups: readonly number[],
+  accountId: number,
+  message: string,
+): RawBuilder<SqlBool> {
   if (groups.length === 0) return sql<SqlBool>`1 = 0`;
   const m = (column: string) => sql.ref(`${message}.${column}`);
-  const member = (employee: string) => employeeInScope(groups, employee);
+  const members = sql`select scope_m.employee_id from group_members scope_m where scope_m.group_id in (${sql.join([...groups])})`;
   return sql<SqlBool>`(
-    exists (select 1 from enrollments scope_e where scope_e.id = ${m('enrollment_id')} and ${member('scope_e.employee_id')})
-    or exists (select 1 from phishing_recipients scope_r where scope_r.id = ${m('phishing_recipient_id')} and ${member('scope_r.employee_id')})
-    or exists (select 1 from report_reporters scope_rr where scope_rr.id = ${m('report_reporter_id')} and ${member('scope_rr.employee_id')})
-    or exists (select 1 from phishing_test_sends scope_t where scope_t.message_id = ${m('id')} and ${member('scope_t.employee_id')}))`;
+    ${m('enrollment_id')} in (select scope_e.id from enrollments scope_e where scope_e.account_id = ${accountId} and scope_e.employee_id in (${members}))
+    or ${m('phishing_recipient_id')} in (select scope_r.id from phishing_recipients scope_r where scope_r.account_id = ${accountId} and scope_r.employee_id in (${members}))
+    or ${m('report_reporter_id')} in (select scope_rr.id from report_reporters scope_rr where scope_rr.account_id = ${accountId} and scope_rr.employee_id in (${members}))
+    or ${m('id')} in (select scope_t.message_id from phishing_test_sends scope_t where scope_t.account_id = ${accountId} and scope_t.employee_id in (${members})))`;
 }
 
 /** The report whose id is in the column `reportId` has at least one reporter who belongs to one of `groups`. */

@@ -90,7 +90,9 @@ const ACCOUNT_WIDE: readonly string[] = [
 
 /** Whether the user's role is limited to groups (docs/roles.md). */
 export function isScoped(user: User): boolean {
-  return user.role !== 'operator' && Array.isArray(user.groups) && user.groups.length > 0;
+  // The session's user (SessionUser) carries its groups: null for every group.
+  const { groups } = user as User & { groups?: unknown };
+  return user.role !== 'operator' && Array.isArray(groups) && groups.length > 0;
 }
 
 /**

@@ -252,7 +252,7 @@ export async function personRowIsInScope(
         .select('x.id')
         .where('x.account_id', '=', accountId)
         .where('x.id', '=', id)
-        .where(messageInScope(groups, 'x'))
+        .where(messageInScope(groups, accountId, 'x'))
         .executeTakeFirst();
       break;
     case 'report':
