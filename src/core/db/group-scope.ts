@@ -35,17 +35,30 @@ export function campaignInScope(
 /**
  * The person an account's message `m` was written to (the enrollment's, the simulation's
  * recipient's, the reporter's, the test send's employee) belongs to one of `groups`. A message
- * to nobody the directory knows (a test send to an administrator) is outside every scope. Each
- * set is an uncorrelated subquery, read once per statement (SQLite materialises it, PostgreSQL
- * hashes it), not once per message: the outbox counts every message of the account.
+ * to nobody the directory knows (a test send to an administrator) is outside every scope.
+ *
+ * The outbox counts every message of the account, so the form is the dialect's cheaper one
+ * (bench/RESULTS.md, "Group scopes"): on PostgreSQL each set is an uncorrelated subquery it
+ * hashes once per statement (its per-row subplans for `or exists` took 2.4 s at 100,000
+ * messages); on SQLite a correlated `exists` a message, a primary-key look-up each (materialising
+ * the sets cost it twice the CPU, and a page of 25 would build them all).
  */
 export function messageInScope(
   groups: readonly number[],
   accountId: number,
   message: string,
+  dialect: 'sqlite' | 'postgres',
 ): RawBuilder<SqlBool> {
   if (groups.length === 0) return sql<SqlBool>`1 = 0`;
   const m = (column: string) => sql.ref(`${message}.${column}`);
+  if (dialect === 'sqlite') {
+    const member = (employee: string) => employeeInScope(groups, employee);
+    return sql<SqlBool>`(
+    exists (select 1 from enrollments scope_e where scope_e.id = ${m('enrollment_id')} and ${member('scope_e.employee_id')})
+    or exists (select 1 from phishing_recipients scope_r where scope_r.id = ${m('phishing_recipient_id')} and ${member('scope_r.employee_id')})
+    or exists (select 1 from report_reporters scope_rr where scope_rr.id = ${m('report_reporter_id')} and ${member('scope_rr.employee_id')})
+    or exists (select 1 from phishing_test_sends scope_t where scope_t.message_id = ${m('id')} and ${member('scope_t.employee_id')}))`;
+  }
   const members = sql`select scope_m.employee_id from group_members scope_m where scope_m.group_id in (${sql.join([...groups])})`;
   return sql<SqlBool>`(
     ${m('enrollment_id')} in (select scope_e.id from enrollments scope_e where scope_e.account_id = ${accountId} and scope_e.employee_id in (${members}))

@@ -1,6 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { countRows } from '../../core/db/count.js';
-import type { Db } from '../../core/db/database.js';
+import { type Db, dialectOf } from '../../core/db/database.js';
 import { type GroupScope, messageInScope } from '../../core/db/group-scope.js';
 import {
   type DB,
@@ -112,7 +112,7 @@ function listed(db: Db, accountId: number, filter: MessageFilter) {
   let query = db.selectFrom('messages as m').where('m.account_id', '=', accountId);
   if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
   if (filter.campaignId !== undefined) query = query.where('m.campaign_id', '=', filter.campaignId);
-  if (filter.groups) query = query.where(messageInScope(filter.groups, accountId, 'm'));
+  if (filter.groups) query = query.where(messageInScope(filter.groups, accountId, 'm', dialectOf(db)));
   return query;
 }
 
@@ -207,7 +207,7 @@ export async function countByStatus(
     .selectFrom('messages as m')
     .select((eb) => ['m.status', eb.fn.countAll<number | string>().as('n')])
     .where('m.account_id', '=', accountId)
-    .$if(groups !== null, (q) => q.where(messageInScope(groups ?? [], accountId, 'm')))
+    .$if(groups !== null, (q) => q.where(messageInScope(groups ?? [], accountId, 'm', dialectOf(db))))
     .groupBy('m.status')
     .execute();
   return new Map(rows.map((r) => [r.status, Number(r.n)]));

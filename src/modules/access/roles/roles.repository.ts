@@ -252,7 +252,7 @@ export async function personRowIsInScope(
         .select('x.id')
         .where('x.account_id', '=', accountId)
         .where('x.id', '=', id)
-        .where(messageInScope(groups, accountId, 'x'))
+        .where(messageInScope(groups, accountId, 'x', dialectOf(db)))
         .executeTakeFirst();
       break;
     case 'report':
