@@ -110,6 +110,7 @@ describe('a campaign manager limited to one group', () => {
     for (const hidden of ['Integrations', 'Administrators', 'Reports', 'Settings', 'Audit log']) {
       expect(await nav.getByRole('link', { name: hidden }).count(), hidden).toBe(0);
     }
+    expect(await page.getByRole('button', { name: 'Integration', exact: true }).count()).toBe(0);
 
     await page.goto(`/admin/a/${accountId}/campaigns`);
     await page.getByRole('link', { name: 'Sales training' }).waitFor();
