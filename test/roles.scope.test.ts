@@ -117,6 +117,11 @@ describe('training results of a role limited to groups', () => {
       counts: { enrolled: 2 },
       covers: 'campaign',
     });
+    expect(await ok(manager, 'GET', `/campaigns/${training}`)).toMatchObject({ enrolled_count: 1 });
+    expect((await ok(manager, 'GET', '/campaigns')).results).toEqual([
+      expect.objectContaining({ id: training, enrolled_count: 1 }),
+    ]);
+    expect(await ok(owner, 'GET', `/campaigns/${training}`)).toMatchObject({ enrolled_count: 2 });
   });
 
   it('answers 404 for the removed person’s enrollment, as for one that does not exist', async () => {

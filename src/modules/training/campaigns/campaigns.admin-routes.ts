@@ -94,7 +94,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get('/campaigns/:campaignId', onCampaign('One campaign', 'training:read'), async (request) =>
-    presentAdminCampaign(await getCampaign(app.db, accountOf(request).accountId, request.params.campaignId)),
+    presentAdminCampaign(
+      await getCampaign(
+        app.db,
+        accountOf(request).accountId,
+        request.params.campaignId,
+        accountOf(request).groups,
+      ),
+    ),
   );
 
   app.patch(
