@@ -77,6 +77,14 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         await getAccount(account.db, id);
         const operator = user.role === 'operator';
         const needed = request.routeOptions.config?.adminPermission;
+        const groups = operator ? null : await groupScopeOf(account.db, id, user.id);
+        // A role limited to groups never acts on the whole account (a key would read everyone),
+        // whatever its permissions: checked first, so the answer says so.
+        if (groups !== null && actsOnWholeAccount(needed, request.routeOptions.config?.adminScope)) {
+          throw scopeTooNarrow(
+            'Your role is limited to groups, and this acts on the whole account: ask an administrator of every group',
+          );
+        }
         // `operator` routes: the plugin's operatorOnly hook has refused everyone else.
         if (isAdminPermission(needed) && !roleAllows(user.account_role, operator, needed)) {
           const role = user.account_role ? ROLE_NAMES[user.account_role] : 'No role';
@@ -85,13 +93,6 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         // Reported mail may hold personal data: only administrators with the triage permission read it.
         if (request.routeOptions.config?.triage && user.can_triage !== 1) {
           throw forbidden('Reading reported mail needs the triage permission');
-        }
-        const groups = operator ? null : await groupScopeOf(account.db, id, user.id);
-        // A role limited to groups never acts on the whole account (a key would read everyone).
-        if (groups !== null && actsOnWholeAccount(needed, request.routeOptions.config?.adminScope)) {
-          throw scopeTooNarrow(
-            'Your role is limited to groups, and this acts on the whole account: ask an administrator of every group',
-          );
         }
         request.admin = { user, accountId: id, groups };
       });
