@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkDeclaredPermission } from '../src/admin/api-routes.js';
 import { type AdminClient, signInAs } from './helpers/admin.js';
 import { buildTestApp } from './helpers/app.js';
 import { makeAccount, makeEmployee, makeGroup, makeKey } from './helpers/factories.js';
@@ -296,5 +297,24 @@ describe('what acts on the whole account', () => {
     await ok(everyGroup, 'GET', '/keys');
     await ok(everyGroup, 'GET', '/webhooks/endpoints');
     await ok(scopedAdmin, 'GET', '/employees');
+  });
+});
+
+describe('the boot check of adminScope', () => {
+  const route = (url: string, config: Record<string, unknown>) =>
+    ({ method: 'PUT', url, config, handler: () => undefined }) as never;
+  it("accepts 'account' on an account's route, and refuses it elsewhere or another value", () => {
+    const at = '/admin/api/accounts/:accountId/reporting/settings';
+    expect(() =>
+      checkDeclaredPermission(route(at, { adminPermission: 'reports:write', adminScope: 'account' })),
+    ).not.toThrow();
+    expect(() =>
+      checkDeclaredPermission(route(at, { adminPermission: 'reports:write', adminScope: 'groups' })),
+    ).toThrow("adminScope may only be 'account'");
+    expect(() =>
+      checkDeclaredPermission(
+        route('/admin/api/session/password', { adminPermission: 'signed-in', adminScope: 'account' }),
+      ),
+    ).toThrow("adminScope may only be 'account'");
   });
 });

@@ -142,7 +142,7 @@ const ACCOUNT_PREFIX = '/admin/api/accounts/:accountId';
  * on the operators' routes; `adminScope` only `account`, only on an account's routes (not the
  * operators').
  */
-function checkDeclaredPermission(route: RouteOptions): void {
+export function checkDeclaredPermission(route: RouteOptions): void {
   const declared = route.config?.adminPermission;
   const where = `admin route ${[route.method].flat().join(',')} ${route.url}`;
   const inAccount = route.url.startsWith(ACCOUNT_PREFIX);
