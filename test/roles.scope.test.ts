@@ -158,6 +158,21 @@ describe('phishing results of a role limited to groups', () => {
     expect(res.json().code).toBe('phishing_recipient_not_found');
     await ok(owner, 'GET', events);
     await ok(manager, 'GET', `/phishing/campaigns/${phishing.campaignId}/recipients/${eve.id}/events`);
+
+    // Reclassifying one of the removed person's events: as for an event that does not exist.
+    const event = await app.db
+      .selectFrom('phishing_events')
+      .select('id')
+      .where('recipient_id', '=', fay.id)
+      .executeTakeFirstOrThrow();
+    const reclassify = await call(
+      manager,
+      'POST',
+      `/phishing/campaigns/${phishing.campaignId}/events/${event.id}/reclassify`,
+      { classification: 'automated', reason: 'a scanner' },
+    );
+    expect(reclassify.statusCode).toBe(404);
+    expect(reclassify.json().code).toBe('phishing_event_not_found');
   });
 
   it('labels the kept figures as the whole campaign’s', async () => {
