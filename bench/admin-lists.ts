@@ -8,6 +8,7 @@ import { type Db, type Dialect, openDatabase } from '../src/core/db/database.js'
 import { migrateToLatest } from '../src/core/db/migrate.js';
 import { createAccount } from '../src/modules/access/accounts/accounts.service.js';
 import { createAdmin } from '../src/modules/access/admins/admins.service.js';
+import { replaceGroupScope } from '../src/modules/access/roles/roles.repository.js';
 import { replaceMembership } from '../src/modules/directory/groups/groups.membership.commands.js';
 import { createGroup } from '../src/modules/directory/groups/groups.service.js';
 import { launchCampaign } from '../src/modules/training/campaigns/campaigns.launch.commands.js';
@@ -26,8 +27,8 @@ import { createBenchDatabase, DEFAULT_POSTGRES_URL } from './seed.js';
  *
  * For each database: a fresh throwaway database with one account of 100,000 employees, another
  * of 20,000 (their rows interleaved in the table, as tenants' are), and a group of 10,000 members
- * (every 10th employee), and a training campaign launched to all 100,000 (enrolled and invited);
- * `analyze`. Then the built server (`dist/server.js`, its own process) and
+ * (every 10th employee), and a training campaign launched to all 100,000 (enrolled and invited),
+ * with a campaign manager limited to the group of all 100,000 (the `scoped:` cases); `analyze`. Then the built server (`dist/server.js`, its own process) and
  * one client signed in as the big account's administrator, sending one request at a time: each
  * case is a few unmeasured requests, then `--runs` timed ones (from sending to the last byte of
  * the answer). Every answer is checked (status, count, rows). Prints a Markdown section; with
@@ -144,6 +145,8 @@ interface Seeded {
   everyoneGroupId: number;
   trainingCampaignId: number;
   adminEmail: string;
+  /** A campaign manager whose role is limited to the group of everyone (the campaign's only target). */
+  scopedEmail: string;
 }
 
 async function seed(url: string): Promise<Seeded> {
@@ -174,6 +177,15 @@ async function seed(url: string): Promise<Seeded> {
       role: 'account_admin',
       accountId: big.id,
     });
+    const scopedEmail = 'scoped@big.example.com';
+    const scoped = await createAdmin(db, {
+      email: scopedEmail,
+      password: PASSWORD,
+      role: 'account_admin',
+      accountRole: 'campaign_manager',
+      accountId: big.id,
+    });
+    await replaceGroupScope(db, big.id, scoped.id, [everyone.id]);
     await sql`analyze`.execute(db);
     return {
       accountId: big.id,
@@ -181,6 +193,7 @@ async function seed(url: string): Promise<Seeded> {
       everyoneGroupId: everyone.id,
       trainingCampaignId: training.id,
       adminEmail,
+      scopedEmail,
     };
   } finally {
     await database.close();
@@ -298,6 +311,8 @@ class CpuMeter {
 
 interface Case {
   label: string;
+  /** Sent by the campaign manager limited to a group (docs/roles.md) rather than the owner. */
+  scoped?: boolean;
   method: 'GET' | 'POST';
   path: string;
   /** A new body for each request (imports need new addresses). */
@@ -466,6 +481,56 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
     check: listCheck({ count: enrolledSmith, rows: rowsOnPage(enrolledSmith, 1) }),
   });
 
+  // The same lists as the campaign manager limited to the group of everyone (docs/roles.md): each
+  // row's person checked against the scope in the same statement, the counts of the scope's people.
+  for (const [page, where] of positions) {
+    cases.push({
+      label: `scoped: training campaign's people by name, page ${n(page)} (${where})`,
+      scoped: true,
+      method: 'GET',
+      path: `${enrolled}&page=${page}`,
+      runs: RUNS,
+      check: listCheck({ count: total, rows: rowsOnPage(total, page) }),
+    });
+  }
+  const progress = `${base}/campaigns/${seeded.trainingCampaignId}/progress`;
+  const progressCheck = (a: Answer) => {
+    if (a.status !== 200) throw new Error(`status ${a.status}: ${a.body.toString().slice(0, 200)}`);
+    const json = JSON.parse(a.body.toString()) as { counts: { enrolled: number } };
+    if (json.counts.enrolled !== total)
+      throw new Error(`enrolled ${json.counts.enrolled}, expected ${total}`);
+    return `${n(json.counts.enrolled)} enrolled`;
+  };
+  cases.push(
+    {
+      label: "training campaign's figures (progress)",
+      method: 'GET',
+      path: progress,
+      runs: RUNS,
+      check: progressCheck,
+    },
+    {
+      label: "scoped: training campaign's figures (progress)",
+      scoped: true,
+      method: 'GET',
+      path: progress,
+      runs: RUNS,
+      check: progressCheck,
+    },
+  );
+  // The outbox: the launch queued an invitation to each of the 100,000.
+  const outbox = `${base}/messages?page_size=${PAGE_SIZE}`;
+  for (const scoped of [false, true]) {
+    cases.push({
+      label: `${scoped ? 'scoped: ' : ''}outbox, page 1`,
+      ...(scoped ? { scoped } : {}),
+      method: 'GET',
+      path: `${outbox}&page=1`,
+      runs: RUNS,
+      check: listCheck({ count: total, rows: PAGE_SIZE }),
+    });
+  }
+
   cases.push({
     label: `export.csv (${n(total)} rows)`,
     method: 'GET',
@@ -523,9 +588,14 @@ async function buildCases(client: AdminClient, seeded: Seeded, dialect: Dialect)
   return cases;
 }
 
-async function measure(client: AdminClient, meter: CpuMeter, c: Case): Promise<CaseResult> {
+async function measure(
+  clients: Record<'owner' | 'scoped', AdminClient>,
+  meter: CpuMeter,
+  c: Case,
+): Promise<CaseResult> {
   let sent = 0;
   let answer = '';
+  const client = c.scoped ? clients.scoped : clients.owner;
   const once = async () => {
     const a = await client.send(c.method, c.path, c.body?.(sent++));
     try {
@@ -591,6 +661,8 @@ async function runDialect(dialect: Dialect): Promise<DialectRun> {
   cleanups.push(() => server.stop());
   const client = new AdminClient(server.baseUrl);
   await client.signIn(seeded.adminEmail, PASSWORD);
+  const scopedClient = new AdminClient(server.baseUrl);
+  await scopedClient.signIn(seeded.scopedEmail, PASSWORD);
   const meter = await CpuMeter.open(server.pid, database.url);
   cleanups.push(() => meter.close());
 
@@ -598,7 +670,7 @@ async function runDialect(dialect: Dialect): Promise<DialectRun> {
   const only = args.only === undefined ? undefined : new RegExp(args.only);
   for (const c of await buildCases(client, seeded, dialect)) {
     if (only && !only.test(c.label)) continue;
-    const r = await measure(client, meter, c);
+    const r = await measure({ owner: client, scoped: scopedClient }, meter, c);
     say(`  ${c.label}: median ${median(r.ms).toFixed(1)} ms, p95 ${percentile(r.ms, 0.95).toFixed(1)} ms`);
     results.push(r);
   }

@@ -3,7 +3,14 @@ import { buildTestApp } from './helpers/app.js';
 import { caseTitle, notApplicable, runCase } from './helpers/isolation-matrix/cases.js';
 import { EXEMPT } from './helpers/isolation-matrix/exempt.js';
 import { CASES } from './helpers/isolation-matrix/matrix.js';
-import { roleClients, roleRows, runRoleCases } from './helpers/isolation-matrix/roles.js';
+import {
+  accountWide,
+  roleClients,
+  roleRows,
+  runRoleCases,
+  runScopedCase,
+  scopedClient,
+} from './helpers/isolation-matrix/roles.js';
 import { ROWS } from './helpers/isolation-matrix/rows.js';
 import { makeWorld, type World } from './helpers/isolation-matrix/world.js';
 
@@ -25,8 +32,11 @@ function routeKeys(registered: string[]): string[] {
 const registered: string[] = [];
 /** The permission each route declares (`config.adminPermission`), by `METHOD /path`. */
 const permissions = new Map<string, string | undefined>();
+/** What each route declares of its scope (`config.adminScope`), by `METHOD /path`. */
+const scopes = new Map<string, string | undefined>();
 let w: World;
 let roles: Awaited<ReturnType<typeof roleClients>>;
+let scoped: Awaited<ReturnType<typeof scopedClient>>;
 /** The role rows' own two accounts: their calls use up no limit of the other rows' accounts. */
 let roleWorld: World;
 beforeAll(async () => {
@@ -43,6 +53,7 @@ beforeAll(async () => {
         for (const method of [route.method].flat()) {
           registered.push(`${method} ${route.url}`);
           permissions.set(`${method} ${route.url}`, route.config?.adminPermission);
+          scopes.set(`${method} ${route.url}`, route.config?.adminScope);
         }
       },
     },
@@ -50,6 +61,7 @@ beforeAll(async () => {
   w = await makeWorld(app);
   roleWorld = await makeWorld(app);
   roles = await roleClients(roleWorld);
+  scoped = await scopedClient(roleWorld);
 });
 
 describe('the isolation matrix covers every registered route', () => {
@@ -94,4 +106,22 @@ describe('every role on every admin route of an account (helpers/isolation-matri
     "%s → each role: the normal answer when it holds the route's permission, else 403",
     (_route, r) => runRoleCases(roleWorld, r, roles, permissions.get(r.route)),
   );
+});
+
+describe('a role limited to groups on every admin route that acts on the whole account (docs/roles.md)', () => {
+  // The routes' declarations are read as they register (beforeAll): one test walks them all.
+  it('gets 403 scope_too_narrow that changes nothing: keys, SCIM tokens, webhooks, settings, SSO, the audit log…', async () => {
+    const wide = roleRows(ROWS).filter((r) => accountWide(permissions.get(r.route), scopes.get(r.route)));
+    for (const path of ['/keys', '/scim-tokens', '/webhooks/endpoints', '/settings', '/sso', '/audit-log']) {
+      expect(
+        wide.some((r) => r.route.includes(`/admin/api/accounts/:accountId${path}`)),
+        path,
+      ).toBe(true);
+    }
+    for (const r of wide) {
+      await runScopedCase(roleWorld, r, scoped).catch((err: Error) => {
+        throw new Error(`${r.route}: ${err.message}`);
+      });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { forbidden, roleLacksPermission } from '../core/errors.js';
+import { forbidden, roleLacksPermission, scopeTooNarrow } from '../core/errors.js';
 import { sessionOf } from '../core/http/admin-request.js';
 import { parseId } from '../core/ids.js';
 import { accountAdminRoutes, accountsAdminRoutes } from '../modules/access/accounts/accounts.admin-routes.js';
@@ -15,6 +15,7 @@ import { mfaAccountAdminRoutes } from '../modules/access/mfa/mfa.account.admin-r
 import { mfaAdminRoutes } from '../modules/access/mfa/mfa.admin-routes.js';
 import {
   ADMIN_PERMISSIONS,
+  actsOnWholeAccount,
   isAdminPermission,
   ROLE_NAMES,
   ROUTE_ACCESS,
@@ -76,6 +77,14 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         await getAccount(account.db, id);
         const operator = user.role === 'operator';
         const needed = request.routeOptions.config?.adminPermission;
+        const groups = operator ? null : await groupScopeOf(account.db, id, user.id);
+        // A role limited to groups never acts on the whole account (a key would read everyone),
+        // whatever its permissions: checked first, so the answer says so.
+        if (groups !== null && actsOnWholeAccount(needed, request.routeOptions.config?.adminScope)) {
+          throw scopeTooNarrow(
+            'Your role is limited to groups, and this acts on the whole account: ask an administrator of every group',
+          );
+        }
         // `operator` routes: the plugin's operatorOnly hook has refused everyone else.
         if (isAdminPermission(needed) && !roleAllows(user.account_role, operator, needed)) {
           const role = user.account_role ? ROLE_NAMES[user.account_role] : 'No role';
@@ -85,11 +94,7 @@ export async function adminApiRoutes(api: FastifyInstance, options: AdminOptions
         if (request.routeOptions.config?.triage && user.can_triage !== 1) {
           throw forbidden('Reading reported mail needs the triage permission');
         }
-        request.admin = {
-          user,
-          accountId: id,
-          groups: operator ? null : await groupScopeOf(account.db, id, user.id),
-        };
+        request.admin = { user, accountId: id, groups };
       });
       // A role limited to groups: what lies outside them answers as if it did not exist.
       account.addHook('preHandler', async (request) => {
@@ -134,9 +139,10 @@ const ACCOUNT_PREFIX = '/admin/api/accounts/:accountId';
  * Refuses at boot an admin route that declares no permission, or one that does not fit where it
  * is: under an account an ADMIN_PERMISSIONS entry (or `operator`), elsewhere `public`,
  * `signed-in` or `operator`; `public` exactly on the routes open to anyone, `operator` exactly
- * on the operators' routes.
+ * on the operators' routes; `adminScope` only `account`, only on an account's routes (not the
+ * operators').
  */
-function checkDeclaredPermission(route: RouteOptions): void {
+export function checkDeclaredPermission(route: RouteOptions): void {
   const declared = route.config?.adminPermission;
   const where = `admin route ${[route.method].flat().join(',')} ${route.url}`;
   const inAccount = route.url.startsWith(ACCOUNT_PREFIX);
@@ -150,5 +156,11 @@ function checkDeclaredPermission(route: RouteOptions): void {
   }
   if ((declared === 'operator') !== Boolean(route.config?.operatorOnly)) {
     throw new Error(`${where}: adminPermission 'operator' goes with operatorOnly: true, and only with it`);
+  }
+  const scope = route.config?.adminScope;
+  if (scope !== undefined && (scope !== 'account' || !inAccount || declared === 'operator')) {
+    throw new Error(
+      `${where}: adminScope may only be 'account', on a route of an account that is not for operators`,
+    );
   }
 }

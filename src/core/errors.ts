@@ -206,6 +206,12 @@ export const ERRORS = {
     meaning:
       'Admin API: the administrator’s role lacks the permission the route needs; the message names both (`Auditor lacks the permission directory:write`).',
   },
+  scope_too_narrow: {
+    status: 403,
+    message: 'This acts on the whole account',
+    meaning:
+      'Admin API: the administrator’s role is limited to groups, and the route acts on the whole account (API keys, webhooks, SCIM tokens, account settings, single sign-on and security, the audit log, reporting and phishing settings), which would reach people outside them; whatever the role’s permissions.',
+  },
   learner_link_expired: {
     status: 403,
     message: 'This link has expired',
@@ -660,6 +666,7 @@ export const forbidden = (message: string) => new AppError('forbidden', { messag
 export const invalidCsrfToken = () => new AppError('invalid_csrf_token');
 export const operatorRequired = () => new AppError('operator_required');
 export const roleLacksPermission = (message: string) => new AppError('role_lacks_permission', { message });
+export const scopeTooNarrow = (message: string) => new AppError('scope_too_narrow', { message });
 /** No route here. */
 export const notFound = () => new AppError('not_found');
 export const invalidPage = () => new AppError('invalid_page');

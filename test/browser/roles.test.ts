@@ -62,6 +62,25 @@ describe('a campaign manager limited to one group', () => {
       });
     }
 
+    // A campaign launched to Sales (Ana and Dee); Dee leaves Sales afterwards: the campaign keeps
+    // her, the manager limited to Sales no longer sees her results.
+    const dee = await adminCall(owner.page, 'POST', `${base}/employees`, {
+      first_name: 'Dee',
+      last_name: 'Dunn',
+      email: 'dee@scoped.example',
+    });
+    await adminCall(owner.page, 'POST', `${base}/groups/${groups.Sales}/members`, { employee_ids: [dee.id] });
+    const launched = await adminCall(owner.page, 'POST', `${base}/campaigns`, {
+      name: 'Sales quarterly',
+      group_ids: [groups.Sales],
+      course_keys: ['phishing'],
+      due_date: new Date(Date.now() + 14 * 86_400_000).toISOString(),
+    });
+    await adminCall(owner.page, 'POST', `${base}/campaigns/${launched.id}/launch`);
+    await adminCall(owner.page, 'POST', `${base}/groups/${groups.Sales}/members/remove`, {
+      employee_ids: [dee.id],
+    });
+
     // The owner invites through the Administrators page, with a role and one group.
     await owner.page.reload();
     await owner.page.getByRole('button', { name: 'Invite administrator' }).click();
@@ -88,13 +107,29 @@ describe('a campaign manager limited to one group', () => {
 
     const nav = page.getByRole('navigation');
     await nav.getByRole('link', { name: 'Campaigns' }).waitFor();
-    for (const hidden of ['Integrations', 'Administrators', 'Reports']) {
+    for (const hidden of ['Integrations', 'Administrators', 'Reports', 'Settings', 'Audit log']) {
       expect(await nav.getByRole('link', { name: hidden }).count(), hidden).toBe(0);
     }
+    expect(await page.getByRole('button', { name: 'Integration', exact: true }).count()).toBe(0);
 
     await page.goto(`/admin/a/${accountId}/campaigns`);
     await page.getByRole('link', { name: 'Sales training' }).waitFor();
     expect(await page.getByText('Support training').count()).toBe(0);
+
+    // The launched campaign's results: Ana, not Dee (who left Sales after the launch); the owner sees both.
+    await page.goto(`/admin/a/${accountId}/campaigns/${launched.id}`);
+    const people = page.getByRole('table', { name: 'People in this campaign' });
+    await people.getByText('ana@scoped.example').waitFor();
+    expect(await people.getByText('dee@scoped.example').count()).toBe(0);
+    await page.getByText('These figures count the people of your groups only.').waitFor();
+    mkdirSync(OUT, { recursive: true });
+    await dismissNotices(page);
+    await page.screenshot({ path: `${OUT}/roles-scoped-results-desktop.png`, fullPage: true });
+    await owner.page.goto(`/admin/a/${accountId}/campaigns/${launched.id}`);
+    await owner.page
+      .getByRole('table', { name: 'People in this campaign' })
+      .getByText('dee@scoped.example')
+      .waitFor();
 
     await page.goto(`/admin/a/${accountId}/employees`);
     await page.getByText('ana@scoped.example').waitFor();

@@ -62,6 +62,13 @@ declare module 'fastify' {
      * imported employee): refused to a role limited to groups (docs/roles.md).
      */
     everyGroup?: boolean;
+    /**
+     * `account`: the route acts on the whole account (reporting settings, report rules, phishing
+     * settings…), so a role limited to groups gets 403 `scope_too_narrow` whatever its
+     * permissions; routes whose permission is in ACCOUNT_WIDE_PERMISSIONS (roles.model.ts) act
+     * on the whole account without saying so (docs/roles.md).
+     */
+    adminScope?: 'account';
   }
 }
 

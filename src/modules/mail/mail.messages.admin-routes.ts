@@ -53,12 +53,12 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { status, campaign_id } = request.query;
-      const { accountId } = accountOf(request);
+      const { accountId, groups } = accountOf(request);
       const page = await listMessagesPage(
         app.db,
         accountId,
         // Digits past any id (beyond 2^53) match nothing: 0 is no campaign's id.
-        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0) },
+        { status, campaignId: campaign_id === undefined ? undefined : (parseId(campaign_id) ?? 0), groups },
         listWindow(request.query),
       );
       const described = await describeMessages(app.db, accountId, page.items, describing());
@@ -79,7 +79,7 @@ export const messagesAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       transport: app.config.mail.smtpUrl ? ('smtp' as const) : ('outbox' as const),
-      counts: await messageCounts(app.db, accountOf(request).accountId),
+      counts: await messageCounts(app.db, accountOf(request).accountId, accountOf(request).groups),
     }),
   );
 

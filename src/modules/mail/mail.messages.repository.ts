@@ -1,6 +1,7 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { countRows } from '../../core/db/count.js';
-import type { Db } from '../../core/db/database.js';
+import { type Db, dialectOf } from '../../core/db/database.js';
+import { type GroupScope, messageInScope } from '../../core/db/group-scope.js';
 import {
   type DB,
   inactiveEmployees,
@@ -98,6 +99,12 @@ export async function insertCampaignMessages(
 export interface MessageFilter {
   status?: MessageStatus;
   campaignId?: number;
+  /**
+   * Only messages to people who belong to one of these groups (a role limited to groups,
+   * docs/roles.md): the person is the enrollment's, the recipient's, the reporter's or the
+   * test send's employee.
+   */
+  groups?: GroupScope;
 }
 
 /** The account's messages `m`, filtered. */
@@ -105,6 +112,7 @@ function listed(db: Db, accountId: number, filter: MessageFilter) {
   let query = db.selectFrom('messages as m').where('m.account_id', '=', accountId);
   if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
   if (filter.campaignId !== undefined) query = query.where('m.campaign_id', '=', filter.campaignId);
+  if (filter.groups) query = query.where(messageInScope(filter.groups, accountId, 'm', dialectOf(db)));
   return query;
 }
 
@@ -189,13 +197,18 @@ export function findMessage(
     .executeTakeFirst();
 }
 
-/** How many of an account's messages are in each status. */
-export async function countByStatus(db: Db, accountId: number): Promise<Map<MessageStatus, number>> {
+/** How many of an account's messages (of a role's groups, when limited) are in each status. */
+export async function countByStatus(
+  db: Db,
+  accountId: number,
+  groups: GroupScope = null,
+): Promise<Map<MessageStatus, number>> {
   const rows = await db
-    .selectFrom('messages')
-    .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
-    .where('account_id', '=', accountId)
-    .groupBy('status')
+    .selectFrom('messages as m')
+    .select((eb) => ['m.status', eb.fn.countAll<number | string>().as('n')])
+    .where('m.account_id', '=', accountId)
+    .$if(groups !== null, (q) => q.where(messageInScope(groups ?? [], accountId, 'm', dialectOf(db))))
+    .groupBy('m.status')
     .execute();
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }

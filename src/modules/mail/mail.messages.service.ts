@@ -1,5 +1,6 @@
 import { recordAudit } from '../../core/audit/audit.js';
 import type { Db } from '../../core/db/database.js';
+import type { GroupScope } from '../../core/db/group-scope.js';
 import type { MessageStatus } from '../../core/db/schema.js';
 import { AppError } from '../../core/errors.js';
 import { type ListPage, type ListWindow, readList } from '../../core/pagination.js';
@@ -44,9 +45,13 @@ export async function getMessage(db: Db, accountId: number, messageId: number): 
   return row;
 }
 
-/** Every status with its count (zero included). */
-export async function messageCounts(db: Db, accountId: number): Promise<Record<MessageStatus, number>> {
-  const counts = await countByStatus(db, accountId);
+/** Every status with its count (zero included); of a role's groups' people, when it is limited to some. */
+export async function messageCounts(
+  db: Db,
+  accountId: number,
+  groups: GroupScope = null,
+): Promise<Record<MessageStatus, number>> {
+  const counts = await countByStatus(db, accountId, groups);
   return Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, counts.get(s) ?? 0])) as Record<
     MessageStatus,
     number

@@ -18,7 +18,7 @@ export async function accountOverview(db: Db, accountId: number, scope: GroupSco
     countGroups(db, accountId, scope),
     countTrainingCampaigns(db, accountId, scope),
     countActiveKeys(db, accountId, now),
-    reportingOverview(db, accountId, now),
+    reportingOverview(db, accountId, now, scope),
   ]);
   return { employees, groups, campaigns, active_keys, reporting };
 }

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { AccountRole } from '../../../src/core/db/schema.js';
 import {
   ACCOUNT_ROLES,
+  actsOnWholeAccount,
   isAdminPermission,
   roleAllows,
 } from '../../../src/modules/access/roles/roles.model.js';
@@ -74,4 +75,36 @@ export async function runRoleCases(
     expect(res.statusCode, `${role}: ${res.body}`).toBe(r.success.status);
     r.success.check?.(res, side, obj);
   }
+}
+
+/** The routes that act on the whole account (docs/roles.md): by their permission or their `adminScope`. */
+export const accountWide = (permission: string | undefined, adminScope: string | undefined) =>
+  actsOnWholeAccount(permission, adminScope);
+
+/** An administrator of account A whose role is limited to its first group (made once). */
+export function scopedClient(w: World): Promise<AdminClient> {
+  return signInAs(w.app, {
+    role: 'account_admin',
+    accountId: w.a.accountId,
+    accountRole: 'administrator',
+    groups: [w.a.groups[0] as number],
+  });
+}
+
+/**
+ * A role limited to groups on a route that acts on the whole account: 403 `scope_too_narrow`
+ * whatever its permissions, and nothing changed.
+ */
+export async function runScopedCase(w: World, r: Row, scoped: AdminClient): Promise<void> {
+  const obj = await r.object?.(w, w.a, 'success');
+  const side = { ...w.a, admin: scoped };
+  const before = await readState(w, r, w.a, obj);
+  const res = await send(w, r, r.call(side, obj), { actor: 'admin', side });
+  expect(res.statusCode, res.body).toBe(403);
+  expect(res.json()).toEqual({
+    ...errorBody('scope_too_narrow'),
+    error: expect.stringContaining('acts on the whole account'),
+    request_id: expect.any(String),
+  });
+  expect(await readState(w, r, w.a, obj)).toEqual(before);
 }

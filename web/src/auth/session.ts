@@ -73,9 +73,36 @@ export function useCurrentUser(): User {
   return data.user;
 }
 
-/** Whether the user's role allows this in their account (operators: everything; docs/roles.md). */
+/**
+ * The permissions whose routes act on the whole account: refused (403 `scope_too_narrow`) to a
+ * role limited to groups whatever it holds, so their sections are hidden from it (the server's
+ * ACCOUNT_WIDE_PERMISSIONS, src/modules/access/roles/roles.model.ts; docs/roles.md).
+ */
+const ACCOUNT_WIDE: readonly string[] = [
+  'account:write',
+  'roles:write',
+  'security:write',
+  'audit:read',
+  'audit:settings',
+  'integrations:read',
+  'integrations:write',
+];
+
+/** Whether the user's role is limited to groups (docs/roles.md). */
+export function isScoped(user: User): boolean {
+  // The session's user (SessionUser) carries its groups: null for every group.
+  const { groups } = user as User & { groups?: unknown };
+  return user.role !== 'operator' && Array.isArray(groups) && groups.length > 0;
+}
+
+/**
+ * Whether the user's role allows this in their account (operators: everything; docs/roles.md);
+ * never what acts on the whole account when the role is limited to groups.
+ */
 export function can(user: User, permission: string): boolean {
-  return user.role === 'operator' || user.permissions.includes(permission);
+  if (user.role === 'operator') return true;
+  if (isScoped(user) && ACCOUNT_WIDE.includes(permission)) return false;
+  return user.permissions.includes(permission);
 }
 
 /** Where a user lands after signing in: operators on the accounts, administrators in their account. */

@@ -2,7 +2,7 @@ import { Burger, Button, Group, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconPlugConnected, IconShieldCheck } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
-import { useCurrentUser } from '../auth/session';
+import { can, useCurrentUser } from '../auth/session';
 import { AccountSwitcher } from './AccountSwitcher';
 import { accountPath } from './account-context';
 import classes from './layout.module.css';
@@ -52,7 +52,8 @@ export function Header({ accountId, navOpened, onToggleNav }: HeaderProps) {
         {wide && user.role === 'operator' && <AccountSwitcher accountId={accountId} />}
       </Group>
       <Group gap="xs" wrap="nowrap">
-        {accountId !== null && (
+        {/* Hidden like the Integrations section: from a role without it, or limited to groups (docs/roles.md). */}
+        {accountId !== null && can(user, 'integrations:read') && (
           <Button
             onClick={() => navigate(accountPath(accountId, 'integration'))}
             variant="light"

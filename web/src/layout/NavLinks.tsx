@@ -19,7 +19,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { can, useCurrentUser } from '../auth/session';
+import { can, isScoped, useCurrentUser } from '../auth/session';
 import { AccountSwitcher } from './AccountSwitcher';
 import { accountPath } from './account-context';
 
@@ -31,6 +31,8 @@ interface Item {
   exact?: boolean;
   /** The permission the section needs (docs/roles.md): hidden from a role without it. */
   permission: string;
+  /** The section acts on the whole account: hidden from a role limited to groups (docs/roles.md). */
+  accountWide?: boolean;
 }
 
 function accountItems(accountId: number): Item[] {
@@ -115,6 +117,7 @@ function accountItems(accountId: number): Item[] {
       to: accountPath(accountId, 'settings'),
       icon: icon(IconSettings),
       permission: 'account:read',
+      accountWide: true,
     },
   ];
 }
@@ -174,7 +177,7 @@ export function NavLinks({ accountId }: { accountId: number | null }) {
             </Text>
           )}
           {accountItems(accountId)
-            .filter((item) => can(user, item.permission))
+            .filter((item) => can(user, item.permission) && !(item.accountWide && isScoped(user)))
             .map(link)}
         </>
       )}

@@ -49,6 +49,30 @@ export function isAdminPermission(value: unknown): value is AdminPermission {
   return typeof value === 'string' && (ADMIN_PERMISSIONS as readonly string[]).includes(value);
 }
 
+/**
+ * Permissions whose routes act on the whole account, whatever groups a role is limited to: an
+ * API key or a SCIM token reads every employee, a webhook gets every event, the audit log and
+ * SSO, roles and settings concern everyone. A role limited to groups gets 403
+ * `scope_too_narrow` on them (docs/roles.md), as on a route that declares
+ * `config.adminScope: 'account'` (reporting and phishing settings, report rules, …).
+ */
+export const ACCOUNT_WIDE_PERMISSIONS: readonly AdminPermission[] = [
+  'account:write',
+  'roles:write',
+  'security:write',
+  'audit:read',
+  'audit:settings',
+  'integrations:read',
+  'integrations:write',
+];
+
+/** Whether a route needing this permission (and declaring this scope) acts on the whole account. */
+export function actsOnWholeAccount(permission: unknown, declared: unknown): boolean {
+  return (
+    declared === 'account' || (isAdminPermission(permission) && ACCOUNT_WIDE_PERMISSIONS.includes(permission))
+  );
+}
+
 export const ACCOUNT_ROLES: readonly AccountRole[] = [
   'owner',
   'administrator',

@@ -1,6 +1,11 @@
 import type { Db } from '../../../core/db/database.js';
 import { dialectOf } from '../../../core/db/database.js';
-import { campaignInScope, employeeInScope } from '../../../core/db/group-scope.js';
+import {
+  campaignInScope,
+  employeeInScope,
+  messageInScope,
+  reportInScope,
+} from '../../../core/db/group-scope.js';
 import type { AccountRole } from '../../../core/db/schema.js';
 
 /**
@@ -194,5 +199,71 @@ export async function campaignIsInScope(
     .where('c.id', '=', campaignId)
     .where(campaignInScope(groups, links, 'c.id'))
     .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whether this row of the account names a person who belongs to one of these groups: a training
+ * enrollment, a phishing recipient, a phishing event (its recipient's), a message (its
+ * addressee's), a reported message (one of its reporters).
+ */
+export async function personRowIsInScope(
+  db: Db,
+  accountId: number,
+  kind: 'enrollment' | 'recipient' | 'event' | 'message' | 'report',
+  id: number,
+  groups: readonly number[],
+): Promise<boolean> {
+  let row: { id: number } | undefined;
+  switch (kind) {
+    case 'enrollment':
+      row = await db
+        .selectFrom('enrollments as x')
+        .select('x.id')
+        .where('x.account_id', '=', accountId)
+        .where('x.id', '=', id)
+        .where(employeeInScope(groups, 'x.employee_id'))
+        .executeTakeFirst();
+      break;
+    case 'recipient':
+      row = await db
+        .selectFrom('phishing_recipients as x')
+        .select('x.id')
+        .where('x.account_id', '=', accountId)
+        .where('x.id', '=', id)
+        .where(employeeInScope(groups, 'x.employee_id'))
+        .executeTakeFirst();
+      break;
+    case 'event':
+      row = await db
+        .selectFrom('phishing_events as x')
+        .innerJoin('phishing_recipients as r', (j) =>
+          j.onRef('r.id', '=', 'x.recipient_id').onRef('r.account_id', '=', 'x.account_id'),
+        )
+        .select('x.id')
+        .where('x.account_id', '=', accountId)
+        .where('x.id', '=', id)
+        .where(employeeInScope(groups, 'r.employee_id'))
+        .executeTakeFirst();
+      break;
+    case 'message':
+      row = await db
+        .selectFrom('messages as x')
+        .select('x.id')
+        .where('x.account_id', '=', accountId)
+        .where('x.id', '=', id)
+        .where(messageInScope(groups, accountId, 'x', dialectOf(db)))
+        .executeTakeFirst();
+      break;
+    case 'report':
+      row = await db
+        .selectFrom('reports as x')
+        .select('x.id')
+        .where('x.account_id', '=', accountId)
+        .where('x.id', '=', id)
+        .where(reportInScope(groups, 'x.id'))
+        .executeTakeFirst();
+      break;
+  }
   return row !== undefined;
 }

@@ -37,7 +37,7 @@ export const mailboxAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/reporting/address/regenerate',
     {
-      config: { adminPermission: 'reports:write' },
+      config: { adminPermission: 'reports:write', adminScope: 'account' },
       schema: {
         tags,
         summary: 'Gives the account a new reporting address; mail to the old one is refused from now on',

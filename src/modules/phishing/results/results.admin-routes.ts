@@ -43,12 +43,15 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
         response: responses({ 200: ResultsSummary }),
       },
     },
-    async (request) =>
-      presentResultsSummary(
+    async (request) => ({
+      ...presentResultsSummary(
         await resultsSummary(app.db, accountOf(request).accountId, request.params.campaignId, {
           bucket: request.query.bucket,
         }),
       ),
+      // Kept per campaign as events arrive: the whole campaign's, for a role limited to groups too.
+      covers: 'campaign' as const,
+    }),
   );
 
   app.get(
@@ -72,6 +75,7 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
         request.params.campaignId,
         { status, q, template, groupId: group_id === undefined ? undefined : (parseId(group_id) ?? 0) },
         listWindow(request.query),
+        accountOf(request).groups,
       );
       return listEnvelope(page, presentAdminRecipient);
     },
@@ -90,7 +94,8 @@ export const phishingResultsAdminRoutes: FastifyPluginAsyncTypebox = async (app)
       },
     },
     async (request, reply) => {
-      const csv = await exportRecipients(app.db, accountOf(request).accountId, request.params.campaignId);
+      const { accountId, groups } = accountOf(request);
+      const csv = await exportRecipients(app.db, accountId, request.params.campaignId, groups);
       return sendCsvFile(reply, `phishing-campaign-${request.params.campaignId}-results.csv`, csv);
     },
   );

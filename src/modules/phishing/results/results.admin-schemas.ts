@@ -99,6 +99,10 @@ export const ResultsSummary = Type.Object(
         { description: 'People reaching each step in each hour (or day); hours without any are left out.' },
       ),
     }),
+    covers: Type.Literal('campaign', {
+      description:
+        'Whom the figures count: everyone the campaign targeted, also for a role limited to groups (the figures are kept as events arrive, per campaign, group and template; the people lists and the CSV show the role’s people only).',
+    }),
   },
   { title: 'PhishingResultsSummary' },
 );

@@ -415,6 +415,7 @@ export async function listRecipientsPage(
   campaignId: number,
   query: RecipientsQuery,
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<RecipientRow>> {
   const status = checkRecipientStatus(query.status);
   const campaign = await getPhishingCampaignRow(db, accountId, campaignId);
@@ -426,6 +427,7 @@ export async function listRecipientsPage(
     pattern,
     groupId: query.groupId,
     templateKey: query.template || undefined,
+    groups,
   };
   return readList(
     window,
@@ -458,15 +460,21 @@ export const RECIPIENTS_CSV_COLUMNS = [
 /**
  * Every recipient of a campaign as CSV, streamed in keyset batches of 2,000 (never the whole
  * campaign in memory), after UTF-8's byte-order mark (so that Excel reads Öztürk as written). Cells a spreadsheet would run as a formula get a leading `'`. A deleted
- * employee's name reads "Deleted employee", their address is empty.
+ * employee's name reads "Deleted employee", their address is empty. A role limited to groups
+ * gets the people of its groups only.
  */
-export async function exportRecipients(db: Db, accountId: number, campaignId: number): Promise<Readable> {
+export async function exportRecipients(
+  db: Db,
+  accountId: number,
+  campaignId: number,
+  groups: GroupScope = null,
+): Promise<Readable> {
   const campaign = await getPhishingCampaignRow(db, accountId, campaignId);
   const records = Readable.from(
     (async function* () {
       let after = 0;
       for (;;) {
-        const batch = await recipientsAfter(db, accountId, campaign.id, after, EXPORT_BATCH_SIZE);
+        const batch = await recipientsAfter(db, accountId, campaign.id, after, EXPORT_BATCH_SIZE, groups);
         for (const r of batch) {
           const person = recipientPerson(r);
           yield [

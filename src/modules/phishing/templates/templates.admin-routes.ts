@@ -202,7 +202,7 @@ export const phishingTemplatesAdminRoutes: FastifyPluginAsyncTypebox = async (ap
   app.put(
     '/phishing/settings',
     {
-      config: { adminPermission: 'phishing:write' },
+      config: { adminPermission: 'phishing:write', adminScope: 'account' },
       schema: {
         tags,
         summary:

@@ -5,9 +5,9 @@ import { AccountParams, NoContent, responses } from '../../../core/http/admin-sc
 import { listEnvelope } from '../../../core/http/page-envelope.js';
 import { listWindow } from '../../../core/pagination.js';
 import {
+  AdminReportDetail,
   FeedbackTemplateBody,
   FeedbackTemplates,
-  ReportDetail,
   ReportingSettings,
   ReportingSettingsBody,
   ReportList,
@@ -21,7 +21,7 @@ import {
   VerdictParams,
 } from './triage.admin-schemas.js';
 import { FEEDBACK_PLACEHOLDERS } from './triage.feedback.model.js';
-import { presentReportDetail, presentReportSummary, presentRule } from './triage.presenter.js';
+import { presentAdminReportDetail, presentAdminReportSummary, presentRule } from './triage.presenter.js';
 import {
   addReportRule,
   contentOfReport,
@@ -77,8 +77,9 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       listEnvelope(
         await listReportsPage(app.db, accountOf(request).accountId, listWindow(request.query), {
           ...(request.query.verdict && { verdict: request.query.verdict }),
+          groups: accountOf(request).groups,
         }),
-        presentReportSummary,
+        presentAdminReportSummary,
       ),
   );
 
@@ -90,12 +91,14 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'One report: its reporters, verdict and safe view (headers, text, defanged URLs, attachments)',
         params: ReportParams,
-        response: responses({ 200: ReportDetail }),
+        response: responses({ 200: AdminReportDetail }),
       },
       config: { ...triage, adminPermission: 'reports:read' },
     },
-    async (request) =>
-      presentReportDetail(await getReport(app.db, accountOf(request).accountId, request.params.reportId)),
+    async (request) => {
+      const { accountId, groups } = accountOf(request);
+      return presentAdminReportDetail(await getReport(app.db, accountId, request.params.reportId, groups));
+    },
   );
 
   app.get(
@@ -130,14 +133,14 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Gives the report a verdict with a note; each reporter not yet told gets the feedback mail',
         params: ReportParams,
         body: VerdictBody,
-        response: responses({ 200: ReportDetail }),
+        response: responses({ 200: AdminReportDetail }),
       },
       config: { ...triage, adminPermission: 'reports:write' },
     },
     async (request) => {
-      const { accountId, user } = accountOf(request);
-      return presentReportDetail(
-        await giveVerdict(app.db, accountId, user.id, request.params.reportId, request.body),
+      const { accountId, user, groups } = accountOf(request);
+      return presentAdminReportDetail(
+        await giveVerdict(app.db, accountId, user.id, request.params.reportId, request.body, groups),
       );
     },
   );
@@ -169,7 +172,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RuleBody,
         response: responses({ 201: Rule }),
       },
-      config: { ...triage, adminPermission: 'reports:write' },
+      config: { ...triage, adminPermission: 'reports:write', adminScope: 'account' },
     },
     async (request, reply) =>
       reply
@@ -186,7 +189,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: RuleParams,
         response: responses({ 204: NoContent }),
       },
-      config: { ...triage, adminPermission: 'reports:write' },
+      config: { ...triage, adminPermission: 'reports:write', adminScope: 'account' },
     },
     async (request, reply) => {
       await removeReportRule(app.db, accountOf(request).accountId, request.params.ruleId);
@@ -218,7 +221,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: ReportingSettingsBody,
         response: responses({ 200: ReportingSettings }),
       },
-      config: { ...triage, adminPermission: 'reports:write' },
+      config: { ...triage, adminPermission: 'reports:write', adminScope: 'account' },
     },
     async (request) => updateReportingSettings(app.db, accountOf(request).accountId, request.body),
   );
@@ -247,7 +250,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: FeedbackTemplateBody,
         response: responses({ 200: FeedbackTemplates }),
       },
-      config: { ...triage, adminPermission: 'reports:write' },
+      config: { ...triage, adminPermission: 'reports:write', adminScope: 'account' },
     },
     async (request) =>
       templatesAnswer(
@@ -269,7 +272,7 @@ export const triageAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: VerdictParams,
         response: responses({ 200: FeedbackTemplates }),
       },
-      config: { ...triage, adminPermission: 'reports:write' },
+      config: { ...triage, adminPermission: 'reports:write', adminScope: 'account' },
     },
     async (request) =>
       templatesAnswer(

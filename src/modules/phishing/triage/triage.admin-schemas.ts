@@ -109,8 +109,28 @@ export const ReportDetail = Type.Object(
   { title: 'ReportDetail' },
 );
 
+const ReportersOutsideScope = Type.Integer({
+  minimum: 0,
+  description:
+    'Reporters outside the groups the viewer’s role is limited to (docs/roles.md): counted, not listed; 0 for everyone else.',
+});
+
+export const AdminReportSummary = Type.Object(
+  { ...ReportSummaryProperties, reporters_outside_scope: ReportersOutsideScope },
+  { title: 'AdminReportSummary' },
+);
+
+export const AdminReportDetail = Type.Object(
+  {
+    ...ReportSummaryProperties,
+    message: Type.Union([ReportMessage, Type.Null()], { description: 'Null once retention deleted it.' }),
+    reporters_outside_scope: ReportersOutsideScope,
+  },
+  { title: 'AdminReportDetail' },
+);
+
 export const ReportList = Type.Object(
-  { count: Type.Integer(), results: Type.Array(ReportSummary) },
+  { count: Type.Integer(), results: Type.Array(AdminReportSummary) },
   { title: 'ReportList' },
 );
 

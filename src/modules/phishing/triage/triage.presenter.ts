@@ -43,6 +43,16 @@ export function presentReportSummary({ report, reporters, verdictAuthor }: Repor
   };
 }
 
+/** One report in the admin API's inbox: with how many reporters a role limited to groups does not see. */
+export function presentAdminReportSummary(found: ReportWithReporters) {
+  return { ...presentReportSummary(found), reporters_outside_scope: found.reportersOutsideScope };
+}
+
+/** The admin API's report: its safe view, with how many reporters a role limited to groups does not see. */
+export function presentAdminReportDetail(found: ReportWithReporters) {
+  return { ...presentReportDetail(found), reporters_outside_scope: found.reportersOutsideScope };
+}
+
 /** One report with its safe view: headers, text, URLs defanged with their hosts, attachments. */
 export function presentReportDetail(found: ReportWithReporters) {
   const content = contentOfReport(found.report);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
+import { employeeInScope, type GroupScope, reportInScope } from '../../../core/db/group-scope.js';
 import type {
   ReportChannel,
   ReportReportersTable,
@@ -156,12 +157,16 @@ export async function findReport(
 
 export type ReporterRow = Omit<ReportReportersTable, 'id' | 'account_id'>;
 
-/** The reporters of these reports, first reporter first (at most `perReport` of each). */
+/**
+ * The reporters of these reports, first reporter first (at most `perReport` of each); of a role's
+ * groups only, when it is limited to some (docs/roles.md).
+ */
 export async function reportersOf(
   db: Db,
   accountId: number,
   reportIds: number[],
   perReport: number,
+  groups: GroupScope = null,
 ): Promise<ReporterRow[]> {
   if (reportIds.length === 0) return [];
   const rows = await db
@@ -178,6 +183,7 @@ export async function reportersOf(
     ])
     .where('account_id', '=', accountId)
     .where('report_id', 'in', reportIds)
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'report_reporters.employee_id')))
     .orderBy('report_id')
     .orderBy('reported_at')
     .orderBy('id')
@@ -190,14 +196,36 @@ export async function reportersOf(
   });
 }
 
+/** How many reporters of each of these reports are outside a role's groups (reports with none: absent). */
+export async function reportersOutsideScope(
+  db: Db,
+  accountId: number,
+  reportIds: number[],
+  groups: readonly number[],
+): Promise<Map<number, number>> {
+  if (reportIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('report_reporters')
+    .select((eb) => ['report_id', eb.fn.countAll<number | string>().as('n')])
+    .where('account_id', '=', accountId)
+    .where('report_id', 'in', reportIds)
+    .where((eb) => eb.not(employeeInScope(groups, 'report_reporters.employee_id')))
+    .groupBy('report_id')
+    .execute();
+  return new Map(rows.map((r) => [r.report_id, Number(r.n)]));
+}
+
 export interface ReportListFilter {
   verdict?: ReportVerdict | 'none';
   since?: number;
   until?: number;
+  /** Only reports with at least one reporter of these groups (a role limited to them, docs/roles.md). */
+  groups?: GroupScope;
 }
 
 function filtered(db: Db, accountId: number, filter: ReportListFilter) {
   let query = db.selectFrom('reports').where('account_id', '=', accountId);
+  if (filter.groups) query = query.where(reportInScope(filter.groups, 'reports.id'));
   if (filter.verdict === 'none') query = query.where('verdict', 'is', null);
   else if (filter.verdict) query = query.where('verdict', '=', filter.verdict);
   if (filter.since !== undefined) query = query.where('last_reported_at', '>=', filter.since);
@@ -601,6 +629,7 @@ export async function reportsPerWeek(
   accountId: number,
   start: number,
   weekMs: number,
+  groups: GroupScope = null,
 ): Promise<Array<{ week: number; reports: number }>> {
   const rows = await db
     .selectFrom('report_reporters')
@@ -612,6 +641,7 @@ export async function reportsPerWeek(
     ])
     .where('account_id', '=', accountId)
     .where('reported_at', '>=', start)
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'report_reporters.employee_id')))
     .groupBy('week')
     .execute();
   return rows.map((r) => ({ week: Number(r.week), reports: Number(r.reports) }));
@@ -623,12 +653,14 @@ export async function judgedSince(
   accountId: number,
   since: number,
   limit: number,
+  groups: GroupScope = null,
 ): Promise<Array<{ verdict: ReportVerdict; seconds: number; by_admin: boolean }>> {
   const rows = await db
     .selectFrom('reports')
     .select(['verdict', 'verdict_at', 'first_reported_at', 'verdict_admin_id'])
     .where('account_id', '=', accountId)
     .where('verdict_at', '>=', since)
+    .$if(groups !== null, (q) => q.where(reportInScope(groups ?? [], 'reports.id')))
     .orderBy('verdict_at', 'desc')
     .limit(limit)
     .execute();
@@ -639,12 +671,13 @@ export async function judgedSince(
   }));
 }
 
-export async function countUnjudged(db: Db, accountId: number): Promise<number> {
+export async function countUnjudged(db: Db, accountId: number, groups: GroupScope = null): Promise<number> {
   const row = await db
     .selectFrom('reports')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('account_id', '=', accountId)
     .where('verdict', 'is', null)
+    .$if(groups !== null, (q) => q.where(reportInScope(groups ?? [], 'reports.id')))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,5 +1,6 @@
 import { diffFields, recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import type { ReportRuleKind, ReportVerdict } from '../../../core/db/schema/phishing.js';
 import { AppError, FieldErrorCollector } from '../../../core/errors.js';
 import {
@@ -35,6 +36,7 @@ import {
   type ReportRow,
   type RuleRow,
   reportersOf,
+  reportersOutsideScope,
   reportRows,
   reportsPerWeek,
   retentionDaysOf,
@@ -65,6 +67,8 @@ export interface ReportWithReporters {
   reporters: ReporterRow[];
   /** Who gave its verdict, in words ("Ann Lee", "sender domain news.example.com"); null: gone or none. */
   verdictAuthor: string | null;
+  /** Reporters outside a role's groups (docs/roles.md): counted, never listed; 0 for everyone else. */
+  reportersOutsideScope: number;
 }
 
 async function withReporters(
@@ -72,13 +76,13 @@ async function withReporters(
   accountId: number,
   rows: ReportRow[],
   perReport: number,
+  groups: GroupScope = null,
 ): Promise<ReportWithReporters[]> {
-  const reporters = await reportersOf(
-    db,
-    accountId,
-    rows.map((r) => r.id),
-    perReport,
-  );
+  const ids = rows.map((r) => r.id);
+  const [reporters, outside] = await Promise.all([
+    reportersOf(db, accountId, ids, perReport, groups),
+    groups === null ? new Map<number, number>() : reportersOutsideScope(db, accountId, ids, groups),
+  ]);
   const authors = await verdictAuthors(
     db,
     accountId,
@@ -88,6 +92,7 @@ async function withReporters(
   return rows.map((report) => ({
     report,
     reporters: reporters.filter((r) => r.report_id === report.id),
+    reportersOutsideScope: outside.get(report.id) ?? 0,
     verdictAuthor:
       report.verdict_rule_id !== null
         ? (authors.rules.get(report.verdict_rule_id) ?? null)
@@ -97,7 +102,10 @@ async function withReporters(
   }));
 }
 
-/** A page of the inbox (admin API), the most recently reported first. */
+/**
+ * A page of the inbox (admin API), the most recently reported first. A role limited to groups
+ * (`filter.groups`) gets the reports one of its groups' people made, with those reporters only.
+ */
 export async function listReportsPage(
   db: Db,
   accountId: number,
@@ -109,7 +117,10 @@ export async function listReportsPage(
     () => countReports(db, accountId, filter),
     (limit, offset) => reportRows(db, accountId, filter, limit, offset),
   );
-  return { count: page.count, items: await withReporters(db, accountId, page.items, REPORTERS_IN_LIST) };
+  return {
+    count: page.count,
+    items: await withReporters(db, accountId, page.items, REPORTERS_IN_LIST, filter.groups ?? null),
+  };
 }
 
 /** A page of the Customer API's list (a page past the last is `invalid_page`). */
@@ -127,10 +138,16 @@ export async function customerReportsPage(
   return { ...page, items: await withReporters(db, accountId, page.items, REPORTERS_IN_LIST) };
 }
 
-export async function getReport(db: Db, accountId: number, reportId: number): Promise<ReportWithReporters> {
+/** One report with its reporters (of a role's groups only, when it is limited to some). */
+export async function getReport(
+  db: Db,
+  accountId: number,
+  reportId: number,
+  groups: GroupScope = null,
+): Promise<ReportWithReporters> {
   const report = await findReport(db, accountId, reportId);
   if (!report) throw new AppError('report_not_found');
-  const [found] = await withReporters(db, accountId, [report], REPORTERS_SHOWN_MAX);
+  const [found] = await withReporters(db, accountId, [report], REPORTERS_SHOWN_MAX, groups);
   return found as ReportWithReporters;
 }
 
@@ -147,13 +164,14 @@ export async function giveVerdict(
   adminId: number,
   reportId: number,
   input: { verdict: ReportVerdict; note?: string | undefined },
+  groups: GroupScope = null,
 ): Promise<ReportWithReporters> {
   const note = (input.note ?? '').trim();
   const errors = new FieldErrorCollector();
   if (note.length > VERDICT_NOTE_MAX) errors.add('note', `must be at most ${VERDICT_NOTE_MAX} characters`);
   errors.throwIfAny();
   await judgeReport(db, { accountId, reportId, verdict: input.verdict, note, adminId, at: Date.now() });
-  return getReport(db, accountId, reportId);
+  return getReport(db, accountId, reportId, groups);
 }
 
 // Rules
@@ -341,13 +359,14 @@ export const VERDICT_WINDOW_DAYS = 90;
  * verdict and the reporting accuracy (malicious or spam ÷ all judged) over VERDICT_WINDOW_DAYS,
  * and how many reports wait for a verdict.
  */
-export async function reportingOverview(db: Db, accountId: number, now: number) {
+export async function reportingOverview(db: Db, accountId: number, now: number, groups: GroupScope = null) {
   const currentWeekStart = now - (now % WEEK_MS);
   const start = currentWeekStart - (OVERVIEW_WEEKS - 1) * WEEK_MS;
+  // A role limited to groups: its groups' people's reports, the reports one of them made.
   const [weeks, judged, unjudged] = await Promise.all([
-    reportsPerWeek(db, accountId, start, WEEK_MS),
-    judgedSince(db, accountId, now - VERDICT_WINDOW_DAYS * 24 * 60 * 60 * 1000, 10_000),
-    countUnjudged(db, accountId),
+    reportsPerWeek(db, accountId, start, WEEK_MS, groups),
+    judgedSince(db, accountId, now - VERDICT_WINDOW_DAYS * 24 * 60 * 60 * 1000, 10_000, groups),
+    countUnjudged(db, accountId, groups),
   ]);
   const perWeek = Array.from({ length: OVERVIEW_WEEKS }, (_, i) => ({
     week_start: start + i * WEEK_MS,

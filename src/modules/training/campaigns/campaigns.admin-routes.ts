@@ -94,7 +94,14 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get('/campaigns/:campaignId', onCampaign('One campaign', 'training:read'), async (request) =>
-    presentAdminCampaign(await getCampaign(app.db, accountOf(request).accountId, request.params.campaignId)),
+    presentAdminCampaign(
+      await getCampaign(
+        app.db,
+        accountOf(request).accountId,
+        request.params.campaignId,
+        accountOf(request).groups,
+      ),
+    ),
   );
 
   app.patch(
@@ -166,7 +173,10 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses({ 200: Progress }),
       },
     },
-    async (request) => campaignProgress(app.db, accountOf(request).accountId, request.params.campaignId),
+    async (request) => {
+      const { accountId, groups } = accountOf(request);
+      return campaignProgress(app.db, accountId, request.params.campaignId, groups);
+    },
   );
 
   app.get(
@@ -189,6 +199,7 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.params.campaignId,
         { status, search },
         listWindow(request.query),
+        accountOf(request).groups,
       );
       return listEnvelope(page, presentAdminEnrollment);
     },
@@ -229,7 +240,8 @@ export const campaignsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await exportEnrollments(app.db, accountOf(request).accountId, request.params.campaignId);
+      const { accountId, groups } = accountOf(request);
+      const csv = await exportEnrollments(app.db, accountId, request.params.campaignId, groups);
       return sendCsvFile(reply, `campaign-${request.params.campaignId}-enrollments.csv`, csv);
     },
   );

@@ -149,6 +149,10 @@ export const Progress = Type.Object(
         average_score: Score,
       }),
     ),
+    covers: Type.Union([Type.Literal('campaign'), Type.Literal('scope')], {
+      description:
+        'Whom the figures count: everyone in the campaign, or (a role limited to groups) only the people of those groups.',
+    }),
   },
   { title: 'CampaignProgress' },
 );

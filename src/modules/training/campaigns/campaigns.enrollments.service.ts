@@ -2,6 +2,7 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import { recordAudit } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { foldedContainsPattern } from '../../../core/db/like.js';
 import { AppError, validationFailed } from '../../../core/errors.js';
 import {
@@ -143,13 +144,21 @@ export async function listEnrollmentsPage(
   campaignId: number,
   query: { status?: string; search?: string },
   window: ListWindow,
+  groups: GroupScope = null,
 ): Promise<ListPage<AdminEnrollmentView>> {
   const status = checkStatus(query.status);
   const campaign = await getCampaign(db, accountId, campaignId);
   const pattern = foldedContainsPattern(query.search);
   if (pattern === null) return { count: 0, items: [] };
   const now = Date.now();
-  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, status, pattern };
+  const filter: EnrollmentFilter = {
+    campaignId: campaign.id,
+    dueAt: campaign.due_at,
+    now,
+    status,
+    pattern,
+    groups,
+  };
   const page = await readEnrollmentsByName(db, accountId, filter, window);
   return { ...page, items: await withAttempts(db, accountId, page.items.map(withStatus(campaign, now))) };
 }
@@ -216,12 +225,18 @@ const CSV_COLUMNS = [
 
 /**
  * A campaign's enrollments as CSV, streamed in employee id order; cells a spreadsheet would run
- * as a formula are neutralised (as in the employees export).
+ * as a formula are neutralised (as in the employees export). A role limited to groups gets the
+ * people of its groups only.
  */
-export async function exportEnrollments(db: Db, accountId: number, campaignId: number): Promise<Readable> {
+export async function exportEnrollments(
+  db: Db,
+  accountId: number,
+  campaignId: number,
+  groups: GroupScope = null,
+): Promise<Readable> {
   const campaign = await getCampaign(db, accountId, campaignId);
   const now = Date.now();
-  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now };
+  const filter: EnrollmentFilter = { campaignId: campaign.id, dueAt: campaign.due_at, now, groups };
   const records = Readable.from(
     (async function* () {
       let after = 0;

@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../core/db/database.js';
+import { employeeInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import { ownCampaignId } from './campaigns.repository.js';
 
 /**
- * SQL of a campaign's progress figures, counted from its enrollments (campaigns.progress.service.ts). The
+ * SQL of a campaign's progress figures, counted from its enrollments (campaigns.progress.service.ts),
+ * of a role's groups only when it is limited to some (docs/roles.md). The
  * campaign id stands in each query itself, so the planner counts from the campaign_id indexes as
  * for a constant; that it is the account's campaign is checked once (an uncorrelated exists).
  */
@@ -24,6 +26,7 @@ export async function statusCounts(
   accountId: number,
   campaignId: number,
   now: number,
+  groups: GroupScope = null,
 ): Promise<StatusCounts> {
   const row = await db
     .selectFrom('enrollments')
@@ -39,6 +42,7 @@ export async function statusCounts(
     ])
     .where('campaign_id', '=', campaignId)
     .where((eb) => eb.exists(ownCampaignId(db, accountId, campaignId)))
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'enrollments.employee_id')))
     .executeTakeFirstOrThrow();
   return {
     enrolled: Number(row.enrolled),
@@ -55,6 +59,7 @@ export async function completionsByDay(
   db: Db,
   accountId: number,
   campaignId: number,
+  groups: GroupScope = null,
 ): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('enrollments')
@@ -62,6 +67,7 @@ export async function completionsByDay(
     .where('campaign_id', '=', campaignId)
     .where((eb) => eb.exists(ownCampaignId(db, accountId, campaignId)))
     .where('completed_at', 'is not', null)
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'enrollments.employee_id')))
     .groupBy(sql`completed_at / 86400000`)
     .execute();
   return new Map(rows.map((r) => [Number(r.day), Number(r.n)]));
@@ -72,6 +78,7 @@ export async function courseCounts(
   db: Db,
   accountId: number,
   campaignId: number,
+  groups: GroupScope = null,
 ): Promise<Map<string, { started: number; passed: number; average_score: number | null }>> {
   const rows = await db
     .selectFrom('enrollment_courses as ec')
@@ -84,6 +91,7 @@ export async function courseCounts(
     ])
     .where('e.campaign_id', '=', campaignId)
     .where((eb) => eb.exists(ownCampaignId(db, accountId, campaignId)))
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'e.employee_id')))
     .groupBy('ec.course_key')
     .execute();
   return new Map(

@@ -1,4 +1,5 @@
 import type { Db } from '../../../core/db/database.js';
+import type { GroupScope } from '../../../core/db/group-scope.js';
 import { findCourses } from '../courses/courses.lookup.service.js';
 import type { EnrollmentStatus } from '../enrollments/enrollments.repository.js';
 import { completionsByDay, courseCounts, statusCounts } from './campaigns.progress.repository.js';
@@ -22,6 +23,8 @@ export interface CampaignProgress {
     passed: number;
     average_score: number | null;
   }>;
+  /** Everyone in the campaign, or only the people of a role's groups (docs/roles.md). */
+  covers: 'campaign' | 'scope';
 }
 
 /** Completed share of the enrolled, 0 to 1, to four places (0 while nobody is enrolled). */
@@ -33,18 +36,23 @@ function roundedScore(score: number | null): number | null {
   return score === null ? null : Math.round(score * 10) / 10;
 }
 
-/** A campaign's figures: status counts, completions per day, and how each course went. */
+/**
+ * A campaign's figures: status counts, completions per day, and how each course went. Counted
+ * from the enrollments each time, so a role limited to groups gets them over the people it may
+ * see (someone removed from its groups since the launch is not counted).
+ */
 export async function campaignProgress(
   db: Db,
   accountId: number,
   campaignId: number,
+  groups: GroupScope = null,
 ): Promise<CampaignProgress> {
   const campaign = await getCampaign(db, accountId, campaignId);
   const now = Date.now();
   const [counts, byDay, byCourse, courses] = await Promise.all([
-    statusCounts(db, accountId, campaign.id, now),
-    completionsByDay(db, accountId, campaign.id),
-    courseCounts(db, accountId, campaign.id),
+    statusCounts(db, accountId, campaign.id, now, groups),
+    completionsByDay(db, accountId, campaign.id, groups),
+    courseCounts(db, accountId, campaign.id, groups),
     findCourses(db, accountId, campaign.course_keys),
   ]);
   const overdue = campaign.due_at !== null && campaign.due_at < now;
@@ -85,5 +93,6 @@ export async function campaignProgress(
         average_score: roundedScore(c?.average_score ?? null),
       };
     }),
+    covers: groups === null ? 'campaign' : 'scope',
   };
 }

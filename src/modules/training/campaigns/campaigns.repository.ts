@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
-import { campaignInScope, type GroupScope } from '../../../core/db/group-scope.js';
+import { campaignInScope, employeeInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import type { CampaignStatus, TrainingCampaignsTable } from '../../../core/db/schema.js';
 
 export type CampaignRow = Selectable<TrainingCampaignsTable>;
@@ -105,11 +105,16 @@ export interface EnrollmentCounts {
   completed: number;
 }
 
-/** Enrolled and completed people of each of the account's campaigns, counted from the (campaign_id, completed_at) index. */
+/**
+ * Enrolled and completed people of each of the account's campaigns, counted from the
+ * (campaign_id, completed_at) index; of these groups' people only, when given (a role limited to
+ * groups, docs/roles.md).
+ */
 export async function enrollmentCounts(
   db: Db,
   accountId: number,
   campaignIds: number[],
+  groups: GroupScope = null,
 ): Promise<Map<number, EnrollmentCounts>> {
   const byCampaign = new Map<number, EnrollmentCounts>(
     campaignIds.map((id) => [id, { enrolled: 0, completed: 0 }]),
@@ -123,6 +128,7 @@ export async function enrollmentCounts(
       (eb) => eb.fn.count('completed_at').as('completed'),
     ])
     .where('campaign_id', 'in', ownCampaignIds(db, accountId, campaignIds))
+    .$if(groups !== null, (q) => q.where(employeeInScope(groups ?? [], 'enrollments.employee_id')))
     .groupBy('campaign_id')
     .execute();
   for (const row of rows) {

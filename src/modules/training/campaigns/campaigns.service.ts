@@ -76,13 +76,21 @@ export function wrongStatus(action: CampaignAction, status: CampaignStatus) {
   return TRAINING_LIFECYCLE.refused(action, status);
 }
 
-/** Adds groups, courses and enrollment figures to campaign rows (of one account). */
-async function withDetails(db: Db, accountId: number, rows: CampaignRow[]): Promise<CampaignView[]> {
+/**
+ * Adds groups, courses and enrollment figures to campaign rows (of one account); the figures of
+ * a role's groups' people only, when it is limited to some (as the progress, docs/roles.md).
+ */
+async function withDetails(
+  db: Db,
+  accountId: number,
+  rows: CampaignRow[],
+  scope: GroupScope = null,
+): Promise<CampaignView[]> {
   const ids = rows.map((c) => c.id);
   const [groups, courses, counts] = await Promise.all([
     groupsOfCampaigns(db, accountId, ids),
     coursesOfCampaigns(db, accountId, ids),
-    enrollmentCounts(db, accountId, ids),
+    enrollmentCounts(db, accountId, ids, scope),
   ]);
   return rows.map((row) => {
     const targets = groups.get(row.id) ?? [];
@@ -307,11 +315,17 @@ export async function listCampaignsPage(
     () => countCampaigns(db, accountId, only, groups),
     (limit, offset) => listCampaigns(db, accountId, limit, offset, { order: 'desc', status: only, groups }),
   );
-  return { ...page, items: await withDetails(db, accountId, page.items) };
+  return { ...page, items: await withDetails(db, accountId, page.items, groups) };
 }
 
-export async function getCampaign(db: Db, accountId: number, campaignId: number): Promise<CampaignView> {
+/** One campaign of the account; its enrollment figures of a role's groups only, when it is limited to some. */
+export async function getCampaign(
+  db: Db,
+  accountId: number,
+  campaignId: number,
+  groups: GroupScope = null,
+): Promise<CampaignView> {
   const campaign = await findCampaign(db, accountId, campaignId);
   if (!campaign) throw campaignNotFound();
-  return campaignView(db, accountId, campaign);
+  return (await withDetails(db, accountId, [campaign], groups))[0] as CampaignView;
 }

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { byName, walkBeatsSort } from '../../../core/db/collation.js';
 import { countRows } from '../../../core/db/count.js';
 import { type Db, dialectOf } from '../../../core/db/database.js';
+import { employeeInScope, type GroupScope } from '../../../core/db/group-scope.js';
 import { inactiveEmployees } from '../../../core/db/schema.js';
 import { idRows } from '../../../core/db/value-table.js';
 import type { ListPage, ListWindow } from '../../../core/pagination.js';
@@ -90,11 +91,18 @@ export interface EnrollmentFilter {
   enrollmentId?: number;
   /** Only these enrollments (webhook events; at most a slice's worth). */
   enrollmentIds?: number[];
+  /**
+   * Only the people who belong to one of these groups (a role limited to groups,
+   * docs/roles.md): someone removed from them since the launch is left out.
+   */
+  groups?: GroupScope;
 }
 
 /** The filter's conditions on an enrollment (`enrollments`), but its campaign: the ids, the status. */
 function conditions(filter: EnrollmentFilter): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];
+  if (filter.groups)
+    where.push(employeeInScope(filter.groups, 'enrollments.employee_id') as RawBuilder<boolean>);
   if (filter.enrollmentId !== undefined) where.push(sql`enrollments.id = ${filter.enrollmentId}`);
   if (filter.enrollmentIds !== undefined)
     where.push(

@@ -44,6 +44,11 @@ export function ProgressView({ accountId, campaign, live }: ProgressViewProps) {
 
   return (
     <PageSection title="Progress" gap="md">
+      {p.covers === 'scope' && (
+        <Text size="sm" c="dimmed">
+          These figures count the people of your groups only.
+        </Text>
+      )}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} component="dl" m={0} spacing="sm">
         <Stat label="Enrolled" value={formatNumber(counts.enrolled)} />
         <Stat

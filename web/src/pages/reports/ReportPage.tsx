@@ -68,6 +68,8 @@ export function ReportPage() {
         description={
           <>
             From {r.sender} · reported by {plural(r.reporter_count, 'person', 'people')}
+            {r.reporters_outside_scope > 0 &&
+              ` (${plural(r.reporters_outside_scope, 'of them', 'of them')} outside your groups, not listed)`}
           </>
         }
         actions={

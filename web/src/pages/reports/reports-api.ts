@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { components } from '../../api/generated/admin-api';
 
-export type ReportSummary = components['schemas']['ReportSummary'];
-export type ReportDetail = components['schemas']['ReportDetail'];
+export type ReportSummary = components['schemas']['AdminReportSummary'];
+export type ReportDetail = components['schemas']['AdminReportDetail'];
 export type ReportMessage = components['schemas']['ReportMessage'];
 export type Reporter = components['schemas']['Reporter'];
 export type ReportRule = components['schemas']['ReportRule'];

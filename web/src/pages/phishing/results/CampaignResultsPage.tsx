@@ -4,6 +4,7 @@ import { DataTable } from 'mantine-datatable';
 import { useParams } from 'react-router';
 import { api, call } from '../../../api/client';
 import type { components } from '../../../api/generated/admin-api';
+import { isScoped, useCurrentUser } from '../../../auth/session';
 import { BackLink } from '../../../components/BackLink';
 import { Loading } from '../../../components/Loading';
 import { NotFoundPage } from '../../../components/NotFoundPage';
@@ -171,6 +172,7 @@ function BreakdownTable({
 /** /a/:accountId/phishing/campaigns/:campaignId/results — a phishing campaign's results. */
 export function CampaignResultsPage() {
   const account = useAccount();
+  const user = useCurrentUser();
   const campaignId = Number(useParams().campaignId);
   const summary = useQuery({
     queryKey: ['phishing-results', account.id, campaignId],
@@ -213,6 +215,12 @@ export function CampaignResultsPage() {
       />
       <Stack gap="xl">
         <PageSection title="Figures" gap="md">
+          {isScoped(user) && (
+            <Text size="sm" c="dimmed">
+              These figures are the whole campaign’s, people outside your groups included; the list of people
+              below shows your groups’ only.
+            </Text>
+          )}
           <SimpleGrid cols={{ base: 2, sm: 3, lg: byRule ? 8 : 7 }} component="dl" m={0} spacing="sm">
             <Stat
               label="Phish-prone"
