@@ -153,8 +153,8 @@ export async function insertRecorded<R extends { id: number }>(
     );
     return result.rows[0] as R;
   }
-  let known = knownHeads.get(db);
-  if (!known) knownHeads.set(db, (known = new Set()));
+  const known = knownHeads.get(db) ?? new Set<number>();
+  knownHeads.set(db, known);
   const k = insert.parameters.length;
   const { before, after } = canonicalAround(row);
   // Should the head be missing, the cast fails the statement, and the insert with it: nothing is
