@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../core/config.js';
 import { presentAccount } from '../modules/access/accounts/accounts.presenter.js';
 import { createAccount, getAccount, listAllAccounts } from '../modules/access/accounts/accounts.service.js';
+import { changeSecuritySettings } from '../modules/access/security/security.service.js';
 import { reportingAddressOf } from '../modules/phishing/mailbox/mailbox.service.js';
 import { bodyOption } from './body-options.js';
 import {
@@ -60,5 +61,27 @@ export function accountCommands(program: Command, ctx: CliContext): void {
       await getAccount(db, accountId);
       const address = (await reportingAddressOf(db, accountId, domain)) as string;
       print(ctx, opts.json, { address }, () => address);
+    });
+
+  account
+    .command('sso-only-off')
+    .description(
+      'let administrators sign in with their password again when the account\'s identity provider is unreachable: turns "SSO only" off (recorded in the audit log; an owner turns it back on)',
+    )
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const accountId = idOption('account', opts.account);
+      const db = await ctx.db();
+      const settings = await db
+        .transaction()
+        .execute((trx) => changeSecuritySettings(trx, accountId, { sso_only: false }));
+      print(
+        ctx,
+        opts.json,
+        { account_id: accountId, sso_only: settings.sso_only, require_mfa: settings.require_mfa },
+        () =>
+          `account ${accountId}: SSO only is off; its administrators may sign in with their password${settings.require_mfa ? ' and a second step' : ''}`,
+      );
     });
 }

@@ -119,6 +119,52 @@ describe('vigil account', () => {
     await expectFailure(['account', 'create', '--json'], /--name/);
     await expectFailure(['account', 'create', '--name', '  '], /Validation failed/);
   });
+
+  it('switches SSO only off for an account whose identity provider is down, recorded as the CLI', async () => {
+    const account = await newAccount();
+    await app.db
+      .insertInto('account_security')
+      .values({
+        account_id: account.id,
+        require_mfa: 1,
+        sso_only: 1,
+        default_role: 'auditor',
+        audit_retention_days: null,
+        updated_at: 1,
+      })
+      .execute();
+    expect(await vigilJson(['account', 'sso-only-off', '--account', String(account.id)])).toEqual({
+      account_id: account.id,
+      sso_only: false,
+      require_mfa: true,
+    });
+    const row = await app.db
+      .selectFrom('account_security')
+      .select(['sso_only', 'require_mfa', 'default_role'])
+      .where('account_id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ sso_only: 0, require_mfa: 1, default_role: 'auditor' });
+    const audit = await app.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_kind', 'changes'])
+      .where('account_id', '=', account.id)
+      .execute();
+    expect(audit).toEqual([
+      {
+        action: 'security_settings.updated',
+        actor_kind: 'cli',
+        changes: JSON.stringify({ sso_only: { from: true, to: false } }),
+      },
+    ]);
+
+    // Again, in words: nothing left to change, nothing recorded.
+    const human = await vigil(['account', 'sso-only-off', '--account', String(account.id)]);
+    expect(human.stdout).toBe(
+      `account ${account.id}: SSO only is off; its administrators may sign in with their password and a second step\n`,
+    );
+    await expectFailure(['account', 'sso-only-off', '--account', '999999999'], /Account not found/);
+    await expectFailure(['account', 'sso-only-off'], /--account/);
+  });
 });
 
 describe('vigil group create', () => {
