@@ -9,6 +9,8 @@ import type { Config } from './core/config.js';
 import { describeDatabase } from './core/db/database.js';
 import { listeningUrl } from './core/http/links.js';
 import { createLogger } from './core/http/logging.js';
+import { loadPasskeyCode } from './modules/access/mfa/mfa.service.js';
+import { loadSamlCode } from './modules/access/sso/sso.saml.service.js';
 import { type ReportsByMail, startReportsByMail } from './modules/phishing/mailbox/mailbox.intake.service.js';
 import { linkBase, migrateWhenReachable, openServerDatabase, printSetupLink } from './startup.js';
 import { type BackgroundWork, startBackgroundWork } from './workers/background.js';
@@ -55,6 +57,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   if (stopping) return;
   const database = openServerDatabase(config, log);
   app = await buildApp({ config, database, logger: log });
+  // Loaded on first use elsewhere (the `vigil` command), read here before any request can wait for them.
+  await Promise.all([loadSamlCode(), loadPasskeyCode()]);
   await app.listen({ port: config.port, host: config.host });
   if (worker) return;
 

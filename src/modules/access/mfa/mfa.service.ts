@@ -75,6 +75,11 @@ function webAuthn(): Promise<typeof import('@simplewebauthn/server')> {
   return webAuthnModule;
 }
 
+/** Reads the passkey and QR code now: the server does before it listens (see loadSamlCode). */
+export async function loadPasskeyCode(): Promise<void> {
+  await Promise.all([webAuthn(), import('qrcode')]);
+}
+
 const ISSUER = 'Vigil';
 /** One 30-second step either side of now. */
 const TOTP_TOLERANCE_SECONDS = 30;
