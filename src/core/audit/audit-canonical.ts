@@ -14,11 +14,9 @@ export type UnchainedAuditRow = Omit<AuditLogTable, 'id' | 'seq' | 'prev_hash' |
   account_id: number;
 };
 
-/** The hash of a row: SHA-256 over the previous row's hash, a newline and the row's canonical form. */
-export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
-  const canonical = JSON.stringify([
-    row.account_id,
-    Number(row.seq),
+/** The canonical form's members after `account_id` and `seq`, in their order. */
+function tailMembers(row: Omit<UnchainedAuditRow, 'account_id'>): unknown[] {
+  return [
     Number(row.at),
     row.actor_kind,
     row.actor_id,
@@ -30,14 +28,20 @@ export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
     row.object_id,
     row.object_label,
     row.changes,
-  ]);
+  ];
+}
+/** Where `object_id` is among tailMembers. */
+const OBJECT_ID = 8;
+
+/** The hash of a row: SHA-256 over the previous row's hash, a newline and the row's canonical form. */
+export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
+  const canonical = JSON.stringify([row.account_id, Number(row.seq), ...tailMembers(row)]);
   return createHash('sha256').update(row.prev_hash).update('\n').update(canonical).digest('hex');
 }
 
 /** The canonical form after `[account_id,seq,`: what the database prefixes with those two. */
 export function canonicalTail(row: UnchainedAuditRow): string {
-  const { before, after } = canonicalAround(row);
-  return `${before}${JSON.stringify(row.object_id)}${after}`;
+  return JSON.stringify(tailMembers(row)).slice(1);
 }
 
 /**
@@ -45,16 +49,8 @@ export function canonicalTail(row: UnchainedAuditRow): string {
  * object's id the database writes in (a string of digits, so `"<id>"` in JSON).
  */
 export function canonicalAround(row: UnchainedAuditRow): { before: string; after: string } {
-  const before = JSON.stringify([
-    row.at,
-    row.actor_kind,
-    row.actor_id,
-    row.actor_label,
-    row.address,
-    row.request_id,
-    row.action,
-    row.object_type,
-  ]);
-  const after = JSON.stringify([row.object_label, row.changes]);
+  const members = tailMembers(row);
+  const before = JSON.stringify(members.slice(0, OBJECT_ID));
+  const after = JSON.stringify(members.slice(OBJECT_ID + 1));
   return { before: `${before.slice(1, -1)},`, after: `,${after.slice(1)}` };
 }
