@@ -472,12 +472,14 @@ describe('an unavailable mail server', () => {
 describe('slow sends', () => {
   it('start only in the first half of a claim’s lease; the rest of the batch goes back and is sent next', async () => {
     const c = await campaign({ people: 5 });
+    // Sends of 600 ms and a lease of 2 s: two start in each claim's first second, the third goes
+    // back. (With 150 ms and 400 ms a busy machine's pause of 50 ms let a claim run out mid-send.)
     smtp.behaviour.onMessage = async () => {
-      await delay(150);
+      await delay(600);
       return undefined;
     };
     const before = logLines.length;
-    const totals = await worker({ concurrency: 1, batchSize: 10, leaseMs: 400 }).drain();
+    const totals = await worker({ concurrency: 1, batchSize: 10, leaseMs: 2_000 }).drain();
     expect(totals).toMatchObject({ sent: 5, retried: 0, failed: 0 });
     const batches = logLines.slice(before).filter((l) => l.msg === 'mail batch sent');
     expect(batches.length).toBeGreaterThanOrEqual(2);
