@@ -26,8 +26,18 @@ function children(parent: Element, ns: string, name: string): Element[] {
 const pem = (base64: string) =>
   `-----BEGIN CERTIFICATE-----\n${base64.match(/.{1,64}/g)?.join('\n') ?? ''}\n-----END CERTIFICATE-----\n`;
 
-/** The XML reader, read with the first SAML metadata or response (as node-saml is), not at start. */
-const xmlReader = () => import('@xmldom/xmldom');
+/**
+ * A CommonJS package's exports, however its dynamic import gives them: the bundle's chunk of one
+ * exports them as `default` only (so `const { DOMParser } = await import(…)` found nothing there),
+ * Node and the tests both as `default` and by name.
+ */
+export async function commonJs<T>(loading: Promise<T>): Promise<T> {
+  const loaded = (await loading) as T & { default?: T };
+  return loaded.default ?? loaded;
+}
+
+/** The XML reader, read with the first SAML metadata or response (as node-saml is). */
+export const xmlReader = () => commonJs(import('@xmldom/xmldom'));
 
 /** The metadata's IdP, or null with the errors added to `field`. */
 export async function parseIdpMetadata(

@@ -17,7 +17,7 @@ import {
   rememberAssertion,
   takeRequest,
 } from './sso.repository.js';
-import { assertionIdOf, certificatePem } from './sso.saml-metadata.service.js';
+import { assertionIdOf, certificatePem, commonJs, xmlReader } from './sso.saml-metadata.service.js';
 
 /**
  * SAML 2.0 sign-in (@node-saml/node-saml), service-provider initiated: an AuthnRequest whose ID
@@ -66,7 +66,7 @@ function requestCache(db: Db, accountId: number): CacheProvider {
  */
 let nodeSaml: Promise<typeof import('@node-saml/node-saml')> | undefined;
 function loadNodeSaml(): Promise<typeof import('@node-saml/node-saml')> {
-  nodeSaml ??= import('@node-saml/node-saml');
+  nodeSaml ??= commonJs(import('@node-saml/node-saml'));
   return nodeSaml;
 }
 
@@ -76,7 +76,7 @@ function loadNodeSaml(): Promise<typeof import('@node-saml/node-saml')> {
  * (80–300 ms). The `vigil` command, which never needs it, does not.
  */
 export async function loadSamlCode(): Promise<void> {
-  await Promise.all([loadNodeSaml(), import('@xmldom/xmldom')]);
+  await Promise.all([loadNodeSaml(), xmlReader()]);
 }
 
 async function samlFor(db: Db, baseUrl: string, connection: SsoConnection): Promise<SAML> {
