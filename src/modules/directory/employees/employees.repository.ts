@@ -38,19 +38,17 @@ export async function insertEmployee(
   accountId: number,
   values: NewEmployeeRow,
 ): Promise<EmployeeRow> {
-  // Every parameter has a value: a person is active, with no external id, unless told otherwise.
-  const row = { active: 1, external_id: null, ...values, accountId };
-  return (await insertOne.executeTakeFirst(db, row)) as EmployeeRow;
+  return (await insertOne.executeTakeFirst(db, { ...withDefaults(values), accountId })) as EmployeeRow;
+}
+
+/** A new employee's values as the row holds them: active, with no external id, unless told otherwise. */
+export function withDefaults(values: NewEmployeeRow) {
+  return { active: 1, external_id: null, ...values };
 }
 
 /** The insert of `insertEmployee` as a statement, for a write that records it (audit.ts insertAndRecord). */
 export function employeeInsert(db: Db, accountId: number, values: NewEmployeeRow) {
-  return insertOne.compiled(db, {
-    active: 1,
-    external_id: null,
-    ...values,
-    accountId,
-  }) as CompiledQuery<EmployeeRow>;
+  return insertOne.compiled(db, { ...withDefaults(values), accountId }) as CompiledQuery<EmployeeRow>;
 }
 
 /**

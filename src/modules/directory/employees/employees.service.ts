@@ -31,6 +31,7 @@ import {
   lockEmployee,
   memberGroupIds,
   updateEmployeeRow,
+  withDefaults,
 } from './employees.repository.js';
 import { type EmployeeSort, readEmployeePage, type SortOrder } from './employees.search.repository.js';
 
@@ -95,28 +96,25 @@ export async function createEmployee(
   };
   try {
     const created = await watch(db, 'employee.created', { accountId });
+    // The record of the new employee (the object's id: the new row's, where it is known).
     const audit = (
       employee: Pick<Employee, 'first_name' | 'last_name' | 'email'> & Record<string, unknown>,
+      id?: number,
     ) => ({
       accountId,
       action: 'employee.created',
-      object: { type: 'employee', id: 0, label: employee.email },
+      object: { type: 'employee', id, label: employee.email },
       changes: diffFields(null, employeeAudit(employee)),
     });
     // Nobody wants the event (an account without webhook endpoints): the employee and its audit
     // row are one write, without a transaction of their own (one statement on PostgreSQL).
     if (!created && !db.isTransaction) {
-      // The audit's fields as the row will hold them (a person is active, with no external id, unless told otherwise).
-      const row = { active: 1, external_id: null, ...values };
-      return await insertAndRecord(db, employeeInsert(db, accountId, values), audit(row));
+      return await insertAndRecord(db, employeeInsert(db, accountId, values), audit(withDefaults(values)));
     }
     const run = async (trx: Db) => {
       const employee = await insertEmployee(trx, accountId, values);
       await created?.(trx, { accountId, employee });
-      await recordAudit(trx, {
-        ...audit(employee),
-        object: { type: 'employee', id: employee.id, label: employee.email },
-      });
+      await recordAudit(trx, audit(employee, employee.id));
       return employee;
     };
     return await (db.isTransaction ? run(db) : db.transaction().execute(run));
