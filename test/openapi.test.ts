@@ -529,6 +529,9 @@ describe('the order of the reference', () => {
     );
     // Every other tag has operations; these two are sections, after the last of them.
     expect(names.filter((name) => !carried.has(name))).toEqual(['Using the API', 'Error codes']);
+    // Every tag an operation carries is declared: Swagger UI shows an undeclared one at the very
+    // end, after the sections.
+    expect([...carried].filter((name) => !names.includes(name))).toEqual([]);
     expect(doc.info.description).not.toContain('| code | status |');
     expect(doc.info.description).not.toContain('Idempotency-Key');
     expect(doc.info.description).toContain('"Using the API", after the operations');

@@ -180,6 +180,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           description:
             'Endpoints: access point `employees` (read to list, write to change). The events, each with a sample, are under "Webhooks" at the end of this page.',
         },
+        {
+          name: 'Audit log',
+          description:
+            'Access point `audit` (v2.3.0), read only: every change made in the account and every sign-in, for a SIEM.',
+        },
         { name: 'Operations', description: 'Health and readiness; no key needed.' },
         // Last, after the operations: sections of their own, no operation carries them.
         { name: GUIDE_SECTION, description: guide },
