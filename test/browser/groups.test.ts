@@ -45,8 +45,8 @@ describe('groups', () => {
 
     await page.getByRole('button', { name: 'Add members' }).click();
     const add = page.getByRole('dialog', { name: 'Add members to Finance' });
-    await add.getByLabel('Select Ann Lee').check({ force: true });
-    await add.getByLabel('Select Cy Diaz').check({ force: true });
+    await add.getByLabel('Select Ann Lee').check();
+    await add.getByLabel('Select Cy Diaz').check();
     await add.getByRole('button', { name: 'Add to group' }).click();
     await add.waitFor({ state: 'detached' });
     const members = page.getByRole('table', { name: 'Members' });
@@ -60,7 +60,7 @@ describe('groups', () => {
     ]);
     expect(seen.etag).not.toBe(emptyTag);
 
-    await members.getByLabel('Select Ann Lee').check({ force: true });
+    await members.getByLabel('Select Ann Lee').check();
     await page.getByRole('button', { name: 'Remove selected' }).click();
     await page
       .getByRole('dialog', { name: 'Remove members?' })

@@ -24,8 +24,8 @@ describe('the Integration area', () => {
     await dialog.getByLabel('Name').fill('HR sync');
     await dialog.getByRole('button', { name: 'Generate Key' }).click();
     await dialog.getByText('Choose at least one permission').waitFor();
-    await dialog.getByLabel('groups read').check({ force: true });
-    await dialog.getByLabel('employees read').check({ force: true });
+    await dialog.getByLabel('groups read').check();
+    await dialog.getByLabel('employees read').check();
     await dialog.getByRole('button', { name: 'Generate Key' }).click();
 
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
@@ -67,7 +67,7 @@ describe('the Integration area', () => {
     await dialog.getByText('Phishing reports', { exact: true }).waitFor();
     // Read is the triage inbox's (a SIEM's key); a report button's key holds write alone.
     expect(await dialog.getByRole('switch', { name: 'reports read' }).isChecked()).toBe(false);
-    await dialog.getByLabel('reports write').check({ force: true });
+    await dialog.getByLabel('reports write').check();
     await dialog.getByRole('button', { name: 'Generate Key' }).click();
     const shown = page.getByRole('dialog', { name: 'Your new API key' });
     const key = await shown.getByLabel('API key').inputValue();
