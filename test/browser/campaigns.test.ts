@@ -193,6 +193,9 @@ describe('training campaigns in the web interface', () => {
     const start = dialog
       .frameLocator('iframe[title="HTML body of the message"]')
       .getByRole('link', { name: 'Start the training' });
+    // The dialog slides in: a click inside the frame lands where the link will be only once it has
+    // stopped (Playwright sees the link still within its frame), so wait for the frame to be still.
+    await frame.click({ trial: true });
     const [tab] = await Promise.all([context.waitForEvent('page'), start.click()]);
     await tab.getByRole('heading', { name: 'Your security training' }).waitFor();
     expect(new URL(tab.url()).pathname).toMatch(/^\/learn\/[^/]+$/);
