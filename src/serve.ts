@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from './app.js';
 import { runPrimary, SHUTDOWN_MESSAGE } from './cluster.js';
+import { settleAuditLog } from './core/audit/audit.js';
 import type { Config } from './core/config.js';
 import { describeDatabase } from './core/db/database.js';
 import { listeningUrl } from './core/http/links.js';
@@ -58,7 +59,9 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const database = openServerDatabase(config, log);
   app = await buildApp({ config, database, logger: log });
   // Loaded on first use elsewhere (the `vigil` command), read here before any request can wait for them.
-  await Promise.all([loadSamlCode(), loadPasskeyCode()]);
+  // What a process stopped before its audit rows were chained left in SQLite's journal, in
+  // batches, before any request's audit write would have to move it all at once.
+  await Promise.all([loadSamlCode(), loadPasskeyCode(), worker ? undefined : settleAuditLog(database.db)]);
   await app.listen({ port: config.port, host: config.host });
   if (worker) return;
 

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { settleAuditLog } from '../src/core/audit/audit.js';
 import { buildTestApp } from './helpers/app.js';
 import { type Actor, methodOf, type Row, send } from './helpers/isolation-matrix/matrix.js';
 import { ROWS } from './helpers/isolation-matrix/rows.js';
@@ -56,6 +57,8 @@ beforeAll(async () => {
 });
 
 async function lastId(): Promise<number> {
+  // As a reader of the log does: SQLite's journal moved into the chains first.
+  await settleAuditLog(w.app.db);
   const row = await w.app.db
     .selectFrom('audit_log')
     .select((eb) => eb.fn.max('id').as('id'))
@@ -74,6 +77,7 @@ describe('every change through the admin API, the Customer API and SCIM is in th
       const before = await lastId();
       const res = await send(w, r, r.call(w.a, obj), { actor: r.as, side: w.a });
       expect(res.statusCode, res.body).toBe(r.success.status);
+      await settleAuditLog(w.app.db);
       const rows = await w.app.db
         .selectFrom('audit_log')
         .select(['actor_kind', 'action', 'account_id'])

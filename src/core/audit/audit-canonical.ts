@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AuditLogTable } from '../db/schema.js';
 
 /**
@@ -35,8 +35,12 @@ const OBJECT_ID = 8;
 
 /** The hash of a row: SHA-256 over the previous row's hash, a newline and the row's canonical form. */
 export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
-  const canonical = JSON.stringify([row.account_id, Number(row.seq), ...tailMembers(row)]);
-  return createHash('sha256').update(row.prev_hash).update('\n').update(canonical).digest('hex');
+  return chainHash(row.prev_hash, row.account_id, Number(row.seq), JSON.stringify(tailMembers(row)).slice(1));
+}
+
+/** The same from the row's canonical tail (canonicalTail), as the writers have it. */
+export function chainHash(prevHash: string, accountId: number, seq: number, tail: string): string {
+  return hash('sha256', `${prevHash}\n[${accountId},${seq},${tail}`, 'hex');
 }
 
 /** The canonical form after `[account_id,seq,`: what the database prefixes with those two. */

@@ -10,6 +10,7 @@ import {
   GENESIS_HASH,
   lockChainHead,
   pruneChainBefore,
+  settleAuditLog,
 } from './audit.repository.js';
 
 /**
@@ -136,6 +137,7 @@ export async function verifyChain(db: Db, accountId: number): Promise<ChainRepor
 
 /** Every chain (or one account's), verified. */
 export async function verifyAuditChains(db: Db, accountId?: number): Promise<ChainReport[]> {
+  await settleAuditLog(db);
   const ids = accountId === undefined ? await auditChainIds(db) : [accountId];
   const reports: ChainReport[] = [];
   for (const id of ids) reports.push(await verifyChain(db, id));
@@ -157,6 +159,7 @@ const RETENTION: AuditActor = { kind: 'system', id: null, label: 'Vigil (audit l
  * deletion is itself recorded in the chain (`audit_log.pruned`). Returns how many rows went.
  */
 export async function pruneAuditLog(db: Db, now: number): Promise<number> {
+  await settleAuditLog(db);
   let total = 0;
   for (const { accountId, days } of await chainRetentions(db)) {
     const keep = Math.max(days ?? AUDIT_RETENTION_DEFAULT_DAYS, AUDIT_RETENTION_MIN_DAYS);

@@ -1,9 +1,9 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
 import { type Db, dialectOf } from '../db/database.js';
 import { registerNamedStatement } from '../db/postgres-pool.js';
-import { SQLITE_SHA256_HEX } from '../db/sqlite-connections.js';
-import { followedBy } from '../db/together.js';
-import { canonicalAround, canonicalTail, type UnchainedAuditRow } from './audit-canonical.js';
+import { SQLITE_SHA256_HEX, SQLITE_STATEMENT_CONTEXT } from '../db/sqlite-connections.js';
+import { followedBy, withContext } from '../db/together.js';
+import { canonicalAround, canonicalTail, chainHash, type UnchainedAuditRow } from './audit-canonical.js';
 
 /** The genesis of every chain: the "previous hash" of its first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -105,15 +105,148 @@ function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
 }
 
 /**
+ * SQLite's journal (migration 0028): a recorded create's audit row is written by a temporary
+ * trigger of the writer's connection, in the insert's own statement, into `audit_pending` (one
+ * b-tree, appended at its end), with the row's fields as the statement's context
+ * (together.ts withContext). Moments later `movePending` appends the journal's rows to their
+ * chains in order, in batches, and deletes them; every other audit write moves them first (so
+ * the chain keeps the order of the commits), and every reader of the log moves them before it
+ * reads (settleAuditLog). On SQLite a row in its own commit costs five b-trees' pages and a
+ * transaction; in the journal, one page shared by the commits of a moment.
+ */
+const pendingTriggers = new Map<string, string>();
+function pendingTrigger(table: string): string {
+  let trigger = pendingTriggers.get(table);
+  if (trigger === undefined) {
+    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+    trigger = `create temp trigger if not exists vigil_audit_pending_${table} after insert on main.${table}
+when ${SQLITE_STATEMENT_CONTEXT}() is not null
+begin insert into main.audit_pending (record, object_id) values (${SQLITE_STATEMENT_CONTEXT}(), new.id); end`;
+    pendingTriggers.set(table, trigger);
+  }
+  return trigger;
+}
+
+const READ_PENDING = 'select id, record, object_id from audit_pending order by id limit ?';
+const CLEAR_PENDING = 'delete from audit_pending where id <= ?';
+const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
+/** Rows the mover takes in one transaction, and rows in one insert statement. */
+const PENDING_BATCH = 1000;
+const INSERT_ROWS = 50;
+const insertRowsSqlite = new Map<number, string>();
+function insertRowsStatement(rows: number): string {
+  let statement = insertRowsSqlite.get(rows);
+  if (!statement) {
+    const one = `(${Array.from({ length: 15 }, () => '?').join(', ')})`;
+    statement = `insert into audit_log (${COLUMNS}) values ${Array.from({ length: rows }, () => one).join(', ')}`;
+    insertRowsSqlite.set(rows, statement);
+  }
+  return statement;
+}
+
+/**
+ * SQLite, synchronously, the writer held: appends up to `limit` of the journal's rows to their
+ * chains, in the order they were written, and deletes them. Returns how many it moved.
+ */
+function movePending(run: RunNow, limit: number): number {
+  const pending = run<{ id: number; record: string; object_id: string | number | null }>(
+    CompiledQuery.raw(READ_PENDING, [limit]),
+  ).rows;
+  const last = pending[pending.length - 1];
+  if (!last) return 0;
+  const chains = new Map<number, UnchainedAuditRow[]>();
+  for (const { record, object_id } of pending) {
+    const row = JSON.parse(record) as UnchainedAuditRow;
+    row.object_id = object_id === null ? null : String(object_id);
+    const chain = chains.get(row.account_id) ?? [];
+    chains.set(row.account_id, chain);
+    chain.push(row);
+  }
+  for (const [accountId, rows] of chains) {
+    let head = run<{ seq: number; hash: string }>(CompiledQuery.raw(READ_HEAD_SQLITE, [accountId])).rows[0];
+    if (!head) {
+      run(CompiledQuery.raw(MAKE_HEAD('?'), [accountId]));
+      head = { seq: 0, hash: GENESIS_HASH };
+    }
+    let seq = Number(head.seq);
+    let hash = head.hash;
+    for (let from = 0; from < rows.length; from += INSERT_ROWS) {
+      const some = rows.slice(from, from + INSERT_ROWS);
+      const values: unknown[] = [];
+      for (const r of some) {
+        seq += 1;
+        const prev = hash;
+        hash = chainHash(prev, accountId, seq, canonicalTail(r));
+        values.push(r.account_id, seq, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address);
+        values.push(r.request_id, r.action, r.object_type, r.object_id, r.object_label, r.changes);
+        values.push(prev, hash);
+      }
+      run(CompiledQuery.raw(insertRowsStatement(some.length), values));
+    }
+    run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [seq, hash, accountId]));
+  }
+  run(CompiledQuery.raw(CLEAR_PENDING, [last.id]));
+  return pending.length;
+}
+
+/** Whether `db` is SQLite's, whose journal may hold rows not yet in their chains. */
+const journaled = (db: Db) => dialectOf(db) === 'sqlite';
+
+/**
+ * Moves every row of SQLite's journal into its chain (nothing to do on PostgreSQL): what a reader
+ * of the log (a page, an export, verification, retention) does first, so that it sees every
+ * change committed before it asked. A read when the journal is empty.
+ */
+export async function settleAuditLog(db: Db): Promise<void> {
+  if (!journaled(db)) return;
+  for (;;) {
+    if (!db.isTransaction) {
+      const any = await db.selectFrom('audit_pending').select('id').limit(1).executeTakeFirst();
+      if (!any) return;
+    }
+    let moved = 0;
+    const move = (trx: Db) =>
+      trx.executeQuery(
+        followedBy(CompiledQuery.raw('select 1', []), (_r, run) => {
+          moved = movePending(run, PENDING_BATCH);
+        }),
+      );
+    await (db.isTransaction ? move(db) : db.transaction().execute(move));
+    if (moved < PENDING_BATCH) return;
+  }
+}
+
+/** How long the journal's first row waits for its batch (the mover's pause), ms. */
+const SETTLE_AFTER_MS = 50;
+const settling = new WeakSet<Db>();
+
+/** Moves the journal's rows a moment from now, with those written meanwhile (one batch). */
+function settleSoon(db: Db): void {
+  if (settling.has(db)) return;
+  settling.add(db);
+  setTimeout(() => {
+    // A failure (the database gone, say) leaves the rows in the journal: the next reader or
+    // audit write moves them, and reports the error to its caller.
+    settleAuditLog(db)
+      .catch(() => {})
+      .finally(() => settling.delete(db));
+  }, SETTLE_AFTER_MS).unref();
+}
+
+/**
  * Appends a row to its account's chain, in the caller's transaction: one statement on PostgreSQL,
- * two on SQLite. A chain's first row makes its head first. Concurrent writers of one account take
- * turns on the head's row lock (PostgreSQL) or the writer (SQLite).
+ * two on SQLite (after the journal's rows, moved first). A chain's first row makes its head
+ * first. Concurrent writers of one account take turns on the head's row lock (PostgreSQL) or the
+ * writer (SQLite).
  */
 export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
   if (dialectOf(trx) === 'sqlite') {
     // The transaction holds the writer: its statements go one after the other, after a no-op.
     await trx.executeQuery(
-      followedBy(CompiledQuery.raw('select 1', []), (_r, run) => appendSqlite(run, row)),
+      followedBy(CompiledQuery.raw('select 1', []), (_r, run) => {
+        while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
+        appendSqlite(run, row);
+      }),
     );
     return;
   }
@@ -134,23 +267,23 @@ const NO_HEAD = 'the audit chain has no head';
 const knownHeads = new WeakMap<Db, Set<number>>();
 
 /**
- * Runs `insert` (one row, `returning` its `id` among others) and appends `row`, whose object is the
- * inserted row, to its chain: one write, atomic, without a transaction of its own. PostgreSQL: one
- * statement (the insert in a CTE). SQLite: the insert and the chain's statements together
- * (together.ts), in the group commit of single writes. The hot path of recorded creates.
+ * Runs `insert` (one row into `table`, `returning` its `id` among others) and records `row`, whose
+ * object is the inserted row: one statement, atomic, without a transaction of its own.
+ * PostgreSQL: the insert in a CTE that appends the row to its chain. SQLite: the insert, whose
+ * trigger writes the row to the journal (pendingTrigger), moved into its chain a moment later.
+ * The hot path of recorded creates.
  */
 export async function insertRecorded<R extends { id: number }>(
   db: Db,
+  table: string,
   insert: CompiledQuery<R>,
   row: UnchainedAuditRow,
 ): Promise<R> {
-  if (dialectOf(db) === 'sqlite') {
+  if (journaled(db)) {
     const result = await db.executeQuery(
-      followedBy(insert, (inserted, run) => {
-        const created = inserted.rows[0] as R | undefined;
-        if (created) appendSqlite(run, { ...row, object_id: String(created.id) });
-      }),
+      withContext(insert, { setUp: pendingTrigger(table), context: JSON.stringify(row) }),
     );
+    settleSoon(db);
     return result.rows[0] as R;
   }
   const known = knownHeads.get(db) ?? new Set<number>();

@@ -1,8 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { openMigrated } from '../../../test/helpers/database.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { diffFields, hashAuditRow, insertAndRecord, recordAudit, withAuditScope } from './audit.js';
+import { dialectOf } from '../db/database.js';
+import {
+  diffFields,
+  hashAuditRow,
+  insertAndRecord,
+  recordAudit,
+  settleAuditLog,
+  withAuditScope,
+} from './audit.js';
 import { GENESIS_HASH } from './audit.repository.js';
+import { verifyAuditChains } from './audit-chain.js';
 
 // The audit log's writer: one chain per account, each row hashed over the one before; the actor,
 // address and request come from the scope the request (or the CLI) opened.
@@ -12,8 +22,16 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-const rowsOf = (accountId: number) =>
-  t.app.db.selectFrom('audit_log').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+/** A chain's rows, as a reader of the log sees them (SQLite's journal moved first). */
+const rowsOf = async (accountId: number) => {
+  await settleAuditLog(t.app.db);
+  return t.app.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('seq')
+    .execute();
+};
 
 describe('the audit writer', () => {
   it('chains each row to the one before, and names the scope’s actor, address and request', async () => {
@@ -126,12 +144,14 @@ describe('the audit writer', () => {
       { actor: { kind: 'api_key', id: 3, label: 'HR sync' }, address: '198.51.100.4', requestId: 'req-9' },
       () =>
         Promise.all(
-          ['A', 'B', 'C', 'D', 'E'].map((name) => insertAndRecord(t.app.db, insert(name), record(name))),
+          ['A', 'B', 'C', 'D', 'E'].map((name) =>
+            insertAndRecord(t.app.db, 'employees', insert(name), record(name)),
+          ),
         ),
     );
     expect(made.map((g) => g.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
     // The same name again: the insert fails, and nothing is recorded.
-    await expect(insertAndRecord(t.app.db, insert('A'), record('A'))).rejects.toThrow();
+    await expect(insertAndRecord(t.app.db, 'employees', insert('A'), record('A'))).rejects.toThrow();
 
     const rows = await rowsOf(account.id);
     expect(rows.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5]);
@@ -142,5 +162,91 @@ describe('the audit writer', () => {
       expect(row.prev_hash).toBe(i === 0 ? GENESIS_HASH : rows[i - 1]?.hash);
       expect(hashAuditRow(fields)).toBe(hash);
     });
+  });
+
+  it('commits a recorded insert’s row with it: one a process left unchained is chained by the next', async () => {
+    const account = await makeAccount(t.app);
+    // Another process on the database, stopped right after its write (before its mover ran).
+    const other = await openMigrated(t.databaseUrl);
+    const employee = await insertAndRecord(
+      other.db,
+      'employees',
+      other.db
+        .insertInto('employees')
+        .values({
+          account_id: account.id,
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          email: 'grace@example.net',
+          email_normalized: 'grace@example.net',
+          search_text: 'grace',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .returning(['id'])
+        .compile(),
+      { accountId: account.id, action: 'employee.created', object: { type: 'employee', label: 'grace' } },
+    );
+    await other.db.destroy();
+    const chained = () =>
+      t.app.db
+        .selectFrom('audit_log')
+        .select(['object_id', 'seq'])
+        .where('account_id', '=', account.id)
+        .execute();
+    if (dialectOf(t.app.db) === 'sqlite') {
+      // In the journal, committed; not yet in the chain.
+      expect(await t.app.db.selectFrom('audit_pending').select('object_id').execute()).toEqual([
+        { object_id: String(employee.id) },
+      ]);
+      expect(await chained()).toEqual([]);
+    }
+    expect(await rowsOf(account.id)).toMatchObject([{ object_id: String(employee.id), seq: 1 }]);
+    expect(await chained()).toHaveLength(1);
+    const [report] = await verifyAuditChains(t.app.db, account.id);
+    expect(report).toMatchObject({ ok: true, rows: 1 });
+  });
+
+  it('keeps the order of the commits when a recorded insert and other changes alternate', async () => {
+    const account = await makeAccount(t.app);
+    const insert = (name: string) =>
+      t.app.db
+        .insertInto('employees')
+        .values({
+          account_id: account.id,
+          first_name: name,
+          last_name: 'Hopper',
+          email: `${name}@example.org`,
+          email_normalized: `${name.toLowerCase()}@example.org`,
+          search_text: name,
+          created_at: 1,
+          updated_at: 1,
+        })
+        .returning(['id'])
+        .compile();
+    const created = (name: string) =>
+      insertAndRecord(t.app.db, 'employees', insert(name), {
+        accountId: account.id,
+        action: 'employee.created',
+        object: { type: 'employee', label: name },
+      });
+    const changed = (name: string) =>
+      recordAudit(t.app.db, {
+        accountId: account.id,
+        action: 'group.updated',
+        object: { type: 'group', label: name },
+      });
+    for (const name of ['a1', 'a2']) await created(name);
+    await changed('g1');
+    await created('a3');
+    await changed('g2');
+    await created('a4');
+    // Not yet read: on SQLite the last create's row may still wait in the journal, written with it.
+    const rows = await rowsOf(account.id);
+    expect(rows.map((r) => r.object_label)).toEqual(['a1', 'a2', 'g1', 'a3', 'g2', 'a4']);
+    expect(rows.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await t.app.db.selectFrom('audit_pending').selectAll().execute()).toEqual([]);
+    const [report] = await verifyAuditChains(t.app.db, account.id);
+    expect(report).toMatchObject({ ok: true, rows: 6 });
   });
 });

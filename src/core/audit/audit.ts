@@ -2,6 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.js';
 import { appendAuditRow, insertRecorded } from './audit.repository.js';
+
+export { settleAuditLog } from './audit.repository.js';
+
 import type { UnchainedAuditRow } from './audit-canonical.js';
 
 export { hashAuditRow } from './audit-canonical.js';
@@ -122,16 +125,17 @@ function unchainedRow(record: AuditRecord): UnchainedAuditRow {
 }
 
 /**
- * Runs `insert` (one row, returning its `id`) and records it, its object being the new row: one
- * atomic write without a transaction of its own (one statement on PostgreSQL), for creates on hot
- * paths that have nothing else to do in a transaction. `record.object.id` is the new row's id.
+ * Runs `insert` (one row into `table`, returning its `id`) and records it, its object being the
+ * new row: one statement, atomic, without a transaction of its own, for creates on hot paths that
+ * have nothing else to do in a transaction. `record.object.id` is the new row's id.
  */
 export function insertAndRecord<R extends { id: number }>(
   db: Db,
+  table: string,
   insert: CompiledQuery<R>,
   record: AuditRecord,
 ): Promise<R> {
-  return insertRecorded(db, insert, unchainedRow(record));
+  return insertRecorded(db, table, insert, unchainedRow(record));
 }
 
 /** How many ids a bulk operation's row lists at most: the counts say the rest. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import type { QueryResult } from 'kysely';
@@ -14,6 +14,10 @@ type Statement = SQLite.Statement<unknown[], unknown>;
 /** A connection with its prepared statements, kept by SQL text (values travel as parameters). */
 export class Connection {
   private readonly statements = new Map<string, Statement>();
+  /** What `vigil_statement_context()` returns while `runWithContext` runs a statement (null otherwise). */
+  context: string | null = null;
+  /** The set-up statements (temporary triggers) this connection has run: each once in its life. */
+  readonly setUp = new Set<string>();
   constructor(
     readonly sqlite: SQLite.Database,
     private readonly cacheSize = 500,
@@ -37,6 +41,16 @@ export class Connection {
     if (statement.reader) return { rows: statement.all(parameters as unknown[]) as unknown[] };
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /** Runs one statement with `context` as `vigil_statement_context()` (its triggers read it). */
+  runWithContext(sql: string, parameters: readonly unknown[], context: string): QueryResult<unknown> {
+    this.context = context;
+    try {
+      return this.run(sql, parameters);
+    } finally {
+      this.context = null;
+    }
   }
 }
 
@@ -136,6 +150,12 @@ export class ReaderPool {
 /** The SQLite function every connection has for the audit chain's hashes: SHA-256 of UTF-8 text, hex. */
 export const SQLITE_SHA256_HEX = 'vigil_sha256_hex';
 
+/**
+ * The SQLite function a statement's triggers read what it was run with (Connection.runWithContext;
+ * together.ts withContext): null for every other statement.
+ */
+export const SQLITE_STATEMENT_CONTEXT = 'vigil_statement_context';
+
 /** Each connection's page cache, KiB. */
 export const CACHE_KIB = 65_536;
 
@@ -157,7 +177,9 @@ export function openConnection(path: string, role: 'writer' | 'reader'): Connect
   // Names sorted as people read them (collation.ts): SQLite compares bytes only.
   sqlite.function(SQLITE_NAME_KEY, { deterministic: true }, nameKey);
   sqlite.function(SQLITE_SHA256_HEX, { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? createHash('sha256').update(text).digest('hex') : null,
+    typeof text === 'string' ? hash('sha256', text, 'hex') : null,
   );
-  return new Connection(sqlite);
+  const connection = new Connection(sqlite);
+  sqlite.function(SQLITE_STATEMENT_CONTEXT, { deterministic: false }, () => connection.context);
+  return connection;
 }

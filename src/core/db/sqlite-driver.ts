@@ -11,7 +11,14 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { type Connection, Lock, openConnection, ReaderPool, retryWhileBusy } from './sqlite-connections.js';
-import { FOLLOWED_BY, type FollowedQuery, type Followers } from './together.js';
+import {
+  type ContextQuery,
+  FOLLOWED_BY,
+  type FollowedQuery,
+  type Followers,
+  type StatementContext,
+  WITH_CONTEXT,
+} from './together.js';
 
 /**
  * SQLite for a server: better-sqlite3 runs every statement synchronously on the event loop, and
@@ -57,6 +64,8 @@ interface PendingWrite {
   parameters: readonly unknown[];
   /** Statements that go with this one, in its savepoint (together.ts). */
   followers: Followers | undefined;
+  /** What its triggers read, and the set-up that makes them (together.ts withContext). */
+  context: StatementContext | undefined;
   resolve: (result: QueryResult<unknown>) => void;
   reject: (err: unknown) => void;
 }
@@ -270,11 +279,17 @@ export class SqliteServerDriver implements Driver {
   async execute(session: Session, query: CompiledQuery): Promise<QueryResult<unknown>> {
     const { sql, parameters } = query;
     const followers = (query as FollowedQuery<unknown>)[FOLLOWED_BY];
-    if (session.transaction) return runTogether(session.transaction.connection, sql, parameters, followers);
+    const context = (query as ContextQuery<unknown>)[WITH_CONTEXT];
+    if (session.transaction) {
+      const { connection } = session.transaction;
+      // Inside a transaction the set-up would be undone with it: run (if not exists) each time.
+      if (context && !connection.setUp.has(context.setUp)) connection.run(context.setUp, []);
+      return runTogether(connection, sql, parameters, followers, context);
+    }
     if (this.isReadOnly(sql)) return this.reader.run(sql, parameters);
     if (DML.test(sql)) {
       return new Promise((resolve, reject) => {
-        this.pending.push({ sql, parameters, followers, resolve, reject });
+        this.pending.push({ sql, parameters, followers, context, resolve, reject });
         if (!this.commitScheduled) {
           this.commitScheduled = true;
           setImmediate(() => void this.groupCommit());
@@ -311,10 +326,27 @@ export class SqliteServerDriver implements Driver {
       return;
     }
     try {
+      // The set-ups the writes need (temporary triggers), once in the connection's life, outside
+      // any transaction (a rolled back one would take them with it).
+      for (const write of writes) {
+        const setUp = write.context?.setUp;
+        if (setUp === undefined || this.writer.setUp.has(setUp)) continue;
+        if (this.writer.sqlite.inTransaction) {
+          const failure = this.commitGroup();
+          if (failure) throw failure;
+        }
+        await retryWhileBusy(deadline, () => this.writer.run(setUp, []));
+        this.writer.setUp.add(setUp);
+      }
       const open = this.writer.sqlite.inTransaction;
       if (writes.length === 1 && !open && !writes[0]?.followers) {
+        // Alone: one statement, committed by itself.
         const [write] = writes as [PendingWrite];
-        write.resolve(await retryWhileBusy(deadline, () => this.writer.run(write.sql, write.parameters)));
+        write.resolve(
+          await retryWhileBusy(deadline, () =>
+            runTogether(this.writer, write.sql, write.parameters, undefined, write.context),
+          ),
+        );
         return;
       }
       if (!open) await retryWhileBusy(deadline, () => this.writer.run('begin immediate', []));
@@ -345,7 +377,7 @@ export class SqliteServerDriver implements Driver {
     if (!this.writer.sqlite.inTransaction) return { error: new Error('transaction ended') };
     this.writer.run('savepoint w', []);
     try {
-      const result = runTogether(this.writer, write.sql, write.parameters, write.followers);
+      const result = runTogether(this.writer, write.sql, write.parameters, write.followers, write.context);
       this.writer.run('release w', []);
       return { result };
     } catch (error) {
@@ -377,8 +409,11 @@ function runTogether(
   sql: string,
   parameters: readonly unknown[],
   followers: Followers | undefined,
+  context?: StatementContext,
 ): QueryResult<unknown> {
-  const result = connection.run(sql, parameters);
+  const result = context
+    ? connection.runWithContext(sql, parameters, context.context)
+    : connection.run(sql, parameters);
   followers?.(result, (query) => connection.run(query.sql, query.parameters) as never);
   return result;
 }

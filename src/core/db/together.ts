@@ -21,3 +21,26 @@ export type FollowedQuery<R> = CompiledQuery<R> & { [FOLLOWED_BY]?: Followers };
 export function followedBy<R>(query: CompiledQuery<R>, follow: Followers): FollowedQuery<R> {
   return { ...query, [FOLLOWED_BY]: follow };
 }
+
+/**
+ * SQLite: one write statement run with `context`, which its triggers read as
+ * `vigil_statement_context()` (null for every other statement), after `setUp` (the
+ * `create temp trigger if not exists …` that reads it), which the writer's connection runs once,
+ * outside any transaction. For a hot write that records something beside it in the same
+ * statement: one statement, atomic, committed alone when nothing else is waiting (the audit
+ * journal, audit.repository.ts).
+ *
+ * Only the SQLite driver knows it: on PostgreSQL, say the same with one statement (a CTE).
+ */
+export interface StatementContext {
+  setUp: string;
+  context: string;
+}
+
+export const WITH_CONTEXT = Symbol('vigil.withContext');
+
+export type ContextQuery<R> = CompiledQuery<R> & { [WITH_CONTEXT]?: StatementContext };
+
+export function withContext<R>(query: CompiledQuery<R>, context: StatementContext): ContextQuery<R> {
+  return { ...query, [WITH_CONTEXT]: context };
+}

@@ -36,7 +36,17 @@ export interface AuditHeadsTable {
   anchor_hash: Generated<string>;
 }
 
+/** SQLite: audit rows written with their change, not yet in their chain (migration 0028; audit.repository.ts). */
+export interface AuditPendingTable {
+  id: Generated<number>;
+  /** The row's fields as JSON: all but the chain's (`seq`, `prev_hash`, `hash`) and `object_id`. */
+  record: string;
+  /** The id of the row the recorded statement inserted. */
+  object_id: string | null;
+}
+
 export interface AuditTables {
   audit_log: AuditLogTable;
   audit_heads: AuditHeadsTable;
+  audit_pending: AuditPendingTable;
 }

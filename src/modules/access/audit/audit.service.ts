@@ -1,5 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { settleAuditLog } from '../../../core/audit/audit.js';
 import type { Db } from '../../../core/db/database.js';
 import { containsPattern } from '../../../core/db/like.js';
 import { FieldErrorCollector } from '../../../core/errors.js';
@@ -82,6 +83,7 @@ export async function auditLogPage(
       async () => 0,
       async () => [],
     );
+  await settleAuditLog(db);
   return fetchPage(
     request,
     () => countAuditRows(db, accountId, filter),
@@ -99,6 +101,7 @@ export async function auditLogList(
   await getAccount(db, accountId);
   const filter = checkAuditQuery(query);
   if (filter === null) return { count: 0, items: [] };
+  await settleAuditLog(db);
   return readList(
     window,
     () => countAuditRows(db, accountId, filter),
@@ -129,6 +132,7 @@ const CSV_COLUMNS = [
 export async function exportAuditLog(db: Db, accountId: number, query: AuditQuery): Promise<Readable> {
   await getAccount(db, accountId);
   const filter = checkAuditQuery(query);
+  if (filter !== null) await settleAuditLog(db);
   const records = Readable.from(
     (async function* () {
       if (filter === null) return;
