@@ -195,7 +195,7 @@ export const hasOperator = operatorExists;
 /** The account administrator who signs in with this address (404 `admin_not_found` otherwise, operators included). */
 export async function accountAdminByEmail(db: Db, email: string): Promise<Admin> {
   const row = await findAdminByEmail(db, normalizeEmail(email));
-  if (!row || row.role !== 'account_admin') throw adminNotFound();
+  if (row?.role !== 'account_admin') throw adminNotFound();
   return toAdmin(row);
 }
 
@@ -209,7 +209,7 @@ export async function adminByEmailOperatorWide(db: Db, email: string): Promise<A
 /** An administrator of this account (404 `admin_not_found` for anyone else, operators included). */
 export async function getAccountAdmin(db: Db, accountId: number, adminId: number): Promise<Admin> {
   const row = await findAdmin(db, accountId, adminId);
-  if (!row || row.role !== 'account_admin') throw adminNotFound();
+  if (row?.role !== 'account_admin') throw adminNotFound();
   return toAdmin(row);
 }
 
@@ -259,7 +259,7 @@ export async function changePassword(
 export async function removeAccountAdmin(db: Db, accountId: number, adminId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await findAdmin(trx, accountId, adminId);
-    if (!row || row.role !== 'account_admin') throw adminNotFound();
+    if (row?.role !== 'account_admin') throw adminNotFound();
     // The account's last owner stays (409 last_owner).
     if (row.account_role === 'owner') await keepAnOwner(trx, accountId, adminId);
     if (!(await deleteAccountAdmin(trx, accountId, adminId))) throw adminNotFound();

@@ -24,7 +24,7 @@ export async function disableAdmin(
 ): Promise<{ admin: Admin; sessionsEnded: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await findAdmin(trx, accountId, adminId);
-    if (!row || row.role !== 'account_admin') throw adminNotFound();
+    if (row?.role !== 'account_admin') throw adminNotFound();
     if (adminId === actor?.id) throw new AppError('self_change_refused');
     if (row.account_role === 'owner' && (await countOtherEnabledOwners(trx, accountId, adminId)) === 0) {
       throw new AppError('last_owner');
@@ -53,7 +53,7 @@ export async function disableAdmin(
 export async function enableAdmin(db: Db, accountId: number, adminId: number): Promise<Admin> {
   return db.transaction().execute(async (trx) => {
     const row = await findAdmin(trx, accountId, adminId);
-    if (!row || row.role !== 'account_admin') throw adminNotFound();
+    if (row?.role !== 'account_admin') throw adminNotFound();
     if (row.disabled_at !== null) {
       await updateAdmin(trx, accountId, adminId, { disabled_at: null, updated_at: Date.now() });
       await recordAudit(trx, {

@@ -17,7 +17,6 @@ import {
   domainOf,
   isDomain,
   MAX_METADATA_BYTES,
-  type RoleMapping,
   type SsoConnection,
   type SsoEnv,
   toConnection,
