@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { openMigrated } from '../../../test/helpers/database.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { dialectOf } from '../db/database.js';
+import { type Db, dialectOf } from '../db/database.js';
 import {
   diffFields,
   hashAuditRow,
@@ -32,6 +32,23 @@ const rowsOf = async (accountId: number) => {
     .orderBy('seq')
     .execute();
 };
+
+/** An employee's insert (returning its id and first name), for a write that records it. */
+const employeeInsert = (db: Db, accountId: number, name: string, domain = 'example.com') =>
+  db
+    .insertInto('employees')
+    .values({
+      account_id: accountId,
+      first_name: name,
+      last_name: 'Lovelace',
+      email: `${name}@${domain}`,
+      email_normalized: `${name.toLowerCase()}@${domain}`,
+      search_text: name,
+      created_at: 1,
+      updated_at: 1,
+    })
+    .returning(['id', 'first_name as name'])
+    .compile();
 
 describe('the audit writer', () => {
   it('chains each row to the one before, and names the scope’s actor, address and request', async () => {
@@ -118,21 +135,7 @@ describe('the audit writer', () => {
 
   it('records an insert with the row it inserts, in one write, whole or not at all', async () => {
     const account = await makeAccount(t.app);
-    const insert = (name: string) =>
-      t.app.db
-        .insertInto('employees')
-        .values({
-          account_id: account.id,
-          first_name: name,
-          last_name: 'Lovelace',
-          email: `${name}@example.com`,
-          email_normalized: `${name.toLowerCase()}@example.com`,
-          search_text: name,
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning(['id', 'first_name as name'])
-        .compile();
+    const insert = (name: string) => employeeInsert(t.app.db, account.id, name);
     const record = (name: string) => ({
       accountId: account.id,
       action: 'employee.created',
@@ -171,20 +174,7 @@ describe('the audit writer', () => {
     const employee = await insertAndRecord(
       other.db,
       'employees',
-      other.db
-        .insertInto('employees')
-        .values({
-          account_id: account.id,
-          first_name: 'Grace',
-          last_name: 'Hopper',
-          email: 'grace@example.net',
-          email_normalized: 'grace@example.net',
-          search_text: 'grace',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning(['id'])
-        .compile(),
+      employeeInsert(other.db, account.id, 'grace', 'example.net'),
       { accountId: account.id, action: 'employee.created', object: { type: 'employee', label: 'grace' } },
     );
     await other.db.destroy();
@@ -209,21 +199,7 @@ describe('the audit writer', () => {
 
   it('keeps the order of the commits when a recorded insert and other changes alternate', async () => {
     const account = await makeAccount(t.app);
-    const insert = (name: string) =>
-      t.app.db
-        .insertInto('employees')
-        .values({
-          account_id: account.id,
-          first_name: name,
-          last_name: 'Hopper',
-          email: `${name}@example.org`,
-          email_normalized: `${name.toLowerCase()}@example.org`,
-          search_text: name,
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning(['id'])
-        .compile();
+    const insert = (name: string) => employeeInsert(t.app.db, account.id, name, 'example.org');
     const created = (name: string) =>
       insertAndRecord(t.app.db, 'employees', insert(name), {
         accountId: account.id,
