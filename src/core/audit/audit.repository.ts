@@ -193,6 +193,14 @@ function movePending(run: RunNow, limit: number): number {
 const journaled = (db: Db) => dialectOf(db) === 'sqlite';
 
 /**
+ * SQLite, in a transaction (which holds the writer): runs `work` synchronously on that writer,
+ * nothing between its statements (together.ts followedBy, after a no-op).
+ */
+async function onWriter(trx: Db, work: (run: RunNow) => void): Promise<void> {
+  await trx.executeQuery(followedBy(CompiledQuery.raw('select 1', []), (_r, run) => work(run)));
+}
+
+/**
  * Moves every row of SQLite's journal into its chain (nothing to do on PostgreSQL): what a reader
  * of the log (a page, an export, verification, retention) does first, so that it sees every
  * change committed before it asked. A read when the journal is empty.
@@ -206,11 +214,9 @@ export async function settleAuditLog(db: Db): Promise<void> {
     }
     let moved = 0;
     const move = (trx: Db) =>
-      trx.executeQuery(
-        followedBy(CompiledQuery.raw('select 1', []), (_r, run) => {
-          moved = movePending(run, PENDING_BATCH);
-        }),
-      );
+      onWriter(trx, (run) => {
+        moved = movePending(run, PENDING_BATCH);
+      });
     await (db.isTransaction ? move(db) : db.transaction().execute(move));
     if (moved < PENDING_BATCH) return;
   }
@@ -240,14 +246,11 @@ function settleSoon(db: Db): void {
  * writer (SQLite).
  */
 export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
-  if (dialectOf(trx) === 'sqlite') {
-    // The transaction holds the writer: its statements go one after the other, after a no-op.
-    await trx.executeQuery(
-      followedBy(CompiledQuery.raw('select 1', []), (_r, run) => {
-        while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
-        appendSqlite(run, row);
-      }),
-    );
+  if (journaled(trx)) {
+    await onWriter(trx, (run) => {
+      while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
+      appendSqlite(run, row);
+    });
     return;
   }
   const parameters = [...fieldsOf(row), row.object_id, canonicalTail(row)];
