@@ -137,7 +137,7 @@ export async function verifyChain(db: Db, accountId: number): Promise<ChainRepor
 
 /** Every chain (or one account's), verified. */
 export async function verifyAuditChains(db: Db, accountId?: number): Promise<ChainReport[]> {
-  await settleAuditLog(db);
+  await settleAuditLog(db, accountId);
   const ids = accountId === undefined ? await auditChainIds(db) : [accountId];
   const reports: ChainReport[] = [];
   for (const id of ids) reports.push(await verifyChain(db, id));

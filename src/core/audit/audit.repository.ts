@@ -26,46 +26,24 @@ export async function lockChainHead(trx: Db, accountId: number): Promise<{ seq: 
 const COLUMNS =
   'account_id, seq, at, actor_kind, actor_id, actor_label, address, request_id, action, object_type, object_id, object_label, changes, prev_hash, hash';
 
-/** The row's fields as parameters $k+1 … $k+11 (PostgreSQL): COLUMNS less the chain's and object_id. */
-const fieldsOf = (row: UnchainedAuditRow) => [
-  row.account_id,
-  row.at,
-  row.actor_kind,
-  row.actor_id,
-  row.actor_label,
-  row.address,
-  row.request_id,
-  row.action,
-  row.object_type,
-  row.object_label,
-  row.changes,
-];
-
 /**
- * PostgreSQL: locks the chain's head, moves it to the new row (the hash computed by the database:
- * SHA-256 over the previous hash, a newline and the canonical form, `[account,seq,` + the tail)
- * and appends the row. $k+1 … $k+11 are the row's fields (fieldsOf); `objectId` and `tail` are
- * SQL expressions; `from` joins what they read. Constant text for each use, prepared once per
- * connection.
+ * PostgreSQL: one row on its own, in one statement. Locks the chain's head, moves it to the new
+ * row (the hash computed by the database: SHA-256 over the previous hash, a newline and the
+ * canonical form, `[account,seq,` + the tail, $13) and appends the row; $1 … $12 are the row's
+ * fields in COLUMNS' order, less the chain's. Prepared once per connection.
  */
-function appendPostgres(k: number, objectId: string, tail: string, from = '') {
-  const p = (i: number) => `$${k + i}`;
-  const account = p(1);
-  return `h as (select seq, hash from audit_heads where account_id = ${account} for update),
+const APPEND_POSTGRES = `with h as (select seq, hash from audit_heads where account_id = $1 for update),
 n as (
   update audit_heads set seq = h.seq + 1,
-    hash = encode(sha256(convert_to(h.hash || E'\n' || '[' || ${account} || ',' || (h.seq + 1) || ',' || ${tail}, 'UTF8')), 'hex')
-  from h${from} where audit_heads.account_id = ${account}
+    hash = encode(sha256(convert_to(h.hash || E'\\n' || '[' || $1 || ',' || (h.seq + 1) || ',' || $13, 'UTF8')), 'hex')
+  from h where audit_heads.account_id = $1
   returning audit_heads.seq, audit_heads.hash, h.hash as prev_hash),
 a as (
   insert into audit_log (${COLUMNS})
-  select ${account}, n.seq, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)}, ${objectId}, ${p(10)}, ${p(11)}, n.prev_hash, n.hash
-  from n${from}
-  returning 1)`;
-}
-
-/** One row, on its own: its fields, then its object's id ($12) and its canonical tail ($13). */
-const APPEND_POSTGRES = `with ${appendPostgres(0, '$12', '$13')} select count(*) as appended from a`;
+  select $1, n.seq, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, n.prev_hash, n.hash
+  from n
+  returning 1)
+select count(*) as appended from a`;
 registerNamedStatement(APPEND_POSTGRES);
 
 /** SQLite: the row from the head (the writer's lock is held), then the head moved to it. */
@@ -105,61 +83,128 @@ function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
 }
 
 /**
- * SQLite's journal (migration 0028): a recorded create's audit row is written by a temporary
- * trigger of the writer's connection, in the insert's own statement, into `audit_pending` (one
- * b-tree, appended at its end), with the row's fields as the statement's context
- * (together.ts withContext). Moments later `movePending` appends the journal's rows to their
- * chains in order, in batches, and deletes them; every other audit write moves them first (so
- * the chain keeps the order of the commits), and every reader of the log moves them before it
- * reads (settleAuditLog). On SQLite a row in its own commit costs five b-trees' pages and a
- * transaction; in the journal, one page shared by the commits of a moment.
+ * The journal (migrations 0028, 0029): a recorded create's audit row is written in the insert's
+ * own statement into `audit_pending`, not yet chained: the account and the row's canonical tail,
+ * the object's id written in by the statement. On PostgreSQL the insert's CTE writes it; on
+ * SQLite a temporary trigger of the writer's connection, reading the tail's two parts around the
+ * id as the statement's context (together.ts withContext). PostgreSQL's also holds the row's
+ * fields as columns. Moments later a mover (SQLite: here; PostgreSQL: a function in the database,
+ * migration 0029) appends the journal's rows to their chains in order, in batches, and deletes
+ * them; every other audit write of the chain moves them first (so the chain keeps the order of
+ * the commits), and every reader of the log moves them before it reads (settleAuditLog). A create
+ * then neither waits for its
+ * chain's head (PostgreSQL: a row lock held to the commit, so one account's creates took turns)
+ * nor writes five b-trees in its commit (SQLite): the journal is one b-tree appended at its end.
  */
 const pendingTriggers = new Map<string, string>();
 function pendingTrigger(table: string): string {
   let trigger = pendingTriggers.get(table);
   if (trigger === undefined) {
     if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+    const context = (i: number) => `${SQLITE_STATEMENT_CONTEXT}(${i})`;
     trigger = `create temp trigger if not exists vigil_audit_pending_${table} after insert on main.${table}
-when ${SQLITE_STATEMENT_CONTEXT}() is not null
-begin insert into main.audit_pending (record, object_id) values (${SQLITE_STATEMENT_CONTEXT}(), new.id); end`;
+when ${context(0)} is not null
+begin insert into main.audit_pending (account_id, record) values (${context(0)}, ${context(1)} || new.id || ${context(2)}); end`;
     pendingTriggers.set(table, trigger);
   }
   return trigger;
 }
 
-const READ_PENDING = 'select id, record, object_id from audit_pending order by id limit ?';
-const CLEAR_PENDING = 'delete from audit_pending where id <= ?';
-const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
+/** The row's fields a PostgreSQL journal row holds beside its text (migration 0029), in this order. */
+const PENDING_FIELDS = [
+  'at',
+  'actor_kind',
+  'actor_id',
+  'actor_label',
+  'address',
+  'request_id',
+  'action',
+  'object_type',
+  'object_label',
+  'changes',
+];
+
+/** A row of SQLite's journal, as its mover reads it. */
+interface PendingRow {
+  id: number | string;
+  account_id: number | string | null;
+  record: string;
+  object_id: string | number | null;
+}
+
+/** A journal row's chain, canonical tail, and fields (`at` … `changes`, the tail's members). */
+interface Journaled {
+  accountId: number;
+  tail: string;
+  fields: unknown[];
+}
+
+function readPending(pending: PendingRow): Journaled {
+  if (pending.account_id !== null) {
+    const tail = pending.record;
+    return { accountId: Number(pending.account_id), tail, fields: JSON.parse(`[${tail}`) };
+  }
+  // Journaled before migration 0029 (SQLite): the row's fields as JSON, the object's id beside them.
+  const row = JSON.parse(pending.record) as UnchainedAuditRow;
+  row.object_id = pending.object_id === null ? null : String(pending.object_id);
+  const tail = canonicalTail(row);
+  return { accountId: Number(row.account_id), tail, fields: JSON.parse(`[${tail}`) };
+}
+
 /** Rows the mover takes in one transaction, and rows in one insert statement. */
 const PENDING_BATCH = 1000;
 const INSERT_ROWS = 50;
-const insertRowsSqlite = new Map<number, string>();
+
+/**
+ * One chain's journaled rows appended after its head: the parameters of the insert statements
+ * (up to INSERT_ROWS rows each, COLUMNS' order) and the chain's new head.
+ */
+function chainPending(accountId: number, head: { seq: number; hash: string }, rows: Journaled[]) {
+  let seq = Number(head.seq);
+  let hash = head.hash;
+  const inserts: unknown[][] = [];
+  for (let from = 0; from < rows.length; from += INSERT_ROWS) {
+    const values: unknown[] = [];
+    for (const row of rows.slice(from, from + INSERT_ROWS)) {
+      seq += 1;
+      const prev = hash;
+      hash = chainHash(prev, accountId, seq, row.tail);
+      values.push(accountId, seq, ...row.fields, prev, hash);
+    }
+    inserts.push(values);
+  }
+  return { inserts, seq, hash };
+}
+
+const insertRowsStatements = new Map<number, string>();
+/** SQLite: `insert into audit_log` of `rows` rows, COLUMNS' values each. */
 function insertRowsStatement(rows: number): string {
-  let statement = insertRowsSqlite.get(rows);
+  let statement = insertRowsStatements.get(rows);
   if (!statement) {
     const one = `(${Array.from({ length: 15 }, () => '?').join(', ')})`;
     statement = `insert into audit_log (${COLUMNS}) values ${Array.from({ length: rows }, () => one).join(', ')}`;
-    insertRowsSqlite.set(rows, statement);
+    insertRowsStatements.set(rows, statement);
   }
   return statement;
 }
 
+const READ_PENDING_SQLITE = 'select id, account_id, record, object_id from audit_pending order by id limit ?';
+const CLEAR_PENDING_SQLITE = 'delete from audit_pending where id <= ?';
+const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
+
 /**
  * SQLite, synchronously, the writer held: appends up to `limit` of the journal's rows to their
- * chains, in the order they were written, and deletes them. Returns how many it moved.
+ * chains, in the order they were written (hashing each row's text as it is, inserting its fields
+ * 50 rows to a statement), and deletes them. Returns how many it moved.
  */
 function movePending(run: RunNow, limit: number): number {
-  const pending = run<{ id: number; record: string; object_id: string | number | null }>(
-    CompiledQuery.raw(READ_PENDING, [limit]),
-  ).rows;
+  const pending = run<PendingRow>(CompiledQuery.raw(READ_PENDING_SQLITE, [limit])).rows;
   const last = pending[pending.length - 1];
   if (!last) return 0;
-  const chains = new Map<number, UnchainedAuditRow[]>();
-  for (const { record, object_id } of pending) {
-    const row = JSON.parse(record) as UnchainedAuditRow;
-    row.object_id = object_id === null ? null : String(object_id);
-    const chain = chains.get(row.account_id) ?? [];
-    chains.set(row.account_id, chain);
+  const chains = new Map<number, Journaled[]>();
+  for (const row of pending.map(readPending)) {
+    const chain = chains.get(row.accountId) ?? [];
+    chains.set(row.accountId, chain);
     chain.push(row);
   }
   for (const [accountId, rows] of chains) {
@@ -168,29 +213,32 @@ function movePending(run: RunNow, limit: number): number {
       run(CompiledQuery.raw(MAKE_HEAD('?'), [accountId]));
       head = { seq: 0, hash: GENESIS_HASH };
     }
-    let seq = Number(head.seq);
-    let hash = head.hash;
-    for (let from = 0; from < rows.length; from += INSERT_ROWS) {
-      const some = rows.slice(from, from + INSERT_ROWS);
-      const values: unknown[] = [];
-      for (const r of some) {
-        seq += 1;
-        const prev = hash;
-        hash = chainHash(prev, accountId, seq, canonicalTail(r));
-        values.push(r.account_id, seq, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address);
-        values.push(r.request_id, r.action, r.object_type, r.object_id, r.object_label, r.changes);
-        values.push(prev, hash);
-      }
-      run(CompiledQuery.raw(insertRowsStatement(some.length), values));
+    const moved = chainPending(accountId, head, rows);
+    for (const values of moved.inserts) {
+      run(CompiledQuery.raw(insertRowsStatement(values.length / 15), values));
     }
-    run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [seq, hash, accountId]));
+    run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [moved.seq, moved.hash, accountId]));
   }
-  run(CompiledQuery.raw(CLEAR_PENDING, [last.id]));
+  // All of it read (nothing can be added while the writer is held): emptied whole, which SQLite
+  // does without visiting each row; else up to the last row read.
+  if (pending.length < limit) run(CompiledQuery.raw('delete from audit_pending', []));
+  else run(CompiledQuery.raw(CLEAR_PENDING_SQLITE, [last.id]));
   return pending.length;
 }
 
-/** Whether `db` is SQLite's, whose journal may hold rows not yet in their chains. */
-const journaled = (db: Db) => dialectOf(db) === 'sqlite';
+/**
+ * PostgreSQL, in one statement (its own transaction, or the caller's): appends up to `limit` of
+ * the chain's journaled rows to it, in order, and deletes them, in the database (migration 0029,
+ * `vigil_audit_move`: the head locked first, the rows read after). Returns how many it moved.
+ */
+const MOVE_POSTGRES = 'select vigil_audit_move($1, $2) as moved';
+registerNamedStatement(MOVE_POSTGRES);
+async function movePendingPostgres(db: Db, accountId: number, limit: number): Promise<number> {
+  const result = await db.executeQuery<{ moved: number }>(
+    CompiledQuery.raw(MOVE_POSTGRES, [accountId, limit]),
+  );
+  return Number(result.rows[0]?.moved ?? 0);
+}
 
 /**
  * SQLite, in a transaction (which holds the writer): runs `work` synchronously on that writer,
@@ -200,14 +248,19 @@ async function onWriter(trx: Db, work: (run: RunNow) => void): Promise<void> {
   await trx.executeQuery(followedBy(CompiledQuery.raw('select 1', []), (_r, run) => work(run)));
 }
 
+/** Runs `move` (one batch, returning how many rows it moved) until a batch is not full. */
+async function inBatches(move: () => Promise<number>): Promise<void> {
+  while ((await move()) === PENDING_BATCH) {}
+}
+
 /**
- * Moves every row of SQLite's journal into its chain (nothing to do on PostgreSQL): what a reader
- * of the log (a page, an export, verification, retention) does first, so that it sees every
- * change committed before it asked. A read when the journal is empty.
+ * Moves every row of the journal (or of one account's chain: PostgreSQL's movers take one chain
+ * at a time, SQLite's the whole journal) into its chain: what a reader of the log (a page, an
+ * export, verification, retention) does first, so that it sees every change committed before it
+ * asked. A read when the journal is empty.
  */
-export async function settleAuditLog(db: Db): Promise<void> {
-  if (!journaled(db)) return;
-  for (;;) {
+export async function settleAuditLog(db: Db, accountId?: number): Promise<void> {
+  if (dialectOf(db) === 'sqlite') {
     if (!db.isTransaction) {
       const any = await db.selectFrom('audit_pending').select('id').limit(1).executeTakeFirst();
       if (!any) return;
@@ -217,43 +270,82 @@ export async function settleAuditLog(db: Db): Promise<void> {
       onWriter(trx, (run) => {
         moved = movePending(run, PENDING_BATCH);
       });
-    await (db.isTransaction ? move(db) : db.transaction().execute(move));
-    if (moved < PENDING_BATCH) return;
+    await inBatches(async () => {
+      await (db.isTransaction ? move(db) : db.transaction().execute(move));
+      return moved;
+    });
+    return;
+  }
+  // PostgreSQL: each chain in a statement (a transaction) of its own, so that no mover holds two
+  // chains' heads at once.
+  const chains =
+    accountId === undefined
+      ? (
+          await db
+            .selectFrom('audit_pending')
+            .select('account_id')
+            .distinct()
+            .where('account_id', 'is not', null)
+            .execute()
+        ).map((c) => Number(c.account_id))
+      : [accountId];
+  await settleChains(db, chains);
+}
+
+/** PostgreSQL: moves these chains' journaled rows, each chain in a statement of its own. */
+async function settleChains(db: Db, accountIds: Iterable<number>): Promise<void> {
+  for (const accountId of accountIds) {
+    await inBatches(() => movePendingPostgres(db, accountId, PENDING_BATCH));
   }
 }
 
 /** How long the journal's first row waits for its batch (the mover's pause), ms. */
 const SETTLE_AFTER_MS = 50;
-const settling = new WeakSet<Db>();
+/** Per database handle, the chains this process journaled rows of since its mover last ran. */
+const settling = new WeakMap<Db, Set<number>>();
 
-/** Moves the journal's rows a moment from now, with those written meanwhile (one batch). */
-function settleSoon(db: Db): void {
-  if (settling.has(db)) return;
-  settling.add(db);
+/**
+ * Moves the journal's rows a moment from now, with those written meanwhile (one batch): on
+ * SQLite the whole journal, on PostgreSQL the chains this process wrote to (no scan of the
+ * journal for them).
+ */
+function settleSoon(db: Db, accountId: number): void {
+  const chains = settling.get(db);
+  if (chains) {
+    chains.add(accountId);
+    return;
+  }
+  settling.set(db, new Set([accountId]));
   setTimeout(() => {
+    const these = settling.get(db) ?? new Set<number>();
+    settling.delete(db);
     // A failure (the database gone, say) leaves the rows in the journal: the next reader or
-    // audit write moves them, and reports the error to its caller.
-    settleAuditLog(db)
-      .catch(() => {})
-      .finally(() => settling.delete(db));
+    // audit write of the chain moves them, and reports the error to its caller.
+    (dialectOf(db) === 'sqlite' ? settleAuditLog(db) : settleChains(db, these)).catch(() => {});
   }, SETTLE_AFTER_MS).unref();
 }
 
 /**
- * Appends a row to its account's chain, in the caller's transaction: one statement on PostgreSQL,
- * two on SQLite (after the journal's rows, moved first). A chain's first row makes its head
- * first. Concurrent writers of one account take turns on the head's row lock (PostgreSQL) or the
- * writer (SQLite).
+ * Appends a row to its account's chain, in the caller's transaction, after the chain's journaled
+ * rows (moved first). PostgreSQL: two statements; SQLite: two, on its writer.
+ * A chain's first row makes its head first. Concurrent writers of one account take turns on the
+ * head's row lock (PostgreSQL) or the writer (SQLite).
  */
 export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
-  if (journaled(trx)) {
+  if (dialectOf(trx) === 'sqlite') {
     await onWriter(trx, (run) => {
       while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
       appendSqlite(run, row);
     });
     return;
   }
-  const parameters = [...fieldsOf(row), row.object_id, canonicalTail(row)];
+  // The chain's journaled rows first, its head locked (and made when missing) by the move.
+  await inBatches(() => movePendingPostgres(trx, row.account_id, PENDING_BATCH));
+  const r = row;
+  const parameters = [
+    ...[r.account_id, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id],
+    ...[r.action, r.object_type, r.object_id, r.object_label, r.changes, canonicalTail(r)],
+  ];
   for (let attempt = 0; attempt < 2; attempt++) {
     const appended = await trx.executeQuery<{ appended: string }>(
       CompiledQuery.raw(APPEND_POSTGRES, parameters),
@@ -264,17 +356,11 @@ export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<v
   throw new Error(`the audit chain of account ${row.account_id} has no head`);
 }
 
-const NO_HEAD = 'the audit chain has no head';
-
-/** Chains known to have a head, per database handle (a head, once made, stays). */
-const knownHeads = new WeakMap<Db, Set<number>>();
-
 /**
  * Runs `insert` (one row into `table`, `returning` its `id` among others) and records `row`, whose
- * object is the inserted row: one statement, atomic, without a transaction of its own.
- * PostgreSQL: the insert in a CTE that appends the row to its chain. SQLite: the insert, whose
- * trigger writes the row to the journal (pendingTrigger), moved into its chain a moment later.
- * The hot path of recorded creates.
+ * object is the inserted row: one statement, atomic, without a transaction of its own. The row
+ * goes to the journal with the insert (PostgreSQL: in its CTE; SQLite: by its trigger,
+ * pendingTrigger), and into its chain a moment later. The hot path of recorded creates.
  */
 export async function insertRecorded<R extends { id: number }>(
   db: Db,
@@ -282,42 +368,36 @@ export async function insertRecorded<R extends { id: number }>(
   insert: CompiledQuery<R>,
   row: UnchainedAuditRow,
 ): Promise<R> {
-  if (journaled(db)) {
-    const result = await db.executeQuery(
-      withContext(insert, { setUp: pendingTrigger(table), context: JSON.stringify(row) }),
-    );
-    settleSoon(db);
-    return result.rows[0] as R;
-  }
-  const known = knownHeads.get(db) ?? new Set<number>();
-  knownHeads.set(db, known);
-  const k = insert.parameters.length;
   const { before, after } = canonicalAround(row);
-  // Should the head be missing, the cast fails the statement, and the insert with it: nothing is
-  // written unrecorded. The head is then made, and the write tried again.
-  const statement = `with e as (${insert.sql}),
-${appendPostgres(k, 'e.id::text', `$${k + 12} || '"' || e.id || '"' || $${k + 13}`, ', e')}
-select e.*, cast(case when (select count(*) from a) = 1 then '1' else '${NO_HEAD}' end as integer) as recorded
-from e`;
-  registerNamedStatement(statement);
-  for (let attempt = 0; ; attempt++) {
-    if (!known.has(row.account_id)) {
-      await db.executeQuery(CompiledQuery.raw(MAKE_HEAD('$1'), [row.account_id]));
-      known.add(row.account_id);
-    }
-    try {
-      const result = await db.executeQuery<R & { recorded?: number }>(
-        CompiledQuery.raw(statement, [...insert.parameters, ...fieldsOf(row), before, after]),
-      );
-      const created = result.rows[0];
-      if (!created) throw new Error('the insert returned no row');
-      delete created.recorded;
-      return created;
-    } catch (err) {
-      if (attempt > 0 || !String((err as Error)?.message).includes(NO_HEAD)) throw err;
-      known.delete(row.account_id);
-    }
+  // The canonical tail's parts around the object's id, its quotes included: `…,"` and `",…`.
+  const around = [`${before}"`, `"${after}`];
+  let created: R | undefined;
+  if (dialectOf(db) === 'sqlite') {
+    const setUp = pendingTrigger(table);
+    const result = await db.executeQuery(
+      withContext(insert, { setUp, context: [row.account_id, ...around] }),
+    );
+    created = result.rows[0] as R | undefined;
+  } else {
+    // With the row's fields as columns, which its mover copies (migration 0029).
+    const k = insert.parameters.length;
+    const p = (i: number) => `$${k + i}`;
+    const statement = `with e as (${insert.sql}),
+j as (
+  insert into audit_pending (account_id, record, object_id, ${PENDING_FIELDS.join(', ')})
+  select ${p(1)}::bigint, ${p(2)}::text || e.id || ${p(3)}::text, e.id::text, ${PENDING_FIELDS.map((_, i) => p(4 + i)).join(', ')}
+  from e)
+select e.* from e`;
+    registerNamedStatement(statement);
+    const r = row;
+    const fields = [r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id, r.action];
+    fields.push(r.object_type, r.object_label, r.changes);
+    const parameters = [...insert.parameters, row.account_id, ...around, ...fields];
+    created = (await db.executeQuery<R>(CompiledQuery.raw(statement, parameters))).rows[0];
   }
+  if (!created) throw new Error('the insert returned no row');
+  settleSoon(db, row.account_id);
+  return created;
 }
 
 /** Every chain the log has (an account's id; 0: the service's own), by id. */

@@ -184,15 +184,40 @@ describe('the audit writer', () => {
         .select(['object_id', 'seq'])
         .where('account_id', '=', account.id)
         .execute();
-    if (dialectOf(t.app.db) === 'sqlite') {
-      // In the journal, committed; not yet in the chain.
-      expect(await t.app.db.selectFrom('audit_pending').select('object_id').execute()).toEqual([
-        { object_id: String(employee.id) },
-      ]);
-      expect(await chained()).toEqual([]);
-    }
+    // In the journal, committed; not yet in the chain.
+    const journal = await t.app.db.selectFrom('audit_pending').select(['account_id', 'record']).execute();
+    expect(journal.map((j) => [Number(j.account_id), JSON.parse(`[${j.record}`)[8]])).toEqual([
+      [account.id, String(employee.id)],
+    ]);
+    expect(await chained()).toEqual([]);
     expect(await rowsOf(account.id)).toMatchObject([{ object_id: String(employee.id), seq: 1 }]);
     expect(await chained()).toHaveLength(1);
+    const [report] = await verifyAuditChains(t.app.db, account.id);
+    expect(report).toMatchObject({ ok: true, rows: 1 });
+  });
+
+  it('chains a row journaled before the journal held its account (SQLite, migration 0028’s form)', async () => {
+    if (dialectOf(t.app.db) !== 'sqlite') return;
+    const account = await makeAccount(t.app);
+    const row = {
+      account_id: account.id,
+      at: 1_700_000_000_000,
+      actor_kind: 'api_key',
+      actor_id: '3',
+      actor_label: 'HR sync',
+      address: '198.51.100.4',
+      request_id: 'req-7',
+      action: 'employee.created',
+      object_type: 'employee',
+      object_label: 'old@example.com',
+      changes: '{"first_name":{"from":null,"to":"Old"}}',
+    };
+    await t.app.db
+      .insertInto('audit_pending')
+      .values({ account_id: null, record: JSON.stringify(row), object_id: '41' })
+      .execute();
+    const rows = await rowsOf(account.id);
+    expect(rows).toMatchObject([{ ...row, object_id: '41', seq: 1, prev_hash: GENESIS_HASH }]);
     const [report] = await verifyAuditChains(t.app.db, account.id);
     expect(report).toMatchObject({ ok: true, rows: 1 });
   });

@@ -22,6 +22,7 @@ import * as m0025 from './migrations/0025_audit_extras.js';
 import * as m0026 from './migrations/0026_mfa.js';
 import * as m0027 from './migrations/0027_sso.js';
 import * as m0028 from './migrations/0028_audit_pending.js';
+import * as m0029 from './migrations/0029_audit_journal.js';
 import { migrations as first } from './migrations/index.js';
 
 /**
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0026_mfa': m0026,
   '0027_sso': m0027,
   '0028_audit_pending': m0028,
+  '0029_audit_journal': m0029,
 };

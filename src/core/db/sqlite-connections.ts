@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import type { QueryResult } from 'kysely';
 import { nameKey, SQLITE_NAME_KEY } from './name-key.js';
+import type { StatementValue } from './together.js';
 
 /**
  * The SQLite driver's parts (sqlite-driver.ts): connections with their prepared statements, the
@@ -14,8 +15,8 @@ type Statement = SQLite.Statement<unknown[], unknown>;
 /** A connection with its prepared statements, kept by SQL text (values travel as parameters). */
 export class Connection {
   private readonly statements = new Map<string, Statement>();
-  /** What `vigil_statement_context()` returns while `runWithContext` runs a statement (null otherwise). */
-  context: string | null = null;
+  /** What `vigil_statement_context(i)` returns while `runWithContext` runs a statement (null otherwise). */
+  context: readonly StatementValue[] | null = null;
   /** The set-up statements (temporary triggers) this connection has run: each once in its life. */
   readonly setUp = new Set<string>();
   constructor(
@@ -43,8 +44,12 @@ export class Connection {
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
-  /** Runs one statement with `context` as `vigil_statement_context()` (its triggers read it). */
-  runWithContext(sql: string, parameters: readonly unknown[], context: string): QueryResult<unknown> {
+  /** Runs one statement with `context` as `vigil_statement_context(i)` (its triggers read it). */
+  runWithContext(
+    sql: string,
+    parameters: readonly unknown[],
+    context: readonly StatementValue[],
+  ): QueryResult<unknown> {
     this.context = context;
     try {
       return this.run(sql, parameters);
@@ -152,7 +157,8 @@ export const SQLITE_SHA256_HEX = 'vigil_sha256_hex';
 
 /**
  * The SQLite function a statement's triggers read what it was run with (Connection.runWithContext;
- * together.ts withContext): null for every other statement.
+ * together.ts withContext): `vigil_statement_context(i)` is its `i`th value, null for every other
+ * statement.
  */
 export const SQLITE_STATEMENT_CONTEXT = 'vigil_statement_context';
 
@@ -180,6 +186,10 @@ export function openConnection(path: string, role: 'writer' | 'reader'): Connect
     typeof text === 'string' ? hash('sha256', text, 'hex') : null,
   );
   const connection = new Connection(sqlite);
-  sqlite.function(SQLITE_STATEMENT_CONTEXT, { deterministic: false }, () => connection.context);
+  sqlite.function(
+    SQLITE_STATEMENT_CONTEXT,
+    { deterministic: false },
+    (i: unknown) => connection.context?.[Number(i)] ?? null,
+  );
   return connection;
 }

@@ -23,8 +23,8 @@ export function followedBy<R>(query: CompiledQuery<R>, follow: Followers): Follo
 }
 
 /**
- * SQLite: one write statement run with `context`, which its triggers read as
- * `vigil_statement_context()` (null for every other statement), after `setUp` (the
+ * SQLite: one write statement run with `context`, whose `i`th value its triggers read as
+ * `vigil_statement_context(i)` (null for every other statement), after `setUp` (the
  * `create temp trigger if not exists …` that reads it), which the writer's connection runs once,
  * outside any transaction. For a hot write that records something beside it in the same
  * statement: one statement, atomic, committed alone when nothing else is waiting (the audit
@@ -32,9 +32,11 @@ export function followedBy<R>(query: CompiledQuery<R>, follow: Followers): Follo
  *
  * Only the SQLite driver knows it: on PostgreSQL, say the same with one statement (a CTE).
  */
+export type StatementValue = string | number;
+
 export interface StatementContext {
   setUp: string;
-  context: string;
+  context: readonly StatementValue[];
 }
 
 export const WITH_CONTEXT = Symbol('vigil.withContext');

@@ -36,13 +36,36 @@ export interface AuditHeadsTable {
   anchor_hash: Generated<string>;
 }
 
-/** SQLite: audit rows written with their change, not yet in their chain (migration 0028; audit.repository.ts). */
+/**
+ * The journal: audit rows written with their change, not yet in their chain (migrations 0028,
+ * 0029; audit.repository.ts).
+ */
 export interface AuditPendingTable {
   id: Generated<number>;
-  /** The row's fields as JSON: all but the chain's (`seq`, `prev_hash`, `hash`) and `object_id`. */
+  /** The row's chain (migration 0029); null in a row journaled before it (SQLite). */
+  account_id: number | null;
+  /**
+   * With `account_id`: the row's canonical form after `[account_id,seq,` (audit-canonical.ts),
+   * the object's id in it. Without (before 0029): the row's fields as JSON, all but the chain's
+   * (`seq`, `prev_hash`, `hash`) and `object_id`.
+   */
   record: string;
-  /** The id of the row the recorded statement inserted. */
+  /** The id of the row the recorded statement inserted (SQLite: before 0029 only). */
   object_id: string | null;
+  /**
+   * PostgreSQL only (0029): the row's fields as columns, which `vigil_audit_move` copies into
+   * `audit_log` (the database hashes `record` and never parses it).
+   */
+  at?: number | null;
+  actor_kind?: string | null;
+  actor_id?: string | null;
+  actor_label?: string | null;
+  address?: string | null;
+  request_id?: string | null;
+  action?: string | null;
+  object_type?: string | null;
+  object_label?: string | null;
+  changes?: string | null;
 }
 
 export interface AuditTables {

@@ -83,7 +83,7 @@ export async function auditLogPage(
       async () => 0,
       async () => [],
     );
-  await settleAuditLog(db);
+  await settleAuditLog(db, accountId);
   return fetchPage(
     request,
     () => countAuditRows(db, accountId, filter),
@@ -101,7 +101,7 @@ export async function auditLogList(
   await getAccount(db, accountId);
   const filter = checkAuditQuery(query);
   if (filter === null) return { count: 0, items: [] };
-  await settleAuditLog(db);
+  await settleAuditLog(db, accountId);
   return readList(
     window,
     () => countAuditRows(db, accountId, filter),
@@ -132,7 +132,7 @@ const CSV_COLUMNS = [
 export async function exportAuditLog(db: Db, accountId: number, query: AuditQuery): Promise<Readable> {
   await getAccount(db, accountId);
   const filter = checkAuditQuery(query);
-  if (filter !== null) await settleAuditLog(db);
+  if (filter !== null) await settleAuditLog(db, accountId);
   const records = Readable.from(
     (async function* () {
       if (filter === null) return;
