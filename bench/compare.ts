@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../src/core/db/database.js';
 import { runLoad } from './load.js';
-import { type BenchServer, startProcess, TMP } from './processes.js';
+import { type BenchServer, cpuMsOfCommand, startProcess, TMP } from './processes.js';
 import { median, timeReplacements } from './replace.js';
 import { loadScenarios, SCENARIOS, type ScenarioId } from './scenarios.js';
 import { createBenchDatabase, DEFAULT_POSTGRES_URL, seed } from './seed.js';
@@ -58,25 +58,32 @@ try {
   }
   const [a, b] = servers as [BenchServer, BenchServer];
   console.log(`A = ${args.a}\nB = ${args.b}\n`);
+  // PostgreSQL's own CPU beside the server's (on SQLite the database is in the server's process).
+  const postgres = args.db === 'postgres';
+  const alsoCpuMs = postgres ? () => cpuMsOfCommand('postgres') : undefined;
+  const dbColumns = postgres ? ' A database CPU µs/req | B database CPU µs/req | B/A |' : '';
   console.log(
-    '| endpoint | A req/s | B req/s | A server CPU µs/req | B server CPU µs/req | B/A CPU | A p50 | B p50 |',
+    `| endpoint | A req/s | B req/s | A server CPU µs/req | B server CPU µs/req | B/A CPU | A p50 | B p50 |${dbColumns}`,
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${postgres ? '---:|---:|---:|' : ''}`);
   for (const scenario of loadScenarios(seeded, args.db as Dialect).filter((s) => only.has(s.id))) {
     const runs: { a: Awaited<ReturnType<typeof runLoad>>[]; b: Awaited<ReturnType<typeof runLoad>>[] } = {
       a: [],
       b: [],
     };
     for (let i = 0; i < rounds; i++) {
-      runs.a.push(await runLoad({ ...scenario.spec, pid: a.pid, baseUrl: a.baseUrl }, load));
-      runs.b.push(await runLoad({ ...scenario.spec, pid: b.pid, baseUrl: b.baseUrl }, load));
+      runs.a.push(await runLoad({ ...scenario.spec, pid: a.pid, baseUrl: a.baseUrl, alsoCpuMs }, load));
+      runs.b.push(await runLoad({ ...scenario.spec, pid: b.pid, baseUrl: b.baseUrl, alsoCpuMs }, load));
     }
     const m = (list: typeof runs.a, pick: (r: (typeof runs.a)[number]) => number) => median(list.map(pick));
     const cpuA = m(runs.a, (r) => r.cpuMsPerRequest * 1000);
     const cpuB = m(runs.b, (r) => r.cpuMsPerRequest * 1000);
     const bad = [...runs.a, ...runs.b].reduce((n, r) => n + r.bad, 0);
+    const dbA = m(runs.a, (r) => r.alsoCpuMsPerRequest * 1000);
+    const dbB = m(runs.b, (r) => r.alsoCpuMsPerRequest * 1000);
+    const db = postgres ? ` ${dbA.toFixed(0)} | ${dbB.toFixed(0)} | ${(dbB / dbA).toFixed(2)} |` : '';
     console.log(
-      `| ${scenario.spec.label}${bad ? ` (**${bad} bad**)` : ''} | ${m(runs.a, (r) => r.reqPerSec).toFixed(0)} | ${m(runs.b, (r) => r.reqPerSec).toFixed(0)} | ${cpuA.toFixed(0)} | ${cpuB.toFixed(0)} | ${(cpuB / cpuA).toFixed(2)} | ${m(runs.a, (r) => r.p50)} | ${m(runs.b, (r) => r.p50)} |`,
+      `| ${scenario.spec.label}${bad ? ` (**${bad} bad**)` : ''} | ${m(runs.a, (r) => r.reqPerSec).toFixed(0)} | ${m(runs.b, (r) => r.reqPerSec).toFixed(0)} | ${cpuA.toFixed(0)} | ${cpuB.toFixed(0)} | ${(cpuB / cpuA).toFixed(2)} | ${m(runs.a, (r) => r.p50)} | ${m(runs.b, (r) => r.p50)} |${db}`,
     );
   }
   if (only.has('put')) {

@@ -19,6 +19,8 @@ export interface LoadSpec {
   request: autocannon.Request;
   /** Overrides the run's connection count (the single-client latency rows). */
   connections?: number;
+  /** Another CPU clock (ms) measured over the same window: the database's (cpuMsOfCommand). */
+  alsoCpuMs?: () => number;
 }
 
 export interface LoadResult {
@@ -34,6 +36,8 @@ export interface LoadResult {
   peakRssMiB: number;
   /** Server CPU time per request, in ms: hardly moved by other load on the machine, unlike req/s. */
   cpuMsPerRequest: number;
+  /** The `alsoCpuMs` clock per request, in ms (NaN without it). */
+  alsoCpuMsPerRequest: number;
 }
 
 function cannon(spec: LoadSpec, connections: number, duration: number) {
@@ -52,8 +56,10 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
   const sampler = new RssSampler(spec.pid);
   sampler.start();
   const cpuBefore = cpuMsOf(spec.pid);
+  const alsoBefore = spec.alsoCpuMs?.() ?? Number.NaN;
   const result = await cannon(spec, connections, options.duration);
   const cpuMs = cpuMsOf(spec.pid) - cpuBefore;
+  const alsoMs = (spec.alsoCpuMs?.() ?? Number.NaN) - alsoBefore;
   const peakRssMiB = sampler.stop();
 
   const statuses = Object.entries(result.statusCodeStats ?? {}).map(
@@ -77,5 +83,6 @@ export async function runLoad(spec: LoadSpec, options: LoadOptions): Promise<Loa
     badDetail: detail.join(', '),
     peakRssMiB,
     cpuMsPerRequest: cpuMs / Math.max(1, result.requests.total),
+    alsoCpuMsPerRequest: alsoMs / Math.max(1, result.requests.total),
   };
 }

@@ -129,6 +129,24 @@ export function memoryOf(pid: number): { rss: number; hwm: number } {
   return total;
 }
 
+/**
+ * CPU time (user + system) of every process of this name (`postgres`: the server and all its
+ * backends) so far, in ms: the database's share of a load, beside the server's own.
+ */
+export function cpuMsOfCommand(command: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== command) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {} // gone meanwhile
+  }
+  return ticks * 10;
+}
+
 /** CPU time (user + system, all threads) a server has used so far, in ms, all its processes included. */
 export function cpuMsOf(pid: number): number {
   let ticks = 0;
