@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { openMigrated } from '../../../test/helpers/database.js';
+import { dialectUnderTest, openMigrated } from '../../../test/helpers/database.js';
 import { makeAccount } from '../../../test/helpers/factories.js';
-import { type Db, dialectOf } from '../db/database.js';
+import type { Db } from '../db/database.js';
 import {
   diffFields,
   hashAuditRow,
@@ -196,31 +196,61 @@ describe('the audit writer', () => {
     expect(report).toMatchObject({ ok: true, rows: 1 });
   });
 
-  it('chains a row journaled before the journal held its account (SQLite, migration 0028’s form)', async () => {
-    if (dialectOf(t.app.db) !== 'sqlite') return;
+  it('moves each journaled row once when two processes move one chain at once', async () => {
     const account = await makeAccount(t.app);
-    const row = {
-      account_id: account.id,
-      at: 1_700_000_000_000,
-      actor_kind: 'api_key',
-      actor_id: '3',
-      actor_label: 'HR sync',
-      address: '198.51.100.4',
-      request_id: 'req-7',
-      action: 'employee.created',
-      object_type: 'employee',
-      object_label: 'old@example.com',
-      changes: '{"first_name":{"from":null,"to":"Old"}}',
-    };
-    await t.app.db
-      .insertInto('audit_pending')
-      .values({ account_id: null, record: JSON.stringify(row), object_id: '41' })
-      .execute();
+    const other = await openMigrated(t.databaseUrl);
+    const names = Array.from({ length: 40 }, (_, i) => `p${i}`);
+    const made = await Promise.all(
+      names.map((name, i) => {
+        const db = i % 2 === 0 ? t.app.db : other.db;
+        return insertAndRecord(db, 'employees', employeeInsert(db, account.id, name, 'example.io'), {
+          accountId: account.id,
+          action: 'employee.created',
+          object: { type: 'employee', label: name },
+        });
+      }),
+    );
+    await Promise.all([
+      settleAuditLog(other.db, account.id),
+      settleAuditLog(t.app.db, account.id),
+      settleAuditLog(other.db),
+      settleAuditLog(t.app.db),
+    ]);
+    await other.db.destroy();
     const rows = await rowsOf(account.id);
-    expect(rows).toMatchObject([{ ...row, object_id: '41', seq: 1, prev_hash: GENESIS_HASH }]);
+    expect(rows.map((r) => Number(r.seq))).toEqual(names.map((_, i) => i + 1));
+    expect(new Set(rows.map((r) => r.object_id))).toEqual(new Set(made.map((e) => String(e.id))));
     const [report] = await verifyAuditChains(t.app.db, account.id);
-    expect(report).toMatchObject({ ok: true, rows: 1 });
+    expect(report).toMatchObject({ ok: true, rows: 40 });
   });
+
+  it.skipIf(dialectUnderTest !== 'sqlite')(
+    'chains a row journaled before the journal held its account (SQLite, migration 0028’s form)',
+    async () => {
+      const account = await makeAccount(t.app);
+      const row = {
+        account_id: account.id,
+        at: 1_700_000_000_000,
+        actor_kind: 'api_key',
+        actor_id: '3',
+        actor_label: 'HR sync',
+        address: '198.51.100.4',
+        request_id: 'req-7',
+        action: 'employee.created',
+        object_type: 'employee',
+        object_label: 'old@example.com',
+        changes: '{"first_name":{"from":null,"to":"Old"}}',
+      };
+      await t.app.db
+        .insertInto('audit_pending')
+        .values({ account_id: null, record: JSON.stringify(row), object_id: '41' })
+        .execute();
+      const rows = await rowsOf(account.id);
+      expect(rows).toMatchObject([{ ...row, object_id: '41', seq: 1, prev_hash: GENESIS_HASH }]);
+      const [report] = await verifyAuditChains(t.app.db, account.id);
+      expect(report).toMatchObject({ ok: true, rows: 1 });
+    },
+  );
 
   it('keeps the order of the commits when a recorded insert and other changes alternate', async () => {
     const account = await makeAccount(t.app);
