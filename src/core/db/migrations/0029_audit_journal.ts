@@ -12,8 +12,8 @@ import { dialectOf } from '../database.js';
 //   text (the database hashes the text as it is and never parses it: not every JSON text is one
 //   PostgreSQL accepts, `\u0000` say).
 // - `vigil_audit_move(account, limit)` (PostgreSQL): locks the chain's head (made when missing),
-//   appends up to `limit` of the chain's journaled rows to it in order, deletes them, and returns
-//   how many. Every mover of a chain takes turns on its head; the rows are read by a statement
+//   hashes up to `limit` of the chain's journaled rows in order, appends them in one insert,
+//   deletes them, and returns how many. Every mover of a chain takes turns on its head; the rows are read by a statement
 //   after the lock was had, so each is moved once. SQLite's movers run in the service (one
 //   writer, no such function).
 
@@ -46,31 +46,40 @@ language plpgsql as $$
 declare
   head_seq bigint;
   head_hash text;
+  prev text;
   p record;
-  moved integer := 0;
   ids bigint[] := '{}';
+  seqs bigint[] := '{}';
+  prevs text[] := '{}';
+  hashes text[] := '{}';
 begin
   insert into audit_heads (account_id, seq, hash) values (p_account, 0, repeat('0', 64))
     on conflict (account_id) do update set seq = audit_heads.seq
     returning seq, hash into head_seq, head_hash;
   for p in
-    select * from audit_pending where account_id = p_account order by id limit p_limit
+    select id, record from audit_pending where account_id = p_account order by id limit p_limit
   loop
     head_seq := head_seq + 1;
-    insert into audit_log (account_id, seq, at, actor_kind, actor_id, actor_label, address, request_id,
-        action, object_type, object_id, object_label, changes, prev_hash, hash)
-      values (p_account, head_seq, p.at, p.actor_kind, p.actor_id, p.actor_label, p.address, p.request_id,
-        p.action, p.object_type, p.object_id, p.object_label, p.changes, head_hash,
-        encode(sha256(convert_to(head_hash || E'\\n' || '[' || p_account || ',' || head_seq || ',' || p.record, 'UTF8')), 'hex'))
-      returning hash into head_hash;
+    prev := head_hash;
+    head_hash := encode(sha256(convert_to(prev || chr(10) || '[' || p_account || ',' || head_seq || ',' || p.record, 'UTF8')), 'hex');
     ids := ids || p.id;
-    moved := moved + 1;
+    seqs := seqs || head_seq;
+    prevs := prevs || prev;
+    hashes := hashes || head_hash;
   end loop;
-  if moved > 0 then
-    update audit_heads set seq = head_seq, hash = head_hash where account_id = p_account;
-    delete from audit_pending where id = any(ids);
+  if cardinality(ids) = 0 then
+    return 0;
   end if;
-  return moved;
+  insert into audit_log (account_id, seq, at, actor_kind, actor_id, actor_label, address, request_id,
+      action, object_type, object_id, object_label, changes, prev_hash, hash)
+    select p_account, c.seq, j.at, j.actor_kind, j.actor_id, j.actor_label, j.address, j.request_id,
+      j.action, j.object_type, j.object_id, j.object_label, j.changes, c.prev, c.hash
+    from unnest(ids, seqs, prevs, hashes) as c(id, seq, prev, hash)
+    join audit_pending j on j.id = c.id
+    order by c.seq;
+  update audit_heads set seq = head_seq, hash = head_hash where account_id = p_account;
+  delete from audit_pending where id = any(ids);
+  return cardinality(ids);
 end
 $$`.execute(db);
 }
