@@ -92,9 +92,9 @@ function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
  * migration 0029) appends the journal's rows to their chains in order, in batches, and deletes
  * them; every other audit write of the chain moves them first (so the chain keeps the order of
  * the commits), and every reader of the log moves them before it reads (settleAuditLog). A create
- * then neither waits for its
- * chain's head (PostgreSQL: a row lock held to the commit, so one account's creates took turns)
- * nor writes five b-trees in its commit (SQLite): the journal is one b-tree appended at its end.
+ * then neither waits for its chain's head (PostgreSQL: a row lock held to the commit, so one
+ * account's creates took turns) nor writes five b-trees in its commit (SQLite): the journal is one
+ * b-tree appended at its end.
  */
 const pendingTriggers = new Map<string, string>();
 function pendingTrigger(table: string): string {
