@@ -59,8 +59,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const database = openServerDatabase(config, log);
   app = await buildApp({ config, database, logger: log });
   // Loaded on first use elsewhere (the `vigil` command), read here before any request can wait for them.
-  // What a process stopped before its audit rows were chained left in SQLite's journal, in
-  // batches, before any request's audit write would have to move it all at once.
+  // What a process stopped before its audit rows were chained left in the journal, in batches,
+  // before any request's audit write would have to move it all at once.
   await Promise.all([loadSamlCode(), loadPasskeyCode(), worker ? undefined : settleAuditLog(database.db)]);
   await app.listen({ port: config.port, host: config.host });
   if (worker) return;

@@ -35,7 +35,7 @@ const OBJECT_ID = 8;
 
 /** The hash of a row: SHA-256 over the previous row's hash, a newline and the row's canonical form. */
 export function hashAuditRow(row: Omit<AuditLogTable, 'id' | 'hash'>): string {
-  return chainHash(row.prev_hash, row.account_id, Number(row.seq), JSON.stringify(tailMembers(row)).slice(1));
+  return chainHash(row.prev_hash, row.account_id, Number(row.seq), canonicalTail(row));
 }
 
 /** The same from the row's canonical tail (canonicalTail), as the writers have it. */

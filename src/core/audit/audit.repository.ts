@@ -53,8 +53,7 @@ select ?, h.seq + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, h.hash,
 from audit_heads h where h.account_id = ?
 returning seq, hash`;
 const MOVE_HEAD_SQLITE = 'update audit_heads set seq = ?, hash = ? where account_id = ?';
-const MAKE_HEAD = (placeholder: string) =>
-  `insert into audit_heads (account_id, seq, hash) values (${placeholder}, 0, '${GENESIS_HASH}') on conflict (account_id) do nothing`;
+const MAKE_HEAD_SQLITE = `insert into audit_heads (account_id, seq, hash) values (?, 0, '${GENESIS_HASH}') on conflict (account_id) do nothing`;
 
 type RunNow = <R>(query: CompiledQuery<R>) => QueryResult<R>;
 
@@ -77,7 +76,7 @@ function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
       run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [head.seq, head.hash, r.account_id]));
       return;
     }
-    run(CompiledQuery.raw(MAKE_HEAD('?'), [r.account_id]));
+    run(CompiledQuery.raw(MAKE_HEAD_SQLITE, [r.account_id]));
   }
   throw new Error(`the audit chain of account ${r.account_id} has no head`);
 }
@@ -210,7 +209,7 @@ function movePending(run: RunNow, limit: number): number {
   for (const [accountId, rows] of chains) {
     let head = run<{ seq: number; hash: string }>(CompiledQuery.raw(READ_HEAD_SQLITE, [accountId])).rows[0];
     if (!head) {
-      run(CompiledQuery.raw(MAKE_HEAD('?'), [accountId]));
+      run(CompiledQuery.raw(MAKE_HEAD_SQLITE, [accountId]));
       head = { seq: 0, hash: GENESIS_HASH };
     }
     const moved = chainPending(accountId, head, rows);
@@ -244,8 +243,14 @@ async function movePendingPostgres(db: Db, accountId: number, limit: number): Pr
  * SQLite, in a transaction (which holds the writer): runs `work` synchronously on that writer,
  * nothing between its statements (together.ts followedBy, after a no-op).
  */
-async function onWriter(trx: Db, work: (run: RunNow) => void): Promise<void> {
-  await trx.executeQuery(followedBy(CompiledQuery.raw('select 1', []), (_r, run) => work(run)));
+async function onWriter<T>(trx: Db, work: (run: RunNow) => T): Promise<T> {
+  let result: T | undefined;
+  await trx.executeQuery(
+    followedBy(CompiledQuery.raw('select 1', []), (_r, run) => {
+      result = work(run);
+    }),
+  );
+  return result as T;
 }
 
 /** Runs `move` (one batch, returning how many rows it moved) until a batch is not full. */
@@ -265,15 +270,8 @@ export async function settleAuditLog(db: Db, accountId?: number): Promise<void> 
       const any = await db.selectFrom('audit_pending').select('id').limit(1).executeTakeFirst();
       if (!any) return;
     }
-    let moved = 0;
-    const move = (trx: Db) =>
-      onWriter(trx, (run) => {
-        moved = movePending(run, PENDING_BATCH);
-      });
-    await inBatches(async () => {
-      await (db.isTransaction ? move(db) : db.transaction().execute(move));
-      return moved;
-    });
+    const move = (trx: Db) => onWriter(trx, (run) => movePending(run, PENDING_BATCH));
+    await inBatches(() => (db.isTransaction ? move(db) : db.transaction().execute(move)));
     return;
   }
   // PostgreSQL: each chain in a statement (a transaction) of its own, so that no mover holds two
@@ -327,8 +325,8 @@ function settleSoon(db: Db, accountId: number): void {
 
 /**
  * Appends a row to its account's chain, in the caller's transaction, after the chain's journaled
- * rows (moved first). PostgreSQL: two statements; SQLite: two, on its writer.
- * A chain's first row makes its head first. Concurrent writers of one account take turns on the
+ * rows (moved first). PostgreSQL: two statements (the move makes a missing head); SQLite: two,
+ * on its writer (a chain's first row makes its head first). Concurrent writers of one account take turns on the
  * head's row lock (PostgreSQL) or the writer (SQLite).
  */
 export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
@@ -346,13 +344,10 @@ export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<v
     ...[r.account_id, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id],
     ...[r.action, r.object_type, r.object_id, r.object_label, r.changes, canonicalTail(r)],
   ];
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const appended = await trx.executeQuery<{ appended: string }>(
-      CompiledQuery.raw(APPEND_POSTGRES, parameters),
-    );
-    if (Number(appended.rows[0]?.appended) > 0) return;
-    await trx.executeQuery(CompiledQuery.raw(MAKE_HEAD('$1'), [row.account_id]));
-  }
+  const appended = await trx.executeQuery<{ appended: string }>(
+    CompiledQuery.raw(APPEND_POSTGRES, parameters),
+  );
+  if (Number(appended.rows[0]?.appended) > 0) return;
   throw new Error(`the audit chain of account ${row.account_id} has no head`);
 }
 

@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 
-/** A chain's rows, as a reader of the log sees them (SQLite's journal moved first). */
+/** A chain's rows, as a reader of the log sees them (the journal moved first). */
 const rowsOf = async (accountId: number) => {
   await settleAuditLog(t.app.db);
   return t.app.db
