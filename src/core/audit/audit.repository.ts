@@ -1,8 +1,7 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
 import { type Db, dialectOf } from '../db/database.js';
 import { registerNamedStatement } from '../db/postgres-pool.js';
-import { SQLITE_SHA256_HEX, SQLITE_STATEMENT_CONTEXT } from '../db/sqlite-connections.js';
-import { followedBy, withContext } from '../db/together.js';
+import { type CommitBatch, followedBy, withCommitWork } from '../db/together.js';
 import { canonicalAround, canonicalTail, chainHash, type UnchainedAuditRow } from './audit-canonical.js';
 
 /** The genesis of every chain: the "previous hash" of its first row. */
@@ -46,68 +45,56 @@ a as (
 select count(*) as appended from a`;
 registerNamedStatement(APPEND_POSTGRES);
 
-/** SQLite: the row from the head (the writer's lock is held), then the head moved to it. */
-const APPEND_SQLITE = `insert into audit_log (${COLUMNS})
-select ?, h.seq + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, h.hash,
-  ${SQLITE_SHA256_HEX}(h.hash || char(10) || '[' || ? || ',' || (h.seq + 1) || ',' || ?)
-from audit_heads h where h.account_id = ?
-returning seq, hash`;
 const MOVE_HEAD_SQLITE = 'update audit_heads set seq = ?, hash = ? where account_id = ?';
 const MAKE_HEAD_SQLITE = `insert into audit_heads (account_id, seq, hash) values (?, 0, '${GENESIS_HASH}') on conflict (account_id) do nothing`;
 
 type RunNow = <R>(query: CompiledQuery<R>) => QueryResult<R>;
 
 /**
- * SQLite, synchronously (the writer is held, nothing runs between the statements): appends the
- * row from the chain's head (made first when the chain has none) and moves the head to it.
+ * The journal (migrations 0028, 0029), PostgreSQL's: a recorded create's audit row is written in
+ * the insert's own statement (its CTE) into `audit_pending`, not yet chained: the account, the
+ * row's canonical tail (the object's id written in by the statement) and its fields as columns.
+ * Moments later a mover (a function in the database, migration 0029) appends the journal's rows
+ * to their chains in order, in batches, and deletes them; every other audit write of the chain
+ * moves them first (so the chain keeps the order of the commits), and every reader of the log
+ * moves them before it reads (settleAuditLog). A create then does not wait for its chain's head,
+ * a row lock held to the commit, under which one account's creates took turns.
+ *
+ * SQLite has one writer, and commits single writes in groups (sqlite-driver.ts): the rows of a
+ * group's recorded creates that succeeded are one journal row, written just before the group
+ * commits (journaledAtCommit), a line each. The service's mover, moments later, hashes each
+ * line as it is and appends the rows 50 to a statement, SQLite reading their columns from the
+ * lines. A create then writes one b-tree's end per commit, not five (the log and its indexes).
+ * Rows an earlier build journaled (one a row) are moved alike.
  */
-function appendSqlite(run: RunNow, row: UnchainedAuditRow): void {
-  const r = row;
-  // better-sqlite3 binds `?` by position only, so the account again where it appears (as text in
-  // the canonical form: a number would be bound as a real, `7.0`).
-  const parameters = [
-    ...[r.account_id, r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id],
-    ...[r.action, r.object_type, r.object_id, r.object_label, r.changes],
-    ...[String(r.account_id), canonicalTail(r), r.account_id],
-  ];
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const head = run<{ seq: number; hash: string }>(CompiledQuery.raw(APPEND_SQLITE, parameters)).rows[0];
-    if (head) {
-      run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [head.seq, head.hash, r.account_id]));
-      return;
-    }
-    run(CompiledQuery.raw(MAKE_HEAD_SQLITE, [r.account_id]));
+
+/**
+ * SQLite, synchronously, the writer held: appends `rows` to their chains, in order, after the
+ * journal's rows (moved first).
+ */
+function appendSqlite(run: RunNow, rows: readonly UnchainedAuditRow[]): void {
+  while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
+  const chains = new Map<number, Journaled[]>();
+  for (const row of rows) {
+    const chain = chains.get(row.account_id) ?? [];
+    chains.set(row.account_id, chain);
+    chain.push(journaled(row.account_id, canonicalTail(row)));
   }
-  throw new Error(`the audit chain of account ${r.account_id} has no head`);
+  appendChains(run, chains);
 }
 
 /**
- * The journal (migrations 0028, 0029): a recorded create's audit row is written in the insert's
- * own statement into `audit_pending`, not yet chained: the account and the row's canonical tail,
- * the object's id written in by the statement. On PostgreSQL the insert's CTE writes it; on
- * SQLite a temporary trigger of the writer's connection, reading the tail's two parts around the
- * id as the statement's context (together.ts withContext). PostgreSQL's also holds the row's
- * fields as columns. Moments later a mover (SQLite: here; PostgreSQL: a function in the database,
- * migration 0029) appends the journal's rows to their chains in order, in batches, and deletes
- * them; every other audit write of the chain moves them first (so the chain keeps the order of
- * the commits), and every reader of the log moves them before it reads (settleAuditLog). A create
- * then neither waits for its chain's head (PostgreSQL: a row lock held to the commit, so one
- * account's creates took turns) nor writes five b-trees in its commit (SQLite): the journal is one
- * b-tree appended at its end.
+ * SQLite: the audit rows of a commit's recorded creates, journaled in that commit as one row
+ * (together.ts withCommitWork): a line a row, its canonical form less `seq`, `[account_id,` and
+ * the tail.
  */
-const pendingTriggers = new Map<string, string>();
-function pendingTrigger(table: string): string {
-  let trigger = pendingTriggers.get(table);
-  if (trigger === undefined) {
-    if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
-    const context = (i: number) => `${SQLITE_STATEMENT_CONTEXT}(${i})`;
-    trigger = `create temp trigger if not exists vigil_audit_pending_${table} after insert on main.${table}
-when ${context(0)} is not null
-begin insert into main.audit_pending (account_id, record) values (${context(0)}, ${context(1)} || new.id || ${context(2)}); end`;
-    pendingTriggers.set(table, trigger);
-  }
-  return trigger;
-}
+const journaledAtCommit: CommitBatch<UnchainedAuditRow> = {
+  run: (rows, run) => {
+    const lines = rows.map((row) => journaled(row.account_id, canonicalTail(row)).line);
+    run(CompiledQuery.raw(JOURNAL_SQLITE, [lines.join('\n')]));
+  },
+};
+const JOURNAL_SQLITE = 'insert into audit_pending (record) values (?)';
 
 /** The row's fields a PostgreSQL journal row holds beside its text (migration 0029), in this order. */
 const PENDING_FIELDS = [
@@ -131,23 +118,28 @@ interface PendingRow {
   object_id: string | number | null;
 }
 
-/** A journal row's chain, canonical tail, and fields (`at` … `changes`, the tail's members). */
+/** A journaled row: its chain, and its canonical form less `seq`: `[account_id,` and the tail. */
 interface Journaled {
   accountId: number;
-  tail: string;
-  fields: unknown[];
+  line: string;
 }
 
-function readPending(pending: PendingRow): Journaled {
-  if (pending.account_id !== null) {
-    const tail = pending.record;
-    return { accountId: Number(pending.account_id), tail, fields: JSON.parse(`[${tail}`) };
+function journaled(accountId: number, tail: string): Journaled {
+  return { accountId, line: `[${accountId},${tail}` };
+}
+
+function readPending(pending: PendingRow): Journaled[] {
+  const { record } = pending;
+  // One row (PostgreSQL; SQLite before this build): the account, the canonical tail.
+  if (pending.account_id !== null) return [journaled(Number(pending.account_id), record)];
+  if (record.startsWith('{')) {
+    // Journaled before migration 0029 (SQLite): the row's fields as JSON, the object's id beside them.
+    const row = JSON.parse(record) as UnchainedAuditRow;
+    row.object_id = pending.object_id === null ? null : String(pending.object_id);
+    return [journaled(Number(row.account_id), canonicalTail(row))];
   }
-  // Journaled before migration 0029 (SQLite): the row's fields as JSON, the object's id beside them.
-  const row = JSON.parse(pending.record) as UnchainedAuditRow;
-  row.object_id = pending.object_id === null ? null : String(pending.object_id);
-  const tail = canonicalTail(row);
-  return { accountId: Number(row.account_id), tail, fields: JSON.parse(`[${tail}`) };
+  // A commit's rows (SQLite, journaledAtCommit): a line each. JSON text holds no raw newline.
+  return record.split('\n').map((line) => ({ accountId: Number(line.slice(1, line.indexOf(','))), line }));
 }
 
 /** Rows the mover takes in one transaction, and rows in one insert statement. */
@@ -156,7 +148,7 @@ const INSERT_ROWS = 50;
 
 /**
  * One chain's journaled rows appended after its head: the parameters of the insert statements
- * (up to INSERT_ROWS rows each, COLUMNS' order) and the chain's new head.
+ * (up to INSERT_ROWS rows each: account, seq, line, previous hash, hash) and the chain's new head.
  */
 function chainPending(accountId: number, head: { seq: number; hash: string }, rows: Journaled[]) {
   let seq = Number(head.seq);
@@ -167,8 +159,8 @@ function chainPending(accountId: number, head: { seq: number; hash: string }, ro
     for (const row of rows.slice(from, from + INSERT_ROWS)) {
       seq += 1;
       const prev = hash;
-      hash = chainHash(prev, accountId, seq, row.tail);
-      values.push(accountId, seq, ...row.fields, prev, hash);
+      hash = chainHash(prev, accountId, seq, row.line.slice(row.line.indexOf(',') + 1));
+      values.push(accountId, seq, row.line, prev, hash);
     }
     inserts.push(values);
   }
@@ -176,36 +168,28 @@ function chainPending(accountId: number, head: { seq: number; hash: string }, ro
 }
 
 const insertRowsStatements = new Map<number, string>();
-/** SQLite: `insert into audit_log` of `rows` rows, COLUMNS' values each. */
+/**
+ * SQLite: `insert into audit_log` of `rows` rows, each from five values (chainPending): the
+ * row's fields are read by SQLite from its line (`->> i`, the line parsed once), not bound one
+ * by one.
+ */
 function insertRowsStatement(rows: number): string {
   let statement = insertRowsStatements.get(rows);
   if (!statement) {
-    const one = `(${Array.from({ length: 15 }, () => '?').join(', ')})`;
-    statement = `insert into audit_log (${COLUMNS}) values ${Array.from({ length: rows }, () => one).join(', ')}`;
+    const fields = Array.from({ length: 11 }, (_, i) => `column3 ->> ${i + 1}`).join(', ');
+    const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
+    statement = `insert into audit_log (${COLUMNS})
+select column1, column2, ${fields}, column4, column5 from (values ${values})`;
     insertRowsStatements.set(rows, statement);
   }
   return statement;
 }
 
-const READ_PENDING_SQLITE = 'select id, account_id, record, object_id from audit_pending order by id limit ?';
-const CLEAR_PENDING_SQLITE = 'delete from audit_pending where id <= ?';
-const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
-
 /**
- * SQLite, synchronously, the writer held: appends up to `limit` of the journal's rows to their
- * chains, in the order they were written (hashing each row's text as it is, inserting its fields
- * 50 rows to a statement), and deletes them. Returns how many it moved.
+ * SQLite, the writer held: appends each chain's rows after its head (made when missing), 50 rows
+ * to a statement, and moves the head to the last.
  */
-function movePending(run: RunNow, limit: number): number {
-  const pending = run<PendingRow>(CompiledQuery.raw(READ_PENDING_SQLITE, [limit])).rows;
-  const last = pending[pending.length - 1];
-  if (!last) return 0;
-  const chains = new Map<number, Journaled[]>();
-  for (const row of pending.map(readPending)) {
-    const chain = chains.get(row.accountId) ?? [];
-    chains.set(row.accountId, chain);
-    chain.push(row);
-  }
+function appendChains(run: RunNow, chains: Map<number, Journaled[]>): void {
   for (const [accountId, rows] of chains) {
     let head = run<{ seq: number; hash: string }>(CompiledQuery.raw(READ_HEAD_SQLITE, [accountId])).rows[0];
     if (!head) {
@@ -214,10 +198,33 @@ function movePending(run: RunNow, limit: number): number {
     }
     const moved = chainPending(accountId, head, rows);
     for (const values of moved.inserts) {
-      run(CompiledQuery.raw(insertRowsStatement(values.length / 15), values));
+      run(CompiledQuery.raw(insertRowsStatement(values.length / 5), values));
     }
     run(CompiledQuery.raw(MOVE_HEAD_SQLITE, [moved.seq, moved.hash, accountId]));
   }
+}
+
+const READ_PENDING_SQLITE = 'select id, account_id, record, object_id from audit_pending order by id limit ?';
+const CLEAR_PENDING_SQLITE = 'delete from audit_pending where id <= ?';
+const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
+
+/**
+ * SQLite, synchronously, the writer held: appends up to `limit` of the journal's rows (an earlier
+ * build's) to their
+ * chains, in the order they were written (hashing each row's text as it is, inserting its fields
+ * 50 rows to a statement), and deletes them. Returns how many it moved.
+ */
+function movePending(run: RunNow, limit: number): number {
+  const pending = run<PendingRow>(CompiledQuery.raw(READ_PENDING_SQLITE, [limit])).rows;
+  const last = pending[pending.length - 1];
+  if (!last) return 0;
+  const chains = new Map<number, Journaled[]>();
+  for (const row of pending.flatMap(readPending)) {
+    const chain = chains.get(row.accountId) ?? [];
+    chains.set(row.accountId, chain);
+    chain.push(row);
+  }
+  appendChains(run, chains);
   // All of it read (nothing can be added while the writer is held): emptied whole, which SQLite
   // does without visiting each row; else up to the last row read.
   if (pending.length < limit) run(CompiledQuery.raw('delete from audit_pending', []));
@@ -325,16 +332,13 @@ function settleSoon(db: Db, accountId: number): void {
 
 /**
  * Appends a row to its account's chain, in the caller's transaction, after the chain's journaled
- * rows (moved first). PostgreSQL: two statements (the move makes a missing head); SQLite: two,
- * on its writer (a chain's first row makes its head first). Concurrent writers of one account take turns on the
- * head's row lock (PostgreSQL) or the writer (SQLite).
+ * rows (moved first). PostgreSQL: two statements (the move makes a missing head); SQLite: on its
+ * writer (appendSqlite). Concurrent writers of one account take turns on the head's row lock
+ * (PostgreSQL) or the writer (SQLite).
  */
 export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<void> {
   if (dialectOf(trx) === 'sqlite') {
-    await onWriter(trx, (run) => {
-      while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
-      appendSqlite(run, row);
-    });
+    await onWriter(trx, (run) => appendSqlite(run, [row]));
     return;
   }
   // The chain's journaled rows first, its head locked (and made when missing) by the move.
@@ -352,44 +356,49 @@ export async function appendAuditRow(trx: Db, row: UnchainedAuditRow): Promise<v
 }
 
 /**
- * Runs `insert` (one row into `table`, `returning` its `id` among others) and records `row`, whose
- * object is the inserted row: one statement, atomic, without a transaction of its own. The row
- * goes to the journal with the insert (PostgreSQL: in its CTE; SQLite: by its trigger,
- * pendingTrigger), and into its chain a moment later. The hot path of recorded creates.
+ * Runs `insert` (one row into the table, `returning` its `id` among others) and records `row`,
+ * whose object is the inserted row, atomically, without a transaction of its own. PostgreSQL: one
+ * statement, the row going to the journal in its CTE and into its chain a moment later; SQLite:
+ * the row journaled in the insert's commit (journaledAtCommit). The hot path of recorded creates.
  */
 export async function insertRecorded<R extends { id: number }>(
   db: Db,
-  table: string,
   insert: CompiledQuery<R>,
   row: UnchainedAuditRow,
 ): Promise<R> {
+  if (dialectOf(db) === 'sqlite') {
+    const result = await db.executeQuery(
+      withCommitWork(insert, {
+        batch: journaledAtCommit,
+        item: (inserted) => {
+          const id = (inserted.rows[0] as { id?: unknown } | undefined)?.id;
+          return id === undefined ? undefined : { ...row, object_id: String(id) };
+        },
+      }),
+    );
+    const created = result.rows[0] as R | undefined;
+    if (!created) throw new Error('the insert returned no row');
+    settleSoon(db, row.account_id);
+    return created;
+  }
   const { before, after } = canonicalAround(row);
   // The canonical tail's parts around the object's id, its quotes included: `…,"` and `",…`.
   const around = [`${before}"`, `"${after}`];
-  let created: R | undefined;
-  if (dialectOf(db) === 'sqlite') {
-    const setUp = pendingTrigger(table);
-    const result = await db.executeQuery(
-      withContext(insert, { setUp, context: [row.account_id, ...around] }),
-    );
-    created = result.rows[0] as R | undefined;
-  } else {
-    // With the row's fields as columns, which its mover copies (migration 0029).
-    const k = insert.parameters.length;
-    const p = (i: number) => `$${k + i}`;
-    const statement = `with e as (${insert.sql}),
+  // With the row's fields as columns, which its mover copies (migration 0029).
+  const k = insert.parameters.length;
+  const p = (i: number) => `$${k + i}`;
+  const statement = `with e as (${insert.sql}),
 j as (
   insert into audit_pending (account_id, record, object_id, ${PENDING_FIELDS.join(', ')})
   select ${p(1)}::bigint, ${p(2)}::text || e.id || ${p(3)}::text, e.id::text, ${PENDING_FIELDS.map((_, i) => p(4 + i)).join(', ')}
   from e)
 select e.* from e`;
-    registerNamedStatement(statement);
-    const r = row;
-    const fields = [r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id, r.action];
-    fields.push(r.object_type, r.object_label, r.changes);
-    const parameters = [...insert.parameters, row.account_id, ...around, ...fields];
-    created = (await db.executeQuery<R>(CompiledQuery.raw(statement, parameters))).rows[0];
-  }
+  registerNamedStatement(statement);
+  const r = row;
+  const fields = [r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id, r.action];
+  fields.push(r.object_type, r.object_label, r.changes);
+  const parameters = [...insert.parameters, row.account_id, ...around, ...fields];
+  const created = (await db.executeQuery<R>(CompiledQuery.raw(statement, parameters))).rows[0];
   if (!created) throw new Error('the insert returned no row');
   settleSoon(db, row.account_id);
   return created;

@@ -147,14 +147,12 @@ describe('the audit writer', () => {
       { actor: { kind: 'api_key', id: 3, label: 'HR sync' }, address: '198.51.100.4', requestId: 'req-9' },
       () =>
         Promise.all(
-          ['A', 'B', 'C', 'D', 'E'].map((name) =>
-            insertAndRecord(t.app.db, 'employees', insert(name), record(name)),
-          ),
+          ['A', 'B', 'C', 'D', 'E'].map((name) => insertAndRecord(t.app.db, insert(name), record(name))),
         ),
     );
     expect(made.map((g) => g.name)).toEqual(['A', 'B', 'C', 'D', 'E']);
     // The same name again: the insert fails, and nothing is recorded.
-    await expect(insertAndRecord(t.app.db, 'employees', insert('A'), record('A'))).rejects.toThrow();
+    await expect(insertAndRecord(t.app.db, insert('A'), record('A'))).rejects.toThrow();
 
     const rows = await rowsOf(account.id);
     expect(rows.map((r) => Number(r.seq))).toEqual([1, 2, 3, 4, 5]);
@@ -167,13 +165,34 @@ describe('the audit writer', () => {
     });
   });
 
+  it('records each insert of a commit that succeeded, and nothing of one that failed', async () => {
+    const account = await makeAccount(t.app);
+    const created = (name: string) =>
+      insertAndRecord(t.app.db, employeeInsert(t.app.db, account.id, name), {
+        accountId: account.id,
+        action: 'employee.created',
+        object: { type: 'employee', label: name },
+      });
+    await created('A');
+    // At once: one commit on SQLite (group commit), the second `A` refused in it.
+    const results = await Promise.allSettled(['B', 'A', 'C'].map(created));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const rows = await rowsOf(account.id);
+    expect(rows.map((r) => [r.object_label, Number(r.seq)])).toEqual([
+      ['A', 1],
+      ['B', 2],
+      ['C', 3],
+    ]);
+    const [report] = await verifyAuditChains(t.app.db, account.id);
+    expect(report).toMatchObject({ ok: true, rows: 3 });
+  });
+
   it('commits a recorded insert’s row with it: one a process left unchained is chained by the next', async () => {
     const account = await makeAccount(t.app);
     // Another process on the database, stopped right after its write (before its mover ran).
     const other = await openMigrated(t.databaseUrl);
     const employee = await insertAndRecord(
       other.db,
-      'employees',
       employeeInsert(other.db, account.id, 'grace', 'example.net'),
       { accountId: account.id, action: 'employee.created', object: { type: 'employee', label: 'grace' } },
     );
@@ -184,11 +203,13 @@ describe('the audit writer', () => {
         .select(['object_id', 'seq'])
         .where('account_id', '=', account.id)
         .execute();
-    // In the journal, committed; not yet in the chain.
+    // In the journal, committed; not yet in the chain. The journal's row: PostgreSQL's, the
+    // account beside the canonical tail; SQLite's, a commit's rows, a line each (`[account,` …).
     const journal = await t.app.db.selectFrom('audit_pending').select(['account_id', 'record']).execute();
-    expect(journal.map((j) => [Number(j.account_id), JSON.parse(`[${j.record}`)[8]])).toEqual([
-      [account.id, String(employee.id)],
-    ]);
+    const members = journal.map((j) =>
+      j.account_id === null ? JSON.parse(j.record) : [Number(j.account_id), ...JSON.parse(`[${j.record}`)],
+    );
+    expect(members.map((m) => [m[0], m[9]])).toEqual([[account.id, String(employee.id)]]);
     expect(await chained()).toEqual([]);
     expect(await rowsOf(account.id)).toMatchObject([{ object_id: String(employee.id), seq: 1 }]);
     expect(await chained()).toHaveLength(1);
@@ -203,7 +224,7 @@ describe('the audit writer', () => {
     const made = await Promise.all(
       names.map((name, i) => {
         const db = i % 2 === 0 ? t.app.db : other.db;
-        return insertAndRecord(db, 'employees', employeeInsert(db, account.id, name, 'example.io'), {
+        return insertAndRecord(db, employeeInsert(db, account.id, name, 'example.io'), {
           accountId: account.id,
           action: 'employee.created',
           object: { type: 'employee', label: name },
@@ -256,7 +277,7 @@ describe('the audit writer', () => {
     const account = await makeAccount(t.app);
     const insert = (name: string) => employeeInsert(t.app.db, account.id, name, 'example.org');
     const created = (name: string) =>
-      insertAndRecord(t.app.db, 'employees', insert(name), {
+      insertAndRecord(t.app.db, insert(name), {
         accountId: account.id,
         action: 'employee.created',
         object: { type: 'employee', label: name },

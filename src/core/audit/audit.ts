@@ -125,17 +125,16 @@ function unchainedRow(record: AuditRecord): UnchainedAuditRow {
 }
 
 /**
- * Runs `insert` (one row into `table`, returning its `id`) and records it, its object being the
- * new row: one statement, atomic, without a transaction of its own, for creates on hot paths that
+ * Runs `insert` (one row, returning its `id`) and records it, its object being the new row:
+ * atomic, without a transaction of its own, for creates on hot paths that
  * have nothing else to do in a transaction. `record.object.id` is the new row's id.
  */
 export function insertAndRecord<R extends { id: number }>(
   db: Db,
-  table: string,
   insert: CompiledQuery<R>,
   record: AuditRecord,
 ): Promise<R> {
-  return insertRecorded(db, table, insert, unchainedRow(record));
+  return insertRecorded(db, insert, unchainedRow(record));
 }
 
 /** How many ids a bulk operation's row lists at most: the counts say the rest. */

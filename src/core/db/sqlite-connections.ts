@@ -1,9 +1,7 @@
-import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import type { QueryResult } from 'kysely';
 import { nameKey, SQLITE_NAME_KEY } from './name-key.js';
-import type { StatementValue } from './together.js';
 
 /**
  * The SQLite driver's parts (sqlite-driver.ts): connections with their prepared statements, the
@@ -15,10 +13,6 @@ type Statement = SQLite.Statement<unknown[], unknown>;
 /** A connection with its prepared statements, kept by SQL text (values travel as parameters). */
 export class Connection {
   private readonly statements = new Map<string, Statement>();
-  /** What `vigil_statement_context(i)` returns while `runWithContext` runs a statement (null otherwise). */
-  context: readonly StatementValue[] | null = null;
-  /** The set-up statements (temporary triggers) this connection has run: each once in its life. */
-  readonly setUp = new Set<string>();
   constructor(
     readonly sqlite: SQLite.Database,
     private readonly cacheSize = 500,
@@ -42,20 +36,6 @@ export class Connection {
     if (statement.reader) return { rows: statement.all(parameters as unknown[]) as unknown[] };
     const { changes, lastInsertRowid } = statement.run(parameters as unknown[]);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
-  }
-
-  /** Runs one statement with `context` as `vigil_statement_context(i)` (its triggers read it). */
-  runWithContext(
-    sql: string,
-    parameters: readonly unknown[],
-    context: readonly StatementValue[],
-  ): QueryResult<unknown> {
-    this.context = context;
-    try {
-      return this.run(sql, parameters);
-    } finally {
-      this.context = null;
-    }
   }
 }
 
@@ -152,16 +132,6 @@ export class ReaderPool {
   }
 }
 
-/** The SQLite function every connection has for the audit chain's hashes: SHA-256 of UTF-8 text, hex. */
-export const SQLITE_SHA256_HEX = 'vigil_sha256_hex';
-
-/**
- * The SQLite function a statement's triggers read what it was run with (Connection.runWithContext;
- * together.ts withContext): `vigil_statement_context(i)` is its `i`th value, null for every other
- * statement.
- */
-export const SQLITE_STATEMENT_CONTEXT = 'vigil_statement_context';
-
 /** Each connection's page cache, KiB. */
 export const CACHE_KIB = 65_536;
 
@@ -182,14 +152,5 @@ export function openConnection(path: string, role: 'writer' | 'reader'): Connect
   sqlite.pragma(`cache_size = -${CACHE_KIB}`);
   // Names sorted as people read them (collation.ts): SQLite compares bytes only.
   sqlite.function(SQLITE_NAME_KEY, { deterministic: true }, nameKey);
-  sqlite.function(SQLITE_SHA256_HEX, { deterministic: true }, (text: unknown) =>
-    typeof text === 'string' ? hash('sha256', text, 'hex') : null,
-  );
-  const connection = new Connection(sqlite);
-  sqlite.function(
-    SQLITE_STATEMENT_CONTEXT,
-    { deterministic: false },
-    (i: unknown) => connection.context?.[Number(i)] ?? null,
-  );
-  return connection;
+  return new Connection(sqlite);
 }

@@ -12,12 +12,13 @@ import {
 } from 'kysely';
 import { type Connection, Lock, openConnection, ReaderPool, retryWhileBusy } from './sqlite-connections.js';
 import {
-  type ContextQuery,
+  AT_COMMIT,
+  type AtCommitQuery,
+  type CommitBatch,
+  type CommitWork,
   FOLLOWED_BY,
   type FollowedQuery,
   type Followers,
-  type StatementContext,
-  WITH_CONTEXT,
 } from './together.js';
 
 /**
@@ -64,8 +65,8 @@ interface PendingWrite {
   parameters: readonly unknown[];
   /** Statements that go with this one, in its savepoint (together.ts). */
   followers: Followers | undefined;
-  /** What its triggers read, and the set-up that makes them (together.ts withContext). */
-  context: StatementContext | undefined;
+  /** The work its result adds to its commit's (together.ts withCommitWork). */
+  work: CommitWork<unknown> | undefined;
   resolve: (result: QueryResult<unknown>) => void;
   reject: (err: unknown) => void;
 }
@@ -279,17 +280,18 @@ export class SqliteServerDriver implements Driver {
   async execute(session: Session, query: CompiledQuery): Promise<QueryResult<unknown>> {
     const { sql, parameters } = query;
     const followers = (query as FollowedQuery<unknown>)[FOLLOWED_BY];
-    const context = (query as ContextQuery<unknown>)[WITH_CONTEXT];
+    const work = (query as AtCommitQuery<unknown>)[AT_COMMIT];
     if (session.transaction) {
       const { connection } = session.transaction;
-      // Inside a transaction the set-up would be undone with it: run (if not exists) each time.
-      if (context && !connection.setUp.has(context.setUp)) connection.run(context.setUp, []);
-      return runTogether(connection, sql, parameters, followers, context);
+      const result = runTogether(connection, sql, parameters, followers);
+      // Inside a transaction the commit's work is done at once, in it.
+      if (work) runCommitWork(connection, [[work, result]]);
+      return result;
     }
     if (this.isReadOnly(sql)) return this.reader.run(sql, parameters);
     if (DML.test(sql)) {
       return new Promise((resolve, reject) => {
-        this.pending.push({ sql, parameters, followers, context, resolve, reject });
+        this.pending.push({ sql, parameters, followers, work, resolve, reject });
         if (!this.commitScheduled) {
           this.commitScheduled = true;
           setImmediate(() => void this.groupCommit());
@@ -326,25 +328,13 @@ export class SqliteServerDriver implements Driver {
       return;
     }
     try {
-      // The set-ups the writes need (temporary triggers), once in the connection's life, outside
-      // any transaction (a rolled back one would take them with it).
-      for (const write of writes) {
-        const setUp = write.context?.setUp;
-        if (setUp === undefined || this.writer.setUp.has(setUp)) continue;
-        if (this.writer.sqlite.inTransaction) {
-          const failure = this.commitGroup();
-          if (failure) throw failure;
-        }
-        await retryWhileBusy(deadline, () => this.writer.run(setUp, []));
-        this.writer.setUp.add(setUp);
-      }
       const open = this.writer.sqlite.inTransaction;
-      if (writes.length === 1 && !open && !writes[0]?.followers) {
+      if (writes.length === 1 && !open && !writes[0]?.followers && !writes[0]?.work) {
         // Alone: one statement, committed by itself.
         const [write] = writes as [PendingWrite];
         write.resolve(
           await retryWhileBusy(deadline, () =>
-            runTogether(this.writer, write.sql, write.parameters, undefined, write.context),
+            runTogether(this.writer, write.sql, write.parameters, undefined),
           ),
         );
         return;
@@ -354,6 +344,15 @@ export class SqliteServerDriver implements Driver {
       // A failure that ended the whole transaction (disk full, I/O error) took every write with it.
       const ended = outcomes.find((o) => 'error' in o && !this.writer.sqlite.inTransaction);
       if (ended && 'error' in ended) throw ended.error;
+      // The work the writes that succeeded bring for their commit, once per batch; when it
+      // fails, the whole transaction is rolled back (below) and every write fails with it.
+      runCommitWork(
+        this.writer,
+        writes.flatMap((write, i) => {
+          const outcome = outcomes[i];
+          return write.work && outcome && 'result' in outcome ? [[write.work, outcome.result] as const] : [];
+        }),
+      );
       // The writes commit with the transactions of the group waiting for it.
       const failure = this.commitGroup();
       outcomes.forEach((outcome, i) => {
@@ -377,7 +376,7 @@ export class SqliteServerDriver implements Driver {
     if (!this.writer.sqlite.inTransaction) return { error: new Error('transaction ended') };
     this.writer.run('savepoint w', []);
     try {
-      const result = runTogether(this.writer, write.sql, write.parameters, write.followers, write.context);
+      const result = runTogether(this.writer, write.sql, write.parameters, write.followers);
       this.writer.run('release w', []);
       return { result };
     } catch (error) {
@@ -409,13 +408,32 @@ function runTogether(
   sql: string,
   parameters: readonly unknown[],
   followers: Followers | undefined,
-  context?: StatementContext,
 ): QueryResult<unknown> {
-  const result = context
-    ? connection.runWithContext(sql, parameters, context.context)
-    : connection.run(sql, parameters);
+  const result = connection.run(sql, parameters);
   followers?.(result, (query) => connection.run(query.sql, query.parameters) as never);
   return result;
+}
+
+/**
+ * The commit's work of these writes (together.ts withCommitWork): each batch run once, with the
+ * items of its writes in their order, synchronously on `connection`, in its open transaction.
+ */
+function runCommitWork(
+  connection: Connection,
+  done: ReadonlyArray<readonly [CommitWork<unknown>, QueryResult<unknown>]>,
+): void {
+  if (done.length === 0) return;
+  const batches = new Map<CommitBatch<unknown>, unknown[]>();
+  for (const [work, result] of done) {
+    const item = work.item(result);
+    if (item === undefined) continue;
+    const items = batches.get(work.batch);
+    if (items) items.push(item);
+    else batches.set(work.batch, [item]);
+  }
+  for (const [batch, items] of batches) {
+    batch.run(items, (query) => connection.run(query.sql, query.parameters) as never);
+  }
 }
 
 /** Kysely's SQLite dialect, with the driver above. */

@@ -23,26 +23,29 @@ export function followedBy<R>(query: CompiledQuery<R>, follow: Followers): Follo
 }
 
 /**
- * SQLite: one write statement run with `context`, whose `i`th value its triggers read as
- * `vigil_statement_context(i)` (null for every other statement), after `setUp` (the
- * `create temp trigger if not exists …` that reads it), which the writer's connection runs once,
- * outside any transaction. For a hot write that records something beside it in the same
- * statement: one statement, atomic, committed alone when nothing else is waiting (the audit
- * journal, audit.repository.ts).
+ * SQLite: one write statement whose result adds an item to a batch of work (`batch.run`) that
+ * the driver runs once, synchronously on the writer, in the same SQLite transaction, just before
+ * that transaction commits: after a group commit's writes (sqlite-driver.ts), with every item of
+ * the group's writes that succeeded; or, inside a transaction, right after the statement. For
+ * hot writes that must record something beside them (the audit log): the work is done once per
+ * commit, not once per write, and it fails the whole commit when it throws. `item` returns
+ * undefined for a result that adds nothing.
  *
  * Only the SQLite driver knows it: on PostgreSQL, say the same with one statement (a CTE).
  */
-export type StatementValue = string | number;
-
-export interface StatementContext {
-  setUp: string;
-  context: readonly StatementValue[];
+export interface CommitBatch<T> {
+  run(items: T[], run: <R>(query: CompiledQuery<R>) => QueryResult<R>): void;
 }
 
-export const WITH_CONTEXT = Symbol('vigil.withContext');
+export interface CommitWork<T> {
+  batch: CommitBatch<T>;
+  item: (result: QueryResult<unknown>) => T | undefined;
+}
 
-export type ContextQuery<R> = CompiledQuery<R> & { [WITH_CONTEXT]?: StatementContext };
+export const AT_COMMIT = Symbol('vigil.atCommit');
 
-export function withContext<R>(query: CompiledQuery<R>, context: StatementContext): ContextQuery<R> {
-  return { ...query, [WITH_CONTEXT]: context };
+export type AtCommitQuery<R> = CompiledQuery<R> & { [AT_COMMIT]?: CommitWork<unknown> };
+
+export function withCommitWork<R, T>(query: CompiledQuery<R>, work: CommitWork<T>): AtCommitQuery<R> {
+  return { ...query, [AT_COMMIT]: work as CommitWork<unknown> };
 }

@@ -109,12 +109,7 @@ export async function createEmployee(
     // Nobody wants the event (an account without webhook endpoints): the employee and its audit
     // row are one write, without a transaction of their own (one statement on PostgreSQL).
     if (!created && !db.isTransaction) {
-      return await insertAndRecord(
-        db,
-        'employees',
-        employeeInsert(db, accountId, values),
-        audit(withDefaults(values)),
-      );
+      return await insertAndRecord(db, employeeInsert(db, accountId, values), audit(withDefaults(values)));
     }
     const run = async (trx: Db) => {
       const employee = await insertEmployee(trx, accountId, values);
