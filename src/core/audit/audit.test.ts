@@ -273,6 +273,21 @@ describe('the audit writer', () => {
     },
   );
 
+  it.skipIf(dialectUnderTest !== 'sqlite')(
+    'chains a row journaled alone with its account (SQLite, the form of the builds before commit groups)',
+    async () => {
+      const account = await makeAccount(t.app);
+      const tail = `1700000000000,"api_key","3","HR sync",null,"req-8","employee.created","employee","42","new@example.com",null]`;
+      await t.app.db.insertInto('audit_pending').values({ account_id: account.id, record: tail }).execute();
+      const rows = await rowsOf(account.id);
+      expect(rows).toMatchObject([
+        { object_id: '42', object_label: 'new@example.com', address: null, seq: 1, prev_hash: GENESIS_HASH },
+      ]);
+      const [report] = await verifyAuditChains(t.app.db, account.id);
+      expect(report).toMatchObject({ ok: true, rows: 1 });
+    },
+  );
+
   it('keeps the order of the commits when a recorded insert and other changes alternate', async () => {
     const account = await makeAccount(t.app);
     const insert = (name: string) => employeeInsert(t.app.db, account.id, name, 'example.org');
