@@ -73,7 +73,7 @@ type RunNow = <R>(query: CompiledQuery<R>) => QueryResult<R>;
  * journal's rows (moved first).
  */
 function appendSqlite(run: RunNow, rows: readonly UnchainedAuditRow[]): void {
-  while (movePending(run, PENDING_BATCH) === PENDING_BATCH) {}
+  while (movePending(run)) {}
   const chains = new Map<number, Journaled[]>();
   for (const row of rows) {
     const chain = chains.get(row.account_id) ?? [];
@@ -142,8 +142,11 @@ function readPending(pending: PendingRow): Journaled[] {
   return record.split('\n').map((line) => ({ accountId: Number(line.slice(1, line.indexOf(','))), line }));
 }
 
-/** Rows the mover takes in one transaction, and rows in one insert statement. */
+/** Journal rows a mover reads at most in one transaction (PostgreSQL's moves as many). */
 const PENDING_BATCH = 1000;
+/** Audit rows SQLite's mover appends at most in one transaction (about 10 ms of work). */
+const MOVE_LINES = 1000;
+/** Audit rows in one of SQLite's insert statements. */
 const INSERT_ROWS = 50;
 
 /**
@@ -209,27 +212,36 @@ const CLEAR_PENDING_SQLITE = 'delete from audit_pending where id <= ?';
 const READ_HEAD_SQLITE = 'select seq, hash from audit_heads where account_id = ?';
 
 /**
- * SQLite, synchronously, the writer held: appends up to `limit` of the journal's rows (an earlier
- * build's) to their
- * chains, in the order they were written (hashing each row's text as it is, inserting its fields
- * 50 rows to a statement), and deletes them. Returns how many it moved.
+ * SQLite, synchronously, the writer held: appends the journal's first rows (up to PENDING_BATCH
+ * of them, and only as many as hold MOVE_LINES audit rows: a commit's row holds several) to their
+ * chains, in the order they were written, and deletes them. Returns whether it left rows behind.
  */
-function movePending(run: RunNow, limit: number): number {
-  const pending = run<PendingRow>(CompiledQuery.raw(READ_PENDING_SQLITE, [limit])).rows;
-  const last = pending[pending.length - 1];
-  if (!last) return 0;
+function movePending(run: RunNow): boolean {
+  const pending = run<PendingRow>(CompiledQuery.raw(READ_PENDING_SQLITE, [PENDING_BATCH])).rows;
   const chains = new Map<number, Journaled[]>();
-  for (const row of pending.flatMap(readPending)) {
-    const chain = chains.get(row.accountId) ?? [];
-    chains.set(row.accountId, chain);
-    chain.push(row);
+  let taken = 0;
+  let lines = 0;
+  for (const row of pending) {
+    if (lines >= MOVE_LINES) break;
+    taken += 1;
+    for (const line of readPending(row)) {
+      lines += 1;
+      const chain = chains.get(line.accountId) ?? [];
+      chains.set(line.accountId, chain);
+      chain.push(line);
+    }
   }
+  const last = pending[taken - 1];
+  if (!last) return false;
   appendChains(run, chains);
   // All of it read (nothing can be added while the writer is held): emptied whole, which SQLite
-  // does without visiting each row; else up to the last row read.
-  if (pending.length < limit) run(CompiledQuery.raw('delete from audit_pending', []));
-  else run(CompiledQuery.raw(CLEAR_PENDING_SQLITE, [last.id]));
-  return pending.length;
+  // does without visiting each row; else up to the last row moved.
+  if (taken === pending.length && pending.length < PENDING_BATCH) {
+    run(CompiledQuery.raw('delete from audit_pending', []));
+    return false;
+  }
+  run(CompiledQuery.raw(CLEAR_PENDING_SQLITE, [last.id]));
+  return true;
 }
 
 /**
@@ -277,8 +289,8 @@ export async function settleAuditLog(db: Db, accountId?: number): Promise<void> 
       const any = await db.selectFrom('audit_pending').select('id').limit(1).executeTakeFirst();
       if (!any) return;
     }
-    const move = (trx: Db) => onWriter(trx, (run) => movePending(run, PENDING_BATCH));
-    await inBatches(() => (db.isTransaction ? move(db) : db.transaction().execute(move)));
+    const move = (trx: Db) => onWriter(trx, movePending);
+    while (await (db.isTransaction ? move(db) : db.transaction().execute(move))) {}
     return;
   }
   // PostgreSQL: each chain in a statement (a transaction) of its own, so that no mover holds two

@@ -288,6 +288,29 @@ describe('the audit writer', () => {
     },
   );
 
+  it.skipIf(dialectUnderTest !== 'sqlite')(
+    'moves commits’ rows of more audit rows than one move takes, in order, over several moves (SQLite)',
+    async () => {
+      const account = await makeAccount(t.app);
+      // Three commits of 600 creates each: 1,800 audit rows, a line each, in three journal rows.
+      const line = (n: number) =>
+        `[${account.id},${1_700_000_000_000 + n},"api_key","3","HR sync",null,null,"employee.created","employee","${n}","p${n}@example.com",null]`;
+      for (let commit = 0; commit < 3; commit++) {
+        const lines = Array.from({ length: 600 }, (_, i) => line(commit * 600 + i + 1));
+        await t.app.db
+          .insertInto('audit_pending')
+          .values({ record: lines.join('\n') })
+          .execute();
+      }
+      const rows = await rowsOf(account.id);
+      expect(rows).toHaveLength(1800);
+      expect(rows.map((r) => r.object_id)).toEqual(Array.from({ length: 1800 }, (_, i) => String(i + 1)));
+      expect(await t.app.db.selectFrom('audit_pending').selectAll().execute()).toEqual([]);
+      const [report] = await verifyAuditChains(t.app.db, account.id);
+      expect(report).toMatchObject({ ok: true, rows: 1800 });
+    },
+  );
+
   it('keeps the order of the commits when a recorded insert and other changes alternate', async () => {
     const account = await makeAccount(t.app);
     const insert = (name: string) => employeeInsert(t.app.db, account.id, name, 'example.org');
