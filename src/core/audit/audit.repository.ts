@@ -75,11 +75,7 @@ type RunNow = <R>(query: CompiledQuery<R>) => QueryResult<R>;
 function appendSqlite(run: RunNow, rows: readonly UnchainedAuditRow[]): void {
   while (movePending(run)) {}
   const chains = new Map<number, Journaled[]>();
-  for (const row of rows) {
-    const chain = chains.get(row.account_id) ?? [];
-    chains.set(row.account_id, chain);
-    chain.push(journaled(row.account_id, canonicalTail(row)));
-  }
+  for (const row of rows) addToChain(chains, journaled(row.account_id, canonicalTail(row)));
   appendChains(run, chains);
 }
 
@@ -126,6 +122,13 @@ interface Journaled {
 
 function journaled(accountId: number, tail: string): Journaled {
   return { accountId, line: `[${accountId},${tail}` };
+}
+
+/** Adds a journaled row to its chain's list, in order (a chain's first row starts the list). */
+function addToChain(chains: Map<number, Journaled[]>, row: Journaled): void {
+  const chain = chains.get(row.accountId);
+  if (chain) chain.push(row);
+  else chains.set(row.accountId, [row]);
 }
 
 function readPending(pending: PendingRow): Journaled[] {
@@ -226,9 +229,7 @@ function movePending(run: RunNow): boolean {
     taken += 1;
     for (const line of readPending(row)) {
       lines += 1;
-      const chain = chains.get(line.accountId) ?? [];
-      chains.set(line.accountId, chain);
-      chain.push(line);
+      addToChain(chains, line);
     }
   }
   const last = pending[taken - 1];
