@@ -50,6 +50,45 @@ const employeeInsert = (db: Db, accountId: number, name: string, domain = 'examp
     .returning(['id', 'first_name as name'])
     .compile();
 
+describe('the changed fields of a record', () => {
+  it('lists a field when its value differs as JSON, and leaves equal ones out', () => {
+    const before = { name: 'Sales', active: true, size: 3, note: null, tags: ['a'], limits: { daily: 5 } };
+    const after = { name: 'Sales', active: false, size: 3, note: 'x', tags: ['a'], limits: { daily: 6 } };
+    expect(diffFields(before, after)).toEqual({
+      active: { from: true, to: false },
+      note: { from: null, to: 'x' },
+      limits: { from: { daily: 5 }, to: { daily: 6 } },
+    });
+    // A missing field is null; a string is never the same as a number, true or null.
+    expect(
+      diffFields({ a: '1', b: 'true', c: 'null', d: undefined }, { a: 1, b: true, c: null, e: null }),
+    ).toEqual({
+      a: { from: '1', to: 1 },
+      b: { from: 'true', to: true },
+      c: { from: 'null', to: null },
+    });
+    // As JSON: NaN is null, and key order counts.
+    expect(diffFields({ n: Number.NaN, o: { x: 1, y: 2 } }, { n: null, o: { y: 2, x: 1 } })).toEqual({
+      o: { from: { x: 1, y: 2 }, to: { y: 2, x: 1 } },
+    });
+  });
+
+  it('lists every field of a created or deleted object, a secret only as changed, and only the named fields', () => {
+    expect(diffFields(null, { email: 'a@example.com', secret: 's', gone: null })).toEqual({
+      email: { from: null, to: 'a@example.com' },
+      secret: { from: null, to: 's' },
+    });
+    expect(diffFields({ email: 'a@example.com', secret: 's' }, undefined, { secrets: ['secret'] })).toEqual({
+      email: { from: 'a@example.com', to: null },
+      secret: { changed: true },
+    });
+    expect(diffFields({ a: 1, b: 1 }, { a: 2, b: 2 }, { fields: ['b', 'c'] })).toEqual({
+      b: { from: 1, to: 2 },
+    });
+    expect(diffFields(null, null)).toEqual({});
+  });
+});
+
 describe('the audit writer', () => {
   it('chains each row to the one before, and names the scope’s actor, address and request', async () => {
     const account = await makeAccount(t.app);

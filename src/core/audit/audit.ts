@@ -78,16 +78,40 @@ export function diffFields(
 ): AuditChanges {
   const before = beforeObject as Record<string, unknown> | null | undefined;
   const after = afterObject as Record<string, unknown> | null | undefined;
-  const secrets = new Set(options.secrets ?? []);
-  const names = options.fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const secrets = options.secrets;
+  const names = options.fields ?? fieldNames(before, after);
   const changes: AuditChanges = {};
   for (const name of names) {
     const from = before?.[name] ?? null;
     const to = after?.[name] ?? null;
-    if (JSON.stringify(from) === JSON.stringify(to)) continue;
-    changes[name] = secrets.has(name) ? { changed: true } : { from, to };
+    if (sameJson(from, to)) continue;
+    changes[name] = secrets?.includes(name) ? { changed: true } : { from, to };
   }
   return changes;
+}
+
+/** The fields of either version, the first's first (a create's or a deletion's: one version's). */
+function fieldNames(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+): string[] {
+  if (!before) return after ? Object.keys(after) : [];
+  if (!after) return Object.keys(before);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])];
+}
+
+/**
+ * Whether two values are the same as JSON. Without writing them out when they are strings,
+ * booleans or null (the fields of most records), which are the same as JSON only when equal.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isPlainScalar(a) && isPlainScalar(b)) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isPlainScalar(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'boolean';
 }
 
 /**
@@ -106,8 +130,7 @@ export async function recordAudit(db: Db, record: AuditRecord): Promise<void> {
 function unchainedRow(record: AuditRecord): UnchainedAuditRow {
   const scope = storage.getStore();
   const actor = record.actor ?? scope?.actor ?? SYSTEM;
-  const changes =
-    record.changes && Object.keys(record.changes).length > 0 ? JSON.stringify(record.changes) : null;
+  const changes = record.changes && hasAny(record.changes) ? JSON.stringify(record.changes) : null;
   return {
     account_id: record.accountId ?? 0,
     at: Date.now(),
@@ -122,6 +145,11 @@ function unchainedRow(record: AuditRecord): UnchainedAuditRow {
     object_label: record.object.label ?? null,
     changes,
   };
+}
+
+function hasAny(changes: AuditChanges): boolean {
+  for (const _ in changes) return true;
+  return false;
 }
 
 /**
