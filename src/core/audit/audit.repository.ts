@@ -397,16 +397,7 @@ export async function insertRecorded<R extends { id: number }>(
   const { before, after } = canonicalAround(row);
   // The canonical tail's parts around the object's id, its quotes included: `…,"` and `",…`.
   const around = [`${before}"`, `"${after}`];
-  // With the row's fields as columns, which its mover copies (migration 0029).
-  const k = insert.parameters.length;
-  const p = (i: number) => `$${k + i}`;
-  const statement = `with e as (${insert.sql}),
-j as (
-  insert into audit_pending (account_id, record, object_id, ${PENDING_FIELDS.join(', ')})
-  select ${p(1)}::bigint, ${p(2)}::text || e.id || ${p(3)}::text, e.id::text, ${PENDING_FIELDS.map((_, i) => p(4 + i)).join(', ')}
-  from e)
-select e.* from e`;
-  registerNamedStatement(statement);
+  const statement = journaledInsertPostgres(insert);
   const r = row;
   const fields = [r.at, r.actor_kind, r.actor_id, r.actor_label, r.address, r.request_id, r.action];
   fields.push(r.object_type, r.object_label, r.changes);
@@ -415,6 +406,33 @@ select e.* from e`;
   if (!created) throw new Error('the insert returned no row');
   settleSoon(db, row.account_id);
   return created;
+}
+
+/** Per insert's text, the statement that journals its audit row (insertRecorded); a few texts. */
+const journaledInserts = new Map<string, string>();
+
+/**
+ * PostgreSQL: `insert` with its audit row journaled in its CTE, the row's fields as columns,
+ * which its mover copies (migration 0029); the parameters after the insert's: the account, the
+ * canonical tail's parts around the object's id, PENDING_FIELDS. Registered as a named statement
+ * when first made.
+ */
+function journaledInsertPostgres(insert: CompiledQuery): string {
+  let statement = journaledInserts.get(insert.sql);
+  if (statement) return statement;
+  const k = insert.parameters.length;
+  const p = (i: number) => `$${k + i}`;
+  statement = `with e as (${insert.sql}),
+j as (
+  insert into audit_pending (account_id, record, object_id, ${PENDING_FIELDS.join(', ')})
+  select ${p(1)}::bigint, ${p(2)}::text || e.id || ${p(3)}::text, e.id::text, ${PENDING_FIELDS.map((_, i) => p(4 + i)).join(', ')}
+  from e)
+select e.* from e`;
+  registerNamedStatement(statement);
+  // A safety net: the texts are few (values are parameters).
+  if (journaledInserts.size >= 100) journaledInserts.clear();
+  journaledInserts.set(insert.sql, statement);
+  return statement;
 }
 
 /** Every chain the log has (an account's id; 0: the service's own), by id. */
